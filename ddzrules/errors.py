@@ -1,0 +1,53 @@
+"""Errors a user can cause, each saying what went wrong and where.
+
+Every error a spec can raise carries ``file:line:column``, the key path inside
+the spec and a plain message; the CLI prints them and exits 1, never a traceback.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class DdzError(Exception):
+    """Base of every error caused by user input (cards, specs, plays)."""
+
+
+@dataclass(frozen=True)
+class Location:
+    """A place in a spec file; lines and columns are 1-based."""
+
+    file: str
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a spec."""
+
+    location: Location | None
+    path: str  # key path, e.g. "combos.plane.pattern"
+    message: str
+    excerpt: str = ""  # the offending source line with a caret under the column
+
+    def __str__(self) -> str:
+        where = f"{self.location}: " if self.location else ""
+        at = f"{self.path}: " if self.path else ""
+        text = f"{where}{at}{self.message}"
+        return f"{text}\n{self.excerpt}" if self.excerpt else text
+
+
+class SpecError(DdzError):
+    """A spec that cannot be loaded or compiled; holds every problem found."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+
+class PlayError(DdzError):
+    """An illegal play or action; the game state is left unchanged."""

@@ -1,0 +1,97 @@
+"""The value types of plays: :class:`Move` (one reading of a set of cards) and
+:class:`LegalMoves` (what a hand may play, and whether it may pass).
+
+A set of cards can be read more than one way (``333444555666`` is a plane of four
+trios and a plane of three trios with single wings); each reading is one Move.
+
+>>> m = Move("33344469", "plane_wings", 1, 2, 8, -1, (1,), 0)
+>>> m.rank_name, m.family
+('4', ('plane_wings', 8, 2))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from .cards import RANKS
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One reading of a play.
+
+    ``cards`` is the canonical string; ``combo`` the combo's name; ``rank`` the
+    rank index of the main group (a chain's highest unit); ``length`` the number of
+    units in the chain (1 for a group); ``tier`` the bomb class (``-1`` for a play
+    that is not a bomb); ``key`` the comparison key (among bombs it starts with the
+    tier); ``packed`` the packed count of the cards.
+    """
+
+    cards: str
+    combo: str
+    rank: int
+    length: int
+    size: int
+    tier: int
+    key: tuple[int, ...]
+    packed: int
+    #: for wildcard readings: which physical cards stand for which ranks (empty: none)
+    substitution: tuple[tuple[str, str], ...] = field(default=(), compare=True)
+
+    @property
+    def is_bomb(self) -> bool:
+        return self.tier >= 0
+
+    @property
+    def rank_name(self) -> str:
+        return RANKS[self.rank] if 0 <= self.rank < len(RANKS) else "-"
+
+    @property
+    def family(self) -> tuple[str, int, int] | str:
+        """Plays compare only within one family: bombs all share one; other plays
+        share one when combo, card count and chain length are equal."""
+        return "bomb" if self.tier >= 0 else (self.combo, self.size, self.length)
+
+    def beats(self, other: Move) -> bool:
+        """True when this play may be played on ``other``."""
+        if self.tier >= 0:
+            return other.tier < 0 or self.key > other.key
+        return (other.tier < 0 and self.combo == other.combo and self.size == other.size
+                and self.length == other.length and self.rank > other.rank)
+
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {
+            "cards": self.cards, "combo": self.combo, "rank": self.rank_name,
+            "length": self.length, "size": self.size, "bomb": self.is_bomb, "key": list(self.key),
+        }
+        if self.tier >= 0:
+            out["tier"] = self.tier
+        if self.substitution:
+            out["substitution"] = [list(p) for p in self.substitution]
+        return out
+
+    def __str__(self) -> str:
+        return self.cards
+
+
+@dataclass(frozen=True)
+class LegalMoves:
+    """Every distinct legal play of a hand, each once, and whether passing is legal."""
+
+    moves: tuple[Move, ...]
+    can_pass: bool
+
+    def __iter__(self) -> Iterator[Move]:
+        return iter(self.moves)
+
+    def __len__(self) -> int:
+        return len(self.moves)
+
+    def __getitem__(self, i: int) -> Move:
+        return self.moves[i]
+
+    def __contains__(self, cards: object) -> bool:
+        if isinstance(cards, Move):
+            return cards in self.moves
+        return any(m.cards == cards for m in self.moves)

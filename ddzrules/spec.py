@@ -1,0 +1,344 @@
+"""Loading variant specs: YAML with positions, JSON Schema validation, ``extends:``.
+
+A spec is read into plain Python data plus a map from each key path to where it
+was written (``file:line:column``), so that every later error — a schema
+violation, a pattern syntax error, a compile error — can point at the source.
+
+>>> spec = load_spec("hubei-3p")
+>>> spec.name, spec.data["deck"]["decks"]
+('hubei-3p', 1)
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import hashlib
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+from .errors import Location, Problem, SpecError
+
+Path_ = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class ScalarSource:
+    """Where a value was written and how, so columns inside it can be mapped back."""
+
+    location: Location
+    style: str | None  # None plain, "'" or '"' quoted, "|" or ">" block
+    source_line: str
+    block_indent: int = 0
+
+
+@dataclass
+class Spec:
+    """A resolved spec: merged data (parents applied), with source positions."""
+
+    name: str
+    data: dict[str, Any]
+    file: str
+    chain: list[str]  # files from this spec up to its root ancestor
+    positions: dict[Path_, ScalarSource] = field(default_factory=dict)
+    key_positions: dict[Path_, ScalarSource] = field(default_factory=dict)
+
+    @property
+    def content_hash(self) -> str:
+        """SHA-256 of the merged spec; any change to the rules changes it."""
+        text = json.dumps(self.data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    def locate(self, path: Path_) -> ScalarSource | None:
+        """Source of ``path`` or of its nearest ancestor that has one."""
+        p = tuple(path)
+        while True:
+            if p in self.positions:
+                return self.positions[p]
+            if not p:
+                return None
+            p = p[:-1]
+
+    def problem(self, path: Path_, message: str, offset: tuple[int, int] | None = None) -> Problem:
+        """A :class:`Problem` at ``path``; ``offset`` is a 1-based (line, column) inside the value."""
+        src = self.locate(path)
+        if src is None:
+            return Problem(Location(self.file, 1, 1), dotted(path), message)
+        loc = src.location
+        line_text = src.source_line
+        if offset is not None:
+            loc, line_text = _inside(src, offset)
+        excerpt = f"  {line_text}\n  {' ' * (loc.column - 1)}^" if line_text else ""
+        return Problem(loc, dotted(path), message, excerpt)
+
+
+def _inside(src: ScalarSource, offset: tuple[int, int]) -> tuple[Location, str]:
+    """Map a (line, column) inside a scalar's text to a file location."""
+    line, col = offset
+    base = src.location
+    if src.style in ("|", ">"):
+        return Location(base.file, base.line + line, src.block_indent + col), ""
+    if line == 1:
+        quote = 1 if src.style in ("'", '"') else 0
+        return Location(base.file, base.line, base.column + quote + col - 1), src.source_line
+    return Location(base.file, base.line + line - 1, col), ""
+
+
+def dotted(path: Path_) -> str:
+    return ".".join(str(p) for p in path)
+
+
+# --------------------------------------------------------------------------- YAML
+
+
+def _read_yaml(text: str, file: str) -> tuple[Any, dict[Path_, ScalarSource], dict[Path_, ScalarSource]]:
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        src_line = text.splitlines()[line - 1] if mark and line <= len(text.splitlines()) else ""
+        msg = f"YAML syntax error: {e.problem or e.context}"
+        excerpt = f"  {src_line}\n  {' ' * (col - 1)}^" if src_line else ""
+        raise SpecError([Problem(Location(file, line, col), "", msg, excerpt)]) from None
+    lines = text.splitlines()
+    positions: dict[Path_, ScalarSource] = {}
+    key_positions: dict[Path_, ScalarSource] = {}
+    problems: list[Problem] = []
+
+    def source(node: yaml.Node) -> ScalarSource:
+        m = node.start_mark
+        style = getattr(node, "style", None)
+        src_line = lines[m.line] if m.line < len(lines) else ""
+        indent = 0
+        if style in ("|", ">") and m.line + 1 < len(lines):
+            nxt = lines[m.line + 1]
+            indent = len(nxt) - len(nxt.lstrip(" "))
+        return ScalarSource(Location(file, m.line + 1, m.column + 1), style, src_line, indent)
+
+    def build(node: yaml.Node | None, path: Path_) -> Any:
+        if node is None:
+            return None
+        positions[path] = source(node)
+        if isinstance(node, yaml.MappingNode):
+            out: dict[str, Any] = {}
+            for knode, vnode in node.value:
+                key = yaml.SafeLoader(  # construct the key as YAML would (ints stay ints)
+                    ""
+                ).construct_object(knode) if not isinstance(knode, yaml.ScalarNode) else knode.value
+                key = str(key)
+                if key in out:
+                    m = knode.start_mark
+                    problems.append(Problem(Location(file, m.line + 1, m.column + 1), dotted(path + (key,)),
+                                            f"duplicate key {key!r}"))
+                key_positions[path + (key,)] = source(knode)
+                out[key] = build(vnode, path + (key,))
+            return out
+        if isinstance(node, yaml.SequenceNode):
+            return [build(v, path + (i,)) for i, v in enumerate(node.value)]
+        return yaml.SafeLoader("").construct_object(node)
+
+    data = build(root, ()) if root is not None else {}
+    if problems:
+        raise SpecError(problems)
+    return data, positions, key_positions
+
+
+# --------------------------------------------------------------------------- names
+
+
+def bundled_root() -> Path:
+    return Path(str(resources.files("ddzrules.specs")))
+
+
+def bundled_names() -> list[str]:
+    root = bundled_root()
+    names = []
+    for p in sorted(root.rglob("*.yaml")):
+        names.append(p.relative_to(root).with_suffix("").as_posix())
+    return names
+
+
+def resolve_name(name_or_path: str, relative_to: Path | None = None) -> Path:
+    """A bundled spec name (``hubei-3p``, ``compat/rlcard``) or a path → a file."""
+    candidate = Path(name_or_path)
+    if candidate.suffix in (".yaml", ".yml"):
+        if relative_to is not None and not candidate.is_absolute():
+            rel = relative_to / candidate
+            if rel.exists():
+                return rel
+        if candidate.exists():
+            return candidate
+    bundled = bundled_root() / f"{name_or_path}.yaml"
+    if bundled.exists():
+        return bundled
+    if candidate.exists() and candidate.is_file():
+        return candidate
+    known = bundled_names()
+    hint = difflib.get_close_matches(name_or_path, known, n=1)
+    more = f" (did you mean {hint[0]!r}?)" if hint else ""
+    raise SpecError([Problem(None, "", f"no spec named {name_or_path!r}{more}; bundled specs: "
+                             + ", ".join(known))])
+
+
+# --------------------------------------------------------------------------- schema
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict[str, Any]:
+    text = resources.files("ddzrules").joinpath("spec.schema.json").read_text(encoding="utf-8")
+    return dict(json.loads(text))
+
+
+def _schema_at(sch: dict[str, Any], path: Path_) -> dict[str, Any]:
+    """The sub-schema describing the object at ``path`` (best effort, for hints)."""
+    node = sch
+    for part in path:
+        props = node.get("properties", {})
+        if isinstance(part, str) and part in props:
+            node = props[part]
+        elif isinstance(node.get("additionalProperties"), dict):
+            node = node["additionalProperties"]
+        elif isinstance(node.get("items"), dict):
+            node = node["items"]
+        else:
+            return {}
+        if "oneOf" in node:
+            objs = [s for s in node["oneOf"] if s.get("type") == "object"]
+            node = objs[0] if objs else node
+    return node
+
+
+def validate_data(data: Any, file: str, positions: dict[Path_, ScalarSource],
+                  key_positions: dict[Path_, ScalarSource]) -> list[Problem]:
+    """Every schema violation of one file's data, with positions and hints."""
+    spec = Spec(name="", data={}, file=file, chain=[], positions=positions, key_positions=key_positions)
+    validator = jsonschema.Draft202012Validator(schema())
+    problems: list[Problem] = []
+    for err in sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]):
+        path = tuple(err.absolute_path)
+        if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+            allowed = list(err.schema.get("properties", {}))
+            for key in err.instance:
+                if key in allowed:
+                    continue
+                hint = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+                more = f" (did you mean {hint[0]!r}?)" if hint else f"; allowed: {', '.join(allowed)}"
+                kp = key_positions.get(path + (key,))
+                if kp is not None:
+                    excerpt = f"  {kp.source_line}\n  {' ' * (kp.location.column - 1)}^"
+                    problems.append(Problem(kp.location, dotted(path + (key,)),
+                                            f"unknown key {key!r}{more}", excerpt))
+                else:
+                    problems.append(spec.problem(path, f"unknown key {key!r}{more}"))
+            continue
+        if err.validator == "oneOf" and path and path[0] == "combos":
+            message = ("a combo is a pattern string, a mapping with 'pattern' "
+                       "(and zh, description, compare), or null to remove it")
+            inst = err.instance
+            if isinstance(inst, dict):
+                sub = _schema_at(schema(), path)
+                allowed = list(sub.get("properties", {}))
+                extra = [k for k in inst if k not in allowed]
+                for key in extra:
+                    hint = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+                    more = f" (did you mean {hint[0]!r}?)" if hint else f"; allowed: {', '.join(allowed)}"
+                    kp = key_positions.get(path + (key,))
+                    loc_problem = (Problem(kp.location, dotted(path + (key,)), f"unknown key {key!r}{more}",
+                                           f"  {kp.source_line}\n  {' ' * (kp.location.column - 1)}^")
+                                   if kp else spec.problem(path, f"unknown key {key!r}{more}"))
+                    problems.append(loc_problem)
+                if extra:
+                    continue
+                if "pattern" not in inst:
+                    message = "a combo mapping needs a 'pattern'"
+            problems.append(spec.problem(path, message))
+            continue
+        problems.append(spec.problem(path, err.message))
+    return problems
+
+
+# --------------------------------------------------------------------------- merge
+
+
+def merge(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
+    """Child over parent: mappings merge key by key, ``null`` deletes, the rest replaces.
+
+    >>> merge({"combos": {"a": "1", "b": "2"}}, {"combos": {"b": None, "c": "3"}})
+    {'combos': {'a': '1', 'c': '3'}}
+    """
+    out = copy.deepcopy(parent)
+    for key, value in child.items():
+        if value is None:
+            out.pop(key, None)
+        elif isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = merge(out[key], value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def load_spec(name_or_path: str | Path, _seen: tuple[str, ...] = (), _relative_to: Path | None = None) -> Spec:
+    """Load, validate and resolve a spec (following ``extends:``).
+
+    Raises :class:`SpecError` listing every problem with its ``file:line:column``.
+    """
+    path = resolve_name(str(name_or_path), _relative_to)
+    file = _display(path)
+    if str(path.resolve()) in _seen:
+        chain = " -> ".join(list(_seen) + [str(path.resolve())])
+        raise SpecError([Problem(Location(file, 1, 1), "extends", f"extends loop: {chain}")])
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise SpecError([Problem(None, "", f"cannot read {file}: {e.strerror}")]) from None
+    data, positions, key_positions = _read_yaml(text, file)
+    if not isinstance(data, dict):
+        raise SpecError([Problem(Location(file, 1, 1), "", "a spec is a YAML mapping (key: value lines)")])
+    problems = validate_data(data, file, positions, key_positions)
+    if problems:
+        raise SpecError(problems)
+    parent_name = data.get("extends")
+    child_clean = {k: v for k, v in data.items() if k != "extends"}
+    if parent_name:
+        try:
+            parent = load_spec(parent_name, _seen + (str(path.resolve()),), path.parent)
+        except SpecError as e:
+            src = positions.get(("extends",))
+            loc = src.location if src else Location(file, 1, 1)
+            raise SpecError([Problem(loc, "extends", f"in parent {parent_name!r}: {p}") for p in e.problems]) \
+                from None
+        merged = merge(parent.data, child_clean)
+        pos = {k: v for k, v in parent.positions.items()}
+        kpos = {k: v for k, v in parent.key_positions.items()}
+        pos.update(positions)
+        kpos.update(key_positions)
+        return Spec(data["name"], merged, file, [file] + parent.chain, pos, kpos)
+    return Spec(data["name"], child_clean, file, [file], positions, key_positions)
+
+
+def _display(path: Path) -> str:
+    """A short, stable file name for messages: relative to the bundle or the cwd."""
+    try:
+        return "specs/" + path.resolve().relative_to(bundled_root().resolve()).as_posix()
+    except ValueError:
+        pass
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def dump_yaml(data: dict[str, Any]) -> str:
+    """The resolved spec as YAML, keys in the schema's order."""
+    order = list(schema()["properties"])
+    ordered = {k: data[k] for k in order if k in data}
+    ordered.update({k: v for k, v in data.items() if k not in ordered})
+    return yaml.safe_dump(ordered, allow_unicode=True, sort_keys=False, width=100)

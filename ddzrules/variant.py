@@ -1,0 +1,310 @@
+"""The public face of a compiled spec: classify, compare, list moves, count.
+
+>>> v = load_variant("hubei-3p")
+>>> [m.combo for m in v.classify("333444+69")]
+['plane_wings']
+>>> v.beats("2222", "XD"), v.beats("XD", "2222")
+(False, True)
+>>> "888+9" in [m.cards for m in v.legal_moves("88869K")]
+False
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from . import cards as C
+from .compiler import Rules, Shape, compile_spec
+from .errors import DdzError
+from .moves import LegalMoves, Move
+from .spec import Spec, load_spec
+
+#: bump when the cached table format or the enumeration changes
+TABLE_FORMAT = 1
+#: universes larger than this are not tabulated; classification falls back to decomposition
+TABLE_LIMIT = 3_000_000
+
+CardsLike = str | Move | Iterable[int]
+
+
+@dataclass(frozen=True)
+class Census:
+    """The move universe counted by combo (a play with two readings of different
+    combos counts under both; ``total`` counts distinct card sets)."""
+
+    by_combo: dict[str, int]
+    total: int
+    readings: int
+
+    def to_dict(self) -> dict[str, object]:
+        return {"by_combo": dict(self.by_combo), "total": self.total, "readings": self.readings}
+
+
+class Variant:
+    """A compiled variant: the matcher tables of one spec."""
+
+    def __init__(self, spec: Spec, rules: Rules) -> None:
+        self.spec = spec
+        self.rules = rules
+        self.name = spec.name
+        self.combo_names = [c.name for c in rules.combos]
+        self._intern: dict[tuple[int, int, int, int], Move] = {}
+        self._table: dict[int, tuple[Move, ...]] | None = None
+        self._by_string: dict[str, tuple[Move, ...]] = {}
+        self._tabulated: bool | None = None
+        self._shapes_by_combo: dict[int, list[Shape]] = {}
+        for s in rules.shapes:
+            self._shapes_by_combo.setdefault(s.combo, []).append(s)
+        self._bomb_shapes = [s for s in rules.shapes if rules.combos[s.combo].tier >= 0]
+
+    # ------------------------------------------------------------------ moves
+    def _move(self, packed: int, combo: int, rank: int, length: int) -> Move:
+        ident = (packed, combo, rank, length)
+        m = self._intern.get(ident)
+        if m is None:
+            info = self.rules.combos[combo]
+            size = C.size_of(packed)
+            if info.tier >= 0:
+                fields = {"size": size, "rank": rank, "length": length}
+                key: tuple[int, ...] = (info.tier, *(fields[f] for f in info.compare))
+            else:
+                key = (rank,)
+            m = Move(C.to_string(packed), info.name, rank, length, size, info.tier, key, packed)
+            self._intern[ident] = m
+        return m
+
+    def _collect(self, avail: list[int], **kw: object) -> dict[tuple[int, int, int, int], None]:
+        found: dict[tuple[int, int, int, int], None] = {}
+
+        def emit(packed: int, combo: int, rank: int, length: int) -> None:
+            found[(packed, combo, rank, length)] = None
+
+        self.rules.enumerate(avail, emit, **kw)  # type: ignore[arg-type]
+        return found
+
+    # ------------------------------------------------------------------ input
+    def _counts(self, cards: CardsLike) -> list[int]:
+        if isinstance(cards, Move):
+            return C.unpack(cards.packed)
+        if isinstance(cards, str):
+            return C.counts_of(C.parse_ranks(cards))
+        return C.counts_of(cards)
+
+    def _check_deck(self, counts: list[int], what: str) -> None:
+        for r, c in enumerate(counts):
+            if c > self.rules.deck[r]:
+                raise DdzError(f"{what} has {c} × {C.RANKS[r]} but {self.name} has only "
+                               f"{self.rules.deck[r]} in its deck")
+
+    # ------------------------------------------------------------------ table
+    def _ensure_table(self) -> None:
+        if self._tabulated is not None:
+            return
+        idents = _load_cached(self.rules)
+        if idents is None:
+            idents = self._universe_idents()
+            if idents is not None:
+                _store_cached(self.rules, idents)
+        if idents is None:
+            self._tabulated = False
+            return
+        table: dict[int, list[Move]] = {}
+        for ident in idents:
+            table.setdefault(ident[0], []).append(self._move(*ident))
+        self._table = {k: tuple(sorted(v, key=_reading_order)) for k, v in table.items()}
+        self._by_string = {C.to_string(k): v for k, v in self._table.items()}
+        self._tabulated = True
+
+    def _universe_idents(self) -> list[tuple[int, int, int, int]] | None:
+        found: dict[tuple[int, int, int, int], None] = {}
+
+        class _TooBig(Exception):
+            pass
+
+        def emit(packed: int, combo: int, rank: int, length: int) -> None:
+            found[(packed, combo, rank, length)] = None
+            if len(found) > TABLE_LIMIT:
+                raise _TooBig
+
+        try:
+            self.rules.enumerate(list(self.rules.deck), emit, max_size=self.rules.max_hand)
+        except _TooBig:
+            return None
+        return list(found)
+
+    # ------------------------------------------------------------------ API
+    def classify(self, cards: CardsLike) -> tuple[Move, ...]:
+        """Every reading of a set of cards (empty when it is no combo).
+
+        >>> [(m.combo, m.rank_name) for m in load_variant("compat/douzero").classify("333444555666")]
+        [('plane', '6'), ('plane_solos', '5'), ('plane_solos', '6')]
+        """
+        if self._tabulated is None:
+            self._ensure_table()
+        if isinstance(cards, str):
+            hit = self._by_string.get(cards)
+            if hit is not None:
+                return hit
+        counts = self._counts(cards)
+        if self._table is not None:
+            return self._table.get(C.pack(counts), ())
+        total = sum(counts)
+        found = self._collect(counts, exact_size=total)
+        return tuple(sorted((self._move(*i) for i in found), key=_reading_order))
+
+    def reading(self, cards: CardsLike) -> Move:
+        """The reading of a play for the runtime: the single one, or the strongest
+        when several; raises when the cards are no combo."""
+        if isinstance(cards, Move):
+            return cards
+        readings = self.classify(cards)
+        if not readings:
+            raise DdzError(f"{_show(cards)} is not a combo of {self.name}")
+        return readings[-1]
+
+    def beats(self, a: CardsLike, b: CardsLike) -> bool:
+        """True when ``a`` may be played on ``b``. Moves compare exactly by their
+        reading; card strings by any of their readings."""
+        ra = (a,) if isinstance(a, Move) else self.classify(a)
+        rb = (b,) if isinstance(b, Move) else self.classify(b)
+        if not ra:
+            raise DdzError(f"{_show(a)} is not a combo of {self.name}")
+        if not rb:
+            raise DdzError(f"{_show(b)} is not a combo of {self.name}")
+        return any(x.beats(y) for x in ra for y in rb)
+
+    def legal_moves(self, hand: CardsLike, after: CardsLike | None = None) -> LegalMoves:
+        """Every distinct legal play of ``hand`` (each reading once); on a lead
+        (``after`` None) passing is not allowed.
+
+        >>> v = load_variant("hubei-3p")
+        >>> [m.cards for m in v.legal_moves("3456789", after="34567")]
+        ['45678', '56789']
+        """
+        counts = self._counts(hand)
+        self._check_deck(counts, "the hand")
+        if after is None:
+            found = self._collect(counts, max_size=sum(counts))
+            moves = [self._move(*i) for i in found]
+            return LegalMoves(tuple(sorted(moves, key=_move_order)), can_pass=False)
+        prev = self.reading(after) if not isinstance(after, Move) else after
+        out: list[Move] = []
+        if prev.tier < 0:
+            shapes = self._shapes_by_combo.get(self.combo_names.index(prev.combo), [])
+            found = self._collect(counts, shapes=shapes, exact_size=prev.size, min_rank=prev.rank,
+                                  length=prev.length)
+            out.extend(m for m in (self._move(*i) for i in found) if m.beats(prev))
+        found = self._collect(counts, shapes=self._bomb_shapes, max_size=sum(counts))
+        out.extend(m for m in (self._move(*i) for i in found) if m.beats(prev))
+        return LegalMoves(tuple(sorted(out, key=_move_order)), can_pass=True)
+
+    def census(self) -> Census:
+        """Count the move universe: every play from the full deck that fits the largest hand."""
+        self._ensure_table()
+        if self._table is not None:
+            readings = [m for ms in self._table.values() for m in ms]
+            total = len(self._table)
+        else:  # pragma: no cover - only for universes above TABLE_LIMIT
+            idents = self._collect(list(self.rules.deck), max_size=self.rules.max_hand)
+            readings = [self._move(*i) for i in idents]
+            total = len({m.packed for m in readings})
+        per: Counter[str] = Counter()
+        for combo, packs in _group_packs(readings).items():
+            per[combo] = len(packs)
+        ordered = {name: per.get(name, 0) for name in self.combo_names}
+        return Census(ordered, total, len(readings))
+
+    def universe(self) -> list[str]:
+        """Every distinct play of the universe as a canonical string, sorted."""
+        self._ensure_table()
+        if self._table is None:  # pragma: no cover
+            raise DdzError(f"{self.name}: the universe is too large to list")
+        return sorted(self._by_string)
+
+
+def _group_packs(moves: list[Move]) -> dict[str, set[int]]:
+    out: dict[str, set[int]] = {}
+    for m in moves:
+        out.setdefault(m.combo, set()).add(m.packed)
+    return out
+
+
+def _reading_order(m: Move) -> tuple[int, int, str, int]:
+    return (m.tier, m.rank, m.combo, m.length)
+
+
+def _move_order(m: Move) -> tuple[int, int, int, str, int]:
+    return (m.tier, m.size, m.rank, m.combo, m.packed)
+
+
+def _show(cards: CardsLike) -> str:
+    if isinstance(cards, str):
+        return repr(cards)
+    if isinstance(cards, Move):
+        return repr(cards.cards)
+    return repr(C.counts_to_string(C.counts_of(cards)))
+
+
+# ------------------------------------------------------------------ disk cache
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("DDZRULES_CACHE_DIR")
+    if base:
+        return Path(base)
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "ddzrules"
+
+
+@lru_cache(maxsize=1)
+def _code_hash() -> str:
+    """Hash of the enumeration code, so a changed compiler never reads a stale table."""
+    here = Path(__file__).parent
+    h = hashlib.sha256(str(TABLE_FORMAT).encode())
+    for name in ("compiler.py", "cards.py", "patterns.py", "pattern.lark"):
+        h.update((here / name).read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _cache_file(rules: Rules) -> Path:
+    return cache_dir() / f"{rules.content_hash[:32]}-{_code_hash()}.pickle"
+
+
+def _load_cached(rules: Rules) -> list[tuple[int, int, int, int]] | None:
+    if os.environ.get("DDZRULES_NO_CACHE"):
+        return None
+    path = _cache_file(rules)
+    try:
+        with path.open("rb") as f:
+            payload = pickle.load(f)
+    except (OSError, pickle.PickleError, EOFError, AttributeError, ValueError):
+        return None
+    if not isinstance(payload, dict) or payload.get("hash") != rules.content_hash:
+        return None
+    return list(payload["idents"])
+
+
+def _store_cached(rules: Rules, idents: list[tuple[int, int, int, int]]) -> None:
+    if os.environ.get("DDZRULES_NO_CACHE"):
+        return
+    path = _cache_file(rules)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        with tmp.open("wb") as f:
+            pickle.dump({"hash": rules.content_hash, "idents": idents}, f, protocol=pickle.HIGHEST_PROTOCOL)
+        tmp.replace(path)
+    except OSError:
+        pass  # a read-only home is no reason to fail; the table is rebuilt next time
+
+
+def load_variant(name_or_path: str | Path) -> Variant:
+    """Load, validate and compile a spec by bundled name or path."""
+    spec = load_spec(name_or_path)
+    return Variant(spec, compile_spec(spec))
