@@ -1,0 +1,116 @@
+"""Every hook of the ddzrules runtime, in one module. Each docstring is the hook's contract.
+
+A *plugin* is a class registered under the entry-point group ``ddzrules`` (the
+built-in ones in ``plugins/`` register exactly like a third-party package would).
+A spec activates plugins in its ``game:`` section with parameters::
+
+    game:
+      landlord:    {plugin: point-bids, params: {bids: [1, 2, 3], rounds: once}}
+      declarations: [{plugin: show-hand, params: {factor: 3}}]
+      multipliers: [{plugin: bomb-doubling, params: {bombs: effective}}]
+      settlement:  {plugin: stake-settlement, params: {}}
+
+For each spec the runtime instantiates every named plugin class once with its
+validated parameters (``cls(params)``) and registers the instance on a pluggy
+``PluginManager`` of project name ``"ddzrules"``; the hooks below are then called
+on the activated plugins only. Plugin instances hold configuration, never game
+state: all per-game state lives in the :class:`~ddzrules.runtime.Game` or in the
+phase objects the hooks return.
+
+A plugin class may declare ``params_schema`` (a JSON Schema of its parameters,
+validated before the instance is made) and ``name`` (its entry-point name).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pluggy
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .runtime import Game, MultiplierEvent, Phase
+
+PROJECT = "ddzrules"
+hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+@hookspec(firstresult=True)
+def ddzrules_first_bidder(game: Game) -> int | None:
+    """Choose the seat that acts first in the landlord phase of a fresh deal.
+
+    Called once per deal (redeals included), after the cards are dealt and before
+    :func:`ddzrules_landlord_phase`. ``game.match`` gives the game's index in its
+    match and ``game.deal_number`` counts redeals; ``game.rng`` is the game's seeded
+    random generator (the only randomness a plugin may use).
+
+    Returns a seat index, or None to let the next plugin decide. firstresult: the
+    first non-None answer wins; with no answer the runtime uses seat 0.
+    """
+
+
+@hookspec(firstresult=True)
+def ddzrules_landlord_phase(game: Game) -> Phase | None:
+    """Create the landlord phase (叫地主/叫分/抢地主 …) of a fresh deal.
+
+    Called once per deal, after :func:`ddzrules_first_bidder`. Returns a
+    :class:`~ddzrules.runtime.Phase`: a small state machine the runtime drives by
+    asking whose turn it is, which actions are legal, and applying actions. When it
+    ends it must have set ``game.landlord`` and ``game.stake`` (the base score, e.g.
+    the winning bid), or called ``game.request_redeal(reason)``.
+
+    firstresult: exactly one active plugin should answer; the spec's ``landlord:``
+    plugin. A spec without one is an error reported when the rules are built.
+    """
+
+
+@hookspec
+def ddzrules_declaration_phases(game: Game) -> list[Phase]:
+    """Create the declaration phases that follow the landlord phase (亮牌, 加倍, 加棒 …).
+
+    Called once per game after the landlord is known and the kitty (底牌) has been
+    given to the landlord, before the first play. Returns a list of phases (possibly
+    empty); all plugins' lists are concatenated in the order the spec lists them and
+    run one after the other. A phase records its effects as multiplier events
+    (``game.add_event``) or pairwise factors (``game.pair_factor``).
+    """
+
+
+@hookspec
+def ddzrules_on_play(game: Game, seat: int, move: Any, led: bool) -> list[MultiplierEvent] | None:
+    """React to a play (not a pass) during the tricks.
+
+    Called after ``move`` (a :class:`~ddzrules.moves.Move`) by ``seat`` has been
+    applied; ``led`` is True when it opened a trick (发牌), False when it beat
+    another play. Returns multiplier events to record (e.g. a doubling for an
+    effective bomb), or None. All plugins are called; their events are all kept.
+    """
+
+
+@hookspec
+def ddzrules_on_game_end(game: Game) -> list[MultiplierEvent] | None:
+    """React to the end of the tricks, before settlement.
+
+    Called once when a player has emptied his hand (``game.winner`` is set).
+    Returns multiplier events (spring 春天, anti-spring 反春 …) or None. All
+    plugins are called.
+    """
+
+
+@hookspec(firstresult=True)
+def ddzrules_settle(game: Game) -> list[int] | None:
+    """Turn the finished game into scores, one per seat.
+
+    Called once after :func:`ddzrules_on_game_end`. ``game.stake`` is the base,
+    ``game.multiple`` the product of all multiplier events, ``game.pair_factor``
+    the per-farmer factors (加倍, 加棒). Returns a list of integers indexed by
+    seat (positive = won). firstresult: the spec's ``settlement:`` plugin answers.
+    """
+
+
+@hookspec
+def ddzrules_describe() -> dict[str, Any] | None:
+    """Describe the plugin for ``ddzrules plugins``: a short ``summary`` and anything else.
+
+    Called only by tooling, never during a game. All plugins are called.
+    """

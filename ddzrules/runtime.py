@@ -1,0 +1,564 @@
+"""The generic trick-taking runtime: deal, landlord phase, declarations, tricks, scoring.
+
+The runtime knows no variant. The compiled :class:`~ddzrules.variant.Variant`
+says what a play is and what beats what; the plugins a spec activates (see
+:mod:`ddzrules.hookspecs`) choose the landlord, add declarations, count
+multipliers and settle. Every action goes through :meth:`Game.apply`, which
+checks it against :meth:`Game.legal_actions` first, so an illegal action raises
+:class:`~ddzrules.errors.PlayError` and leaves the state unchanged.
+
+>>> rules = GameRules.load("hubei-3p")
+>>> game = rules.new_game(seed=7)
+>>> game.phase, len(game.hands[0]) if False else sum(game.hands[0])
+('landlord', 17)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from importlib import metadata
+from typing import Any, Protocol
+
+import jsonschema
+import pluggy
+
+from . import cards as C
+from . import hookspecs
+from .errors import DdzError, PlayError, Problem, SpecError
+from .moves import Move
+from .variant import Variant, load_variant
+
+ROLES = ("landlord", "declarations", "multipliers", "settlement")
+#: the hook a plugin must implement to fill each role
+ROLE_HOOKS = {
+    "landlord": "ddzrules_landlord_phase",
+    "declarations": "ddzrules_declaration_phases",
+    "multipliers": None,  # any of on_play / on_game_end / first_bidder
+    "settlement": "ddzrules_settle",
+}
+MAX_REDEALS = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One decision of one seat: a bid, a declaration, a play or a pass.
+
+    ``kind`` is e.g. ``"bid"``, ``"pass"``, ``"call"``, ``"rob"``, ``"show"``,
+    ``"play"``; ``value`` the bid or the cards; ``move`` the reading of a play.
+    """
+
+    seat: int
+    kind: str
+    value: int | str | None = None
+    move: Move | None = None
+
+    def matches(self, other: Action) -> bool:
+        if self.seat != other.seat or self.kind != other.kind:
+            return False
+        if self.kind == "play" and self.move is not None and other.move is not None:
+            return self.move == other.move
+        return self.value == other.value
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"seat": self.seat, "kind": self.kind}
+        if self.value is not None:
+            out["value"] = self.value
+        if self.move is not None:
+            out["combo"] = self.move.combo
+            out["rank"] = self.move.rank_name
+        return out
+
+    def __str__(self) -> str:
+        if self.kind == "play":
+            return f"play {self.value}"
+        return self.kind if self.value is None else f"{self.kind} {self.value}"
+
+
+@dataclass(frozen=True)
+class MultiplierEvent:
+    """Something that multiplies the score: a bomb, a spring, a rob, a 亮牌 …"""
+
+    name: str
+    factor: float
+    seat: int | None = None
+    detail: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "factor": self.factor}
+        if self.seat is not None:
+            out["seat"] = self.seat
+        if self.detail:
+            out["detail"] = self.detail
+        return out
+
+
+class Phase(Protocol):
+    """A decision phase (bidding, robbing, declarations) driven by the runtime."""
+
+    name: str
+
+    def to_act(self, game: Game) -> int | None:
+        """The seat to act, or None when the phase is over."""
+
+    def options(self, game: Game) -> list[Action]:
+        """The legal actions of the seat to act."""
+
+    def apply(self, game: Game, action: Action) -> None:
+        """Apply an action the runtime has already checked is among ``options``."""
+
+
+@dataclass(frozen=True)
+class MatchInfo:
+    """Where a game sits in a match: its index and the match's seed."""
+
+    index: int = 0
+    seed: int = 0
+
+
+@dataclass
+class PlayerView:
+    """What one seat may see."""
+
+    seat: int
+    phase: str
+    hand: str
+    hand_sizes: list[int]
+    landlord: int | None
+    to_act: int | None
+    stake: int
+    multiple: float
+    kitty: str | None  # shown kitty, else None
+    shown_hands: dict[int, str]
+    last_play: Move | None
+    last_seat: int | None
+    history: list[Action]
+    played: list[list[str]]
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+# ====================================================================== plugins
+
+
+class PluginRegistry:
+    """Plugin classes by name: the ``ddzrules`` entry points plus explicit registrations."""
+
+    def __init__(self, discover: bool = True) -> None:
+        self._classes: dict[str, type] = {}
+        self._sources: dict[str, str] = {}
+        self._lazy: dict[str, metadata.EntryPoint] = {}
+        if discover:
+            for ep in metadata.entry_points(group=hookspecs.PROJECT):
+                self._lazy[ep.name] = ep
+                self._sources[ep.name] = f"entry point {ep.value} ({ep.dist.name if ep.dist else '?'})"
+
+    def register(self, name: str, plugin_class: type, source: str = "registered explicitly") -> None:
+        """Make a plugin class available under ``name`` (for tests and embedding)."""
+        self._classes[name] = plugin_class
+        self._sources[name] = source
+
+    def names(self) -> list[str]:
+        return sorted(set(self._classes) | set(self._lazy))
+
+    def source(self, name: str) -> str:
+        return self._sources.get(name, "")
+
+    def get(self, name: str) -> type | None:
+        if name in self._classes:
+            return self._classes[name]
+        ep = self._lazy.get(name)
+        if ep is None:
+            return None
+        cls = ep.load()
+        self._classes[name] = cls
+        return cls
+
+
+_default_registry: PluginRegistry | None = None
+
+
+def default_registry() -> PluginRegistry:
+    global _default_registry
+    if _default_registry is None:
+        _default_registry = PluginRegistry()
+    return _default_registry
+
+
+def implemented_hooks(plugin: Any) -> list[str]:
+    """The names of the hooks a plugin class or instance implements."""
+    names = []
+    for attr in dir(plugin):
+        if attr.startswith("ddzrules_") and hasattr(getattr(plugin, attr), "ddzrules_impl"):
+            names.append(attr)
+    return names
+
+
+class GameRules:
+    """A variant plus its activated plugins: everything needed to play games."""
+
+    def __init__(self, variant: Variant, registry: PluginRegistry | None = None) -> None:
+        self.variant = variant
+        self.spec = variant.spec
+        registry = registry or default_registry()
+        data = variant.spec.data
+        game = data.get("game")
+        if not game:
+            raise SpecError([self.spec.problem((), f"{self.spec.name} has no game: section, so it can "
+                                                   "classify and list moves but not be played")])
+        deal = data.get("deal", {})
+        self.players = int(data.get("players", 3))
+        self.hand_size = int(deal.get("hand", 17))
+        self.kitty_size = int(deal.get("kitty", 3))
+        self.kitty_shown = bool(deal.get("kitty_shown", True))
+        self.direction = data.get("direction", "counter-clockwise")
+        deck_total = sum(variant.rules.deck)
+        if self.players * self.hand_size + self.kitty_size != deck_total:
+            raise SpecError([self.spec.problem(("deal",), f"{self.players} hands of {self.hand_size} and a "
+                                                          f"kitty of {self.kitty_size} do not make the "
+                                                          f"{deck_total}-card deck")])
+        self.pm = pluggy.PluginManager(hookspecs.PROJECT)
+        self.pm.add_hookspecs(hookspecs)
+        self.hook = self.pm.hook
+        self.active: list[tuple[str, str, Any]] = []  # (role, name, instance)
+        problems: list[Problem] = []
+        for role in ROLES:
+            entries = game.get(role)
+            if entries is None:
+                if role in ("landlord", "settlement"):
+                    problems.append(self.spec.problem(("game",), f"game.{role} is missing: name the plugin "
+                                                                 f"that provides it"))
+                continue
+            many = isinstance(entries, list)
+            for i, entry in enumerate(entries if many else [entries]):
+                path: tuple[str | int, ...] = ("game", role, i) if many else ("game", role)
+                inst = self._activate(registry, role, entry, path, problems)
+                if inst is not None:
+                    self.active.append((role, entry["plugin"], inst))
+        if problems:
+            raise SpecError(problems)
+
+    def _activate(self, registry: PluginRegistry, role: str, entry: dict[str, Any],
+                  path: tuple[str | int, ...], problems: list[Problem]) -> Any:
+        import difflib
+
+        name = entry.get("plugin")
+        cls = registry.get(name) if name else None
+        if cls is None:
+            hint = difflib.get_close_matches(str(name), registry.names(), n=1)
+            more = f" (did you mean {hint[0]!r}?)" if hint else ""
+            problems.append(self.spec.problem(path + ("plugin",), f"unknown plugin {name!r}{more}; "
+                                              f"installed: {', '.join(registry.names())}"))
+            return None
+        params = entry.get("params") or {}
+        schema = getattr(cls, "params_schema", {"type": "object", "additionalProperties": False})
+        validator = jsonschema.Draft202012Validator(schema)
+        bad = False
+        for err in validator.iter_errors(params):
+            bad = True
+            where = path + ("params",) + tuple(err.absolute_path)
+            msg = err.message
+            if err.validator == "additionalProperties":
+                allowed = list(schema.get("properties", {}))
+                extra = [k for k in params if k not in allowed] if isinstance(err.instance, dict) else []
+                for key in extra:
+                    hint = difflib.get_close_matches(key, allowed, n=1)
+                    more = f" (did you mean {hint[0]!r}?)" if hint else f"; allowed: {', '.join(allowed)}"
+                    problems.append(self.spec.problem(where + (key,), f"plugin {name!r} has no parameter "
+                                                                      f"{key!r}{more}"))
+                continue
+            problems.append(self.spec.problem(where, f"plugin {name!r}: {msg}"))
+        if bad:
+            return None
+        required_hook = ROLE_HOOKS[role]
+        if required_hook and required_hook not in implemented_hooks(cls):
+            problems.append(self.spec.problem(path + ("plugin",), f"plugin {name!r} cannot fill the {role} "
+                                                                  f"role: it does not implement {required_hook}"))
+            return None
+        inst = cls(params)
+        self.pm.register(inst, name=f"{role}:{name}:{len(self.active)}")
+        return inst
+
+    @classmethod
+    def load(cls, name_or_path: str, registry: PluginRegistry | None = None) -> GameRules:
+        return cls(load_variant(name_or_path), registry)
+
+    def new_game(self, seed: int, match: MatchInfo | None = None) -> Game:
+        return Game(self, seed, match or MatchInfo(seed=seed))
+
+    def next_seat(self, seat: int) -> int:
+        """The seat after ``seat`` in the order of play (seats are numbered in that order)."""
+        return (seat + 1) % self.players
+
+
+# ====================================================================== the game
+
+
+class Game:
+    """One game: deal (and redeals), landlord phase, declarations, tricks, scoring."""
+
+    def __init__(self, rules: GameRules, seed: int, match: MatchInfo) -> None:
+        self.rules = rules
+        self.variant = rules.variant
+        self.players = rules.players
+        self.seed = seed
+        self.match = match
+        self.rng = random.Random(seed)
+        self.deal_number = -1
+        self.deals: list[dict[str, Any]] = []
+        self.history: list[Action] = []
+        self.redeal_reasons: list[str] = []
+        self._start_deal()
+
+    # ------------------------------------------------------------------ phases
+    def _start_deal(self) -> None:
+        self.deal_number += 1
+        if self.deal_number > MAX_REDEALS:
+            raise DdzError(f"no landlord after {MAX_REDEALS} redeals")
+        deck = C.deck_list(self.variant.rules.deck)
+        self.rng.shuffle(deck)
+        n, h = self.players, self.rules.hand_size
+        self.hands: list[list[int]] = [C.counts_of(deck[i * h:(i + 1) * h]) for i in range(n)]
+        self.kitty: list[int] = C.counts_of(deck[n * h:])
+        self.dealt_order = deck  # for plugins that turn a card face up
+        self.face_up: tuple[int, int] | None = None  # (seat, rank) of a face-up card, if any
+        self.deals.append({"hands": [C.counts_to_string(x) for x in self.hands],
+                           "kitty": C.counts_to_string(self.kitty)})
+        self.landlord: int | None = None
+        self.stake = 0
+        self.events: list[MultiplierEvent] = []
+        self.pair_factors: dict[int, float] = {}
+        self.shown_hands: set[int] = set()
+        self.kitty_visible = False
+        self.public: dict[str, Any] = {}
+        self._redeal: str | None = None
+        self.played: list[list[Move]] = [[] for _ in range(self.players)]
+        self.last_play: Move | None = None
+        self.last_seat: int | None = None
+        self.passes = 0
+        self.winner: int | None = None
+        self.scores: list[int] | None = None
+        self.first_bidder = self.rules.hook.ddzrules_first_bidder(game=self)
+        if self.first_bidder is None:
+            self.first_bidder = 0
+        self.phase = "landlord"
+        phase = self.rules.hook.ddzrules_landlord_phase(game=self)
+        if phase is None:  # pragma: no cover - GameRules checks a landlord plugin exists
+            raise DdzError("no landlord protocol answered")
+        self._phases: list[Phase] = [phase]
+        self._current: Phase | None = phase
+        self._turn: int | None = None
+        self._advance()
+
+    def _advance(self) -> None:
+        """Move to the next phase when the current one is over."""
+        while self._current is not None:
+            seat = self._current.to_act(self)
+            if seat is not None:
+                self._turn = seat
+                return
+            if self._redeal is not None:
+                self.redeal_reasons.append(self._redeal)
+                self.history.append(Action(-1, "redeal", self._redeal))
+                self._start_deal()
+                return
+            if self.phase == "landlord":
+                if self.landlord is None:
+                    raise DdzError(f"landlord phase {self._current.name!r} ended without a landlord")
+                self._give_kitty()
+                self.phase = "declare"
+                # pluggy calls the last-registered plugin first; the spec's order is the reverse
+                lists = self.rules.hook.ddzrules_declaration_phases(game=self)
+                self._phases = [p for ps in reversed(lists) for p in ps]
+            if self.phase == "declare":
+                self._current = self._phases.pop(0) if self._phases else None
+                if self._current is None:
+                    self.phase = "play"
+                    self._turn = self.landlord
+                    return
+                continue
+        return
+
+    def _give_kitty(self) -> None:
+        assert self.landlord is not None
+        hand = self.hands[self.landlord]
+        for r, c in enumerate(self.kitty):
+            hand[r] += c
+        self.kitty_visible = self.rules.kitty_shown
+
+    # ------------------------------------------------------------------ for plugins
+    def request_redeal(self, reason: str) -> None:
+        """Called by a landlord phase: nobody takes the landlord; deal again."""
+        self._redeal = reason
+
+    def add_event(self, event: MultiplierEvent) -> None:
+        self.events.append(event)
+
+    def next_seat(self, seat: int) -> int:
+        return self.rules.next_seat(seat)
+
+    @property
+    def multiple(self) -> float:
+        m = 1.0
+        for e in self.events:
+            m *= e.factor
+        return m
+
+    def hand_string(self, seat: int) -> str:
+        return C.counts_to_string(self.hands[seat])
+
+    def hand_counts(self, seat: int) -> list[int]:
+        return self.hands[seat]
+
+    # ------------------------------------------------------------------ turns
+    @property
+    def over(self) -> bool:
+        return self.phase == "over"
+
+    @property
+    def to_act(self) -> int | None:
+        return None if self.phase == "over" else self._turn
+
+    @property
+    def leading(self) -> bool:
+        return self.phase == "play" and self.last_play is None
+
+    def legal_moves(self) -> tuple[list[Move], bool]:
+        """In the play phase: the legal plays of the seat to act and whether it may pass."""
+        seat = self._turn
+        assert seat is not None
+        lm = self.variant.legal_moves(C.deck_list(self.hands[seat]), after=self.last_play)
+        return list(lm.moves), lm.can_pass
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the seat to act (plays, passes, bids, declarations)."""
+        if self.phase == "over":
+            return []
+        seat = self._turn
+        assert seat is not None
+        if self.phase == "play":
+            moves, can_pass = self.legal_moves()
+            out = [Action(seat, "play", m.cards, m) for m in moves]
+            if can_pass:
+                out.append(Action(seat, "pass"))
+            return out
+        assert self._current is not None
+        return self._current.options(self)
+
+    def apply(self, action: Action) -> None:
+        """Apply one action; raises PlayError (state unchanged) if it is not legal now."""
+        if self.phase == "over":
+            raise PlayError("the game is over")
+        if action.seat != self._turn:
+            raise PlayError(f"it is seat {self._turn}'s turn, not seat {action.seat}'s")
+        if self.phase == "play":
+            self._apply_play(action)
+            return
+        assert self._current is not None
+        options = self._current.options(self)
+        if not any(action.matches(o) for o in options):
+            raise PlayError(f"{action} is not allowed now; choose one of: " + ", ".join(map(str, options)))
+        self.history.append(action)
+        self._current.apply(self, action)
+        self._advance()
+
+    def play(self, seat: int, cards: str | None) -> Move | None:
+        """Convenience for people and tests: play a card string (or pass with None)."""
+        if cards is None:
+            self.apply(Action(seat, "pass"))
+            return None
+        canonical = C.parse_cards(cards)
+        readings = self.variant.classify(canonical)
+        legal = [m for m in readings if self._is_legal_move(seat, m)]
+        if not legal:
+            self._raise_illegal(seat, canonical, readings)
+        move = max(legal, key=lambda m: m.key)
+        self.apply(Action(seat, "play", move.cards, move))
+        return move
+
+    def _is_legal_move(self, seat: int, m: Move) -> bool:
+        if not C.contains(C.pack(self.hands[seat]), m.packed):
+            return False
+        return self.last_play is None or m.beats(self.last_play)
+
+    def _raise_illegal(self, seat: int, canonical: str, readings: tuple[Move, ...]) -> None:
+        if not readings:
+            raise PlayError(f"{canonical} is not a combo of {self.variant.name}")
+        if not C.contains(C.pack(self.hands[seat]), readings[0].packed):
+            raise PlayError(f"{canonical} is not in your hand ({self.hand_string(seat)})")
+        assert self.last_play is not None
+        raise PlayError(f"{canonical} ({readings[-1].combo}) does not beat {self.last_play.cards} "
+                        f"({self.last_play.combo})")
+
+    def _apply_play(self, action: Action) -> None:
+        seat = action.seat
+        if action.kind == "pass":
+            if self.last_play is None:
+                raise PlayError("you lead this trick and cannot pass")
+            self.history.append(action)
+            self.passes += 1
+            if self.passes >= self.players - 1:
+                self.last_play = None  # trick over: its winner leads
+                self.passes = 0
+                self._turn = self.last_seat
+            else:
+                self._turn = self.next_seat(seat)
+            return
+        if action.kind != "play":
+            raise PlayError(f"{action.kind!r} is not an action of the play phase (play or pass)")
+        move = action.move
+        if move is None:
+            readings = self.variant.classify(str(action.value))
+            legal = [m for m in readings if self._is_legal_move(seat, m)]
+            if not legal:
+                self._raise_illegal(seat, C.parse_cards(str(action.value)), readings)
+            move = max(legal, key=lambda m: m.key)
+        elif not self._is_legal_move(seat, move) or move not in self.variant.classify(move.cards):
+            self._raise_illegal(seat, move.cards, self.variant.classify(move.cards))
+        hand = self.hands[seat]
+        for r, c in enumerate(C.unpack(move.packed)):
+            hand[r] -= c
+        led = self.last_play is None
+        self.history.append(Action(seat, "play", move.cards, move))
+        self.played[seat].append(move)
+        self.last_play = move
+        self.last_seat = seat
+        self.passes = 0
+        for events in self.rules.hook.ddzrules_on_play(game=self, seat=seat, move=move, led=led):
+            if events:
+                self.events.extend(events)
+        if not any(hand):
+            self._finish(seat)
+        else:
+            self._turn = self.next_seat(seat)
+
+    def _finish(self, seat: int) -> None:
+        self.winner = seat
+        self.phase = "over"
+        self._turn = None
+        for events in self.rules.hook.ddzrules_on_game_end(game=self):
+            if events:
+                self.events.extend(events)
+        scores = self.rules.hook.ddzrules_settle(game=self)
+        if scores is None:  # pragma: no cover - GameRules checks a settlement plugin exists
+            raise DdzError("no settlement plugin answered")
+        self.scores = list(scores)
+
+    # ------------------------------------------------------------------ views
+    @property
+    def landlord_won(self) -> bool | None:
+        if self.winner is None:
+            return None
+        return self.winner == self.landlord
+
+    def view(self, seat: int) -> PlayerView:
+        """What ``seat`` may see: its own hand, shown kitty and hands, all plays."""
+        shown = {s: self.hand_string(s) for s in self.shown_hands if s != seat}
+        return PlayerView(
+            seat=seat, phase=self.phase, hand=self.hand_string(seat),
+            hand_sizes=[sum(h) for h in self.hands], landlord=self.landlord, to_act=self.to_act,
+            stake=self.stake, multiple=self.multiple,
+            kitty=C.counts_to_string(self.kitty) if self.kitty_visible else None,
+            shown_hands=shown, last_play=self.last_play, last_seat=self.last_seat,
+            history=list(self.history), played=[[m.cards for m in p] for p in self.played],
+            extra=dict(self.public),
+        )
