@@ -256,3 +256,7 @@ def demo(spec: str, seed: int) -> None:
 
 
 Variant  # re-exported for type checkers of plugins
+
+
+# the game commands (play, simulate, replay, plugins) register themselves on `main`
+from . import cli_game  # noqa: E402,F401

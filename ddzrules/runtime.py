@@ -480,6 +480,11 @@ class Game:
             return False
         return self.last_play is None or m.beats(self.last_play)
 
+    def explain_illegal(self, seat: int, cards: str) -> None:
+        """Raise the PlayError saying why ``cards`` cannot be played by ``seat`` now."""
+        canonical = C.parse_cards(cards)
+        self._raise_illegal(seat, canonical, self.variant.classify(canonical))
+
     def _raise_illegal(self, seat: int, canonical: str, readings: tuple[Move, ...]) -> None:
         if not readings:
             raise PlayError(f"{canonical} is not a combo of {self.variant.name}")

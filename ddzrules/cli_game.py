@@ -1,0 +1,244 @@
+"""CLI commands that play games: ``play``, ``simulate``, ``replay``, ``plugins``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from . import cards as C
+from .bots import BOTS, HeuristicBot, make_bot
+from .cli import console, emit_json, err_console, json_option, main, user_errors
+from .errors import DdzError, PlayError
+from .records import game_record, load_record, replay, write_record
+from .runtime import Action, Game, GameRules, PlayerView, default_registry, implemented_hooks
+from .simulate import aggregate, game_seed, play_game, run_games
+
+
+def _seat_name(game: Game, seat: int, human: int | None = None) -> str:
+    role = "地主 landlord" if game.landlord == seat else ("farmer" if game.landlord is not None else "")
+    who = "you" if seat == human else f"seat {seat}"
+    return f"{who}" + (f" ({role})" if role else "")
+
+
+def _describe(game: Game, action: Action, human: int | None = None) -> str:
+    who = _seat_name(game, action.seat, human) if action.seat >= 0 else "dealer"
+    if action.kind == "play" and action.move is not None:
+        m = action.move
+        return f"{who}: {m.cards}  [{m.combo}{' bomb' if m.is_bomb else ''}]"
+    if action.kind == "redeal":
+        return f"— {action.value}: redeal —"
+    return f"{who}: {action}"
+
+
+class HumanAgent:
+    """A person at the terminal: cards in the usual notation, 'pass', 'hint' (提示)."""
+
+    def __init__(self, game_ref: list[Game]) -> None:
+        self.game_ref = game_ref
+        self.hint_bot = HeuristicBot(0)
+
+    def act(self, view: PlayerView, legal: list[Action]) -> Action:
+        game = self.game_ref[0]
+        console.print()
+        console.print(f"[bold]your hand[/]: {view.hand}   ({view.hand_sizes[view.seat]} cards)")
+        others = ", ".join(f"seat {s}: {n}" for s, n in enumerate(view.hand_sizes) if s != view.seat)
+        console.print(f"cards left: {others}")
+        if view.kitty:
+            console.print(f"kitty 底牌: {view.kitty}")
+        for s, hand in view.shown_hands.items():
+            console.print(f"seat {s} shows: {hand}")
+        if view.phase != "play":
+            options = {str(i + 1): a for i, a in enumerate(legal)}
+            console.print("choose: " + "   ".join(f"[{k}] {a}" for k, a in options.items()))
+            while True:
+                answer = click.prompt("your choice", default="1").strip()
+                if answer in options:
+                    return options[answer]
+                by_name = [a for a in legal if str(a) == answer or (a.kind == answer and a.value is None)]
+                if by_name:
+                    return by_name[0]
+                console.print(f"[red]not an option:[/] {answer!r}")
+        if view.last_play is not None:
+            console.print(f"to beat: {view.last_play.cards} [{view.last_play.combo}] from seat {view.last_seat}")
+        else:
+            console.print("you lead this trick")
+        while True:
+            answer = click.prompt("play (cards, 'pass', 'hint')", default="hint").strip()
+            if answer.lower() in ("hint", "提示", "?"):
+                suggestion = self.hint_bot.act(view, legal)
+                console.print(f"提示 hint: {suggestion}")
+                continue
+            if answer.lower() in ("pass", "p", "不出", "过"):
+                passes = [a for a in legal if a.kind == "pass"]
+                if passes:
+                    return passes[0]
+                console.print("[red]you lead this trick and cannot pass[/]")
+                continue
+            try:
+                cards = C.parse_cards(answer)
+            except C.CardError as e:
+                console.print(f"[red]{e}[/]")
+                continue
+            matching = [a for a in legal if a.kind == "play" and a.move is not None and a.move.cards == cards]
+            if matching:
+                return max(matching, key=lambda a: a.move.key if a.move else ())
+            # explain why, without changing the game
+            try:
+                _explain(game, view.seat, cards)
+            except PlayError as e:
+                console.print(f"[red]illegal:[/] {e}")
+
+
+def _explain(game: Game, seat: int, cards: str) -> None:
+    """Raise the PlayError that says why ``cards`` cannot be played now."""
+    game.explain_illegal(seat, cards)
+
+
+@main.command()
+@click.argument("spec", metavar="SPEC")
+@click.option("--auto", is_flag=True, help="All seats are bots; print a readable log.")
+@click.option("--seed", type=int, default=None, help="Seed of the deal (and the bots).")
+@click.option("--seat", type=int, default=0, help="Your seat (0-based).")
+@click.option("--bots", default="heuristic", help="Bot kind for the other seats: heuristic or random "
+                                                   "(comma-separated per seat with --auto).")
+@click.option("--record", "record_path", default=None, help="Write the game record (JSON) to this file.")
+@user_errors
+def play(spec: str, auto: bool, seed: int | None, seat: int, bots: str, record_path: str | None) -> None:
+    """Play a game at the terminal against bots (or watch bots with --auto)."""
+    import random
+
+    rules = GameRules.load(spec)
+    if seed is None:
+        seed = random.SystemRandom().randrange(1 << 31)
+    kinds = [k.strip() for k in bots.split(",")]
+    kinds = (kinds * rules.players)[: rules.players]
+    game_ref: list[Game] = []
+    human = None if auto else seat
+    if human is not None and not 0 <= human < rules.players:
+        raise DdzError(f"--seat must be between 0 and {rules.players - 1}")
+    agents: list[Any] = [make_bot(kinds[i], game_seed(seed, 1000 + i)) for i in range(rules.players)]
+    if human is not None:
+        agents[human] = HumanAgent(game_ref)
+    console.print(f"[bold]{rules.variant.name}[/]  seed {seed}")
+
+    def log(game: Game, action: Action) -> None:
+        if action.seat != human or auto:
+            console.print(_describe(game, action, human), markup=False)
+        last = game.history[-1] if game.history else None
+        if last is not None and last.kind == "redeal":
+            console.print(_describe(game, last, human), markup=False)
+
+    game = rules.new_game(seed)
+    game_ref.append(game)
+    if auto:
+        for s in range(rules.players):
+            console.print(f"seat {s} ({kinds[s]}): {game.hand_string(s)}")
+    while not game.over:
+        current = game.to_act
+        assert current is not None
+        landlord_before = game.landlord
+        legal = game.legal_actions()
+        action = agents[current].act(game.view(current), legal)
+        game.apply(action)
+        log(game, action)
+        if landlord_before is None and game.landlord is not None:
+            kitty = C.counts_to_string(game.kitty)
+            console.print(f"[bold]landlord:[/] seat {game.landlord}, stake {game.stake}; "
+                          f"kitty 底牌 {kitty if game.kitty_visible or auto else '(hidden)'}")
+    assert game.scores is not None
+    console.print()
+    console.print(f"[bold]{_seat_name(game, game.winner or 0, human)} is out.[/] "
+                  f"{'Landlord wins' if game.landlord_won else 'Farmers win'}.")
+    events = ", ".join(f"{e.name} ×{e.factor:g}" for e in game.events) or "none"
+    console.print(f"stake {game.stake}, multiple ×{game.multiple:g} ({events})")
+    console.print("scores: " + ", ".join(f"seat {s}: {v:+d}" for s, v in enumerate(game.scores)))
+    if record_path:
+        write_record(game, record_path)
+        console.print(f"record written to {record_path}")
+
+
+@main.command()
+@click.argument("spec", metavar="SPEC")
+@click.option("--games", type=int, default=1000, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--workers", type=int, default=1, show_default=True)
+@click.option("--bots", default="random", show_default=True,
+              help=f"Bot per seat, comma-separated ({', '.join(BOTS)}); one name means every seat.")
+@json_option
+@user_errors
+def simulate(spec: str, games: int, seed: int, workers: int, bots: str, as_json: bool) -> None:
+    """Play many all-bot games and summarise them (same seed → same figures, any --workers)."""
+    rules = GameRules.load(spec)  # fail early, in this process, on a bad spec
+    kinds = [k.strip() for k in bots.split(",")]
+    for k in kinds:
+        if k not in BOTS:
+            raise DdzError(f"unknown bot {k!r}; choose from {', '.join(BOTS)}")
+    kinds = (kinds * rules.players)[: rules.players]
+    if games < 1 or workers < 1:
+        raise DdzError("--games and --workers must be at least 1")
+    summaries = []
+    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                  TimeRemainingColumn(), console=err_console, disable=as_json, transient=True) as progress:
+        task = progress.add_task(f"simulating {rules.variant.name}", total=games)
+        for s in run_games(spec, games, seed, kinds, workers):
+            summaries.append(s)
+            progress.advance(task)
+    figures = aggregate(summaries, kinds)
+    figures = {"spec": rules.variant.name, "seed": seed, "bots": kinds, **figures}
+    if as_json:
+        emit_json(figures)
+        return
+    table = Table("figure", "value", box=None)
+    for key in ("games", "landlord_win_rate", "mean_multiple", "bombs_per_game", "spring_rate",
+                "anti_spring_rate", "mean_plays", "redeals_per_game", "mean_stake"):
+        value = figures[key]
+        table.add_row(key.replace("_", " "), f"{value:.4g}" if isinstance(value, float) else str(value))
+    for kind, rate in figures["win_rate_by_bot"].items():
+        table.add_row(f"win rate: {kind}", f"{rate:.4g}")
+    for kind, mean in figures["mean_score_by_bot"].items():
+        table.add_row(f"mean score: {kind}", f"{mean:+.4g}")
+    console.print(f"[bold]{rules.variant.name}[/]: {games} games, seed {seed}, bots {','.join(kinds)}")
+    console.print(table)
+    dist = figures["landlord_score_distribution"]
+    console.print("landlord score distribution: " + ", ".join(f"{k}: {v}" for k, v in dist.items()))
+
+
+@main.command("replay")
+@click.argument("file", type=click.Path(dir_okay=False))
+@json_option
+@user_errors
+def replay_cmd(file: str, as_json: bool) -> None:
+    """Replay a game record and verify every action and the scores."""
+    record = load_record(file)
+    result = replay(record)
+    game = result.game
+    if as_json:
+        emit_json({"ok": True, "actions": result.actions, "scores": game.scores, "record": game_record(game)})
+        return
+    console.print(f"ok: {result.actions} actions replayed under {game.variant.name}; "
+                  f"scores {game.scores} verified")
+
+
+@main.command("plugins")
+@json_option
+@user_errors
+def plugins_cmd(as_json: bool) -> None:
+    """List the installed plugins and the hooks each implements."""
+    registry = default_registry()
+    rows = []
+    for name in registry.names():
+        cls = registry.get(name)
+        rows.append({"name": name, "source": registry.source(name),
+                     "hooks": implemented_hooks(cls) if cls else [],
+                     "summary": (cls.__doc__ or "").strip().splitlines()[0] if cls and cls.__doc__ else ""})
+    if as_json:
+        emit_json(rows)
+        return
+    table = Table("plugin", "hooks", "about", box=None)
+    for r in rows:
+        table.add_row(r["name"], "\n".join(h.removeprefix("ddzrules_") for h in r["hooks"]), r["summary"])
+    console.print(table)
+
