@@ -1,0 +1,54 @@
+"""Declarations made after the landlord is known and before the first play."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ddzrules.hookspecs import hookimpl
+from ddzrules.runtime import Action, Game, MultiplierEvent
+
+
+class ShowHand:
+    """亮牌: the landlord may play with his hand shown to everyone, multiplying the score.
+
+    湖北 two decks (000 A2): ×3; 叫分 block of 004: ×3 for all.
+    """
+
+    name = "show-hand"
+    params_schema: dict[str, Any] = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {"factor": {"type": "number", "exclusiveMinimum": 0}},
+    }
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        self.factor = params.get("factor", 3)
+
+    @hookimpl
+    def ddzrules_describe(self) -> dict[str, Any]:
+        return {"summary": f"亮牌: the landlord may show his hand, ×{self.factor}"}
+
+    @hookimpl
+    def ddzrules_declaration_phases(self, game: Game) -> list[ShowHandPhase]:
+        return [ShowHandPhase(self.factor)]
+
+
+class ShowHandPhase:
+    name = "show-hand"
+
+    def __init__(self, factor: float) -> None:
+        self.factor = factor
+        self.done = False
+
+    def to_act(self, game: Game) -> int | None:
+        return None if self.done else game.landlord
+
+    def options(self, game: Game) -> list[Action]:
+        assert game.landlord is not None
+        return [Action(game.landlord, "decline"), Action(game.landlord, "show")]
+
+    def apply(self, game: Game, action: Action) -> None:
+        self.done = True
+        if action.kind == "show":
+            game.shown_hands.add(action.seat)
+            game.add_event(MultiplierEvent("show_hand", self.factor, action.seat))
