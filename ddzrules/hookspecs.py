@@ -108,6 +108,17 @@ def ddzrules_settle(game: Game) -> list[int] | None:
     """
 
 
+@hookspec(firstresult=True)
+def ddzrules_settle_escape(game: Game, seat: int) -> list[int] | None:
+    """Charge a player who leaves the game (逃跑) and return everyone's scores.
+
+    Called once by :meth:`~ddzrules.runtime.Game.abandon`, at any moment of the
+    game (the landlord may not be known yet). ``game.escaped`` is the seat.
+    Returns one integer per seat. firstresult: the settlement plugin that has an
+    escape rule answers; a variant whose plugins implement none cannot be abandoned.
+    """
+
+
 @hookspec
 def ddzrules_describe() -> dict[str, Any] | None:
     """Describe the plugin for ``ddzrules plugins``: a short ``summary`` and anything else.

@@ -77,15 +77,22 @@ class Action:
 
 @dataclass(frozen=True)
 class MultiplierEvent:
-    """Something that multiplies the score: a bomb, a spring, a rob, a 亮牌 …"""
+    """Something that multiplies the score: a bomb, a spring, a rob, a 亮牌 …
+
+    Events multiply together, except those sharing a ``group``: of these only the
+    largest factor counts (明牌 at several moments: "the largest counts").
+    """
 
     name: str
     factor: float
     seat: int | None = None
     detail: str = ""
+    group: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "factor": self.factor}
+        if self.group:
+            out["group"] = self.group
         if self.seat is not None:
             out["seat"] = self.seat
         if self.detail:
@@ -110,10 +117,12 @@ class Phase(Protocol):
 
 @dataclass(frozen=True)
 class MatchInfo:
-    """Where a game sits in a match: its index and the match's seed."""
+    """Where a game sits in a match: its index, the match's seed and, for bean
+    settlements, what each seat holds before the game (None: unlimited)."""
 
     index: int = 0
     seed: int = 0
+    holdings: tuple[int, ...] | None = None
 
 
 @dataclass
@@ -134,7 +143,8 @@ class PlayerView:
     last_seat: int | None
     history: list[Action]
     played: list[list[str]]
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)  # public facts plugins publish
+    private: dict[str, Any] = field(default_factory=dict)  # facts only this seat may see (黄金眼 …)
 
 
 # ====================================================================== plugins
@@ -330,6 +340,11 @@ class Game:
         self.shown_hands: set[int] = set()
         self.kitty_visible = False
         self.public: dict[str, Any] = {}
+        self.private: dict[int, dict[str, Any]] = {s: {} for s in range(self.players)}
+        #: while set, each seat sees only this many of its dealt cards (明牌 before/during the deal)
+        self.visible_dealt: int | None = None
+        self.stats: dict[str, float] = {}
+        self.escaped: int | None = None
         self._redeal: str | None = None
         self.played: list[list[Move]] = [[] for _ in range(self.players)]
         self.last_play: Move | None = None
@@ -393,14 +408,25 @@ class Game:
     def add_event(self, event: MultiplierEvent) -> None:
         self.events.append(event)
 
+    def count(self, stat: str, amount: float = 1) -> None:
+        """Add to a per-game statistic that ``simulate`` averages (robs, 明牌, bean flow …)."""
+        self.stats[stat] = self.stats.get(stat, 0) + amount
+
     def next_seat(self, seat: int) -> int:
         return self.rules.next_seat(seat)
 
     @property
     def multiple(self) -> float:
+        """The product of all multiplier events (per group, only the largest)."""
         m = 1.0
+        groups: dict[str, float] = {}
         for e in self.events:
-            m *= e.factor
+            if e.group:
+                groups[e.group] = max(groups.get(e.group, 0.0), e.factor)
+            else:
+                m *= e.factor
+        for factor in groups.values():
+            m *= factor
         return m
 
     def hand_string(self, seat: int) -> str:
@@ -536,6 +562,25 @@ class Game:
         else:
             self._turn = self.next_seat(seat)
 
+    def abandon(self, seat: int) -> None:
+        """逃跑: ``seat`` leaves the game; the escape rule of the settlement charges him.
+
+        Raises PlayError (state unchanged) when the game is over or the variant has
+        no escape rule.
+        """
+        if self.phase == "over":
+            raise PlayError("the game is over")
+        if not 0 <= seat < self.players:
+            raise PlayError(f"no seat {seat}")
+        if not self.rules.hook.ddzrules_settle_escape.get_hookimpls():
+            raise PlayError(f"{self.variant.name} has no escape rule")
+        self.escaped = seat
+        self.history.append(Action(seat, "escape"))
+        self.phase = "over"
+        self._turn = None
+        scores = self.rules.hook.ddzrules_settle_escape(game=self, seat=seat)
+        self.scores = list(scores) if scores is not None else [0] * self.players
+
     def _finish(self, seat: int) -> None:
         self.winner = seat
         self.phase = "over"
@@ -558,12 +603,16 @@ class Game:
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may see: its own hand, shown kitty and hands, all plays."""
         shown = {s: self.hand_string(s) for s in self.shown_hands if s != seat}
+        hand = self.hand_string(seat)
+        if self.visible_dealt is not None:  # deciding before or during the deal
+            h = self.rules.hand_size
+            hand = C.counts_to_string(C.counts_of(self.dealt_order[seat * h: seat * h + self.visible_dealt]))
         return PlayerView(
-            seat=seat, phase=self.phase, hand=self.hand_string(seat),
+            seat=seat, phase=self.phase, hand=hand,
             hand_sizes=[sum(h) for h in self.hands], landlord=self.landlord, to_act=self.to_act,
             stake=self.stake, multiple=self.multiple,
             kitty=C.counts_to_string(self.kitty) if self.kitty_visible else None,
             shown_hands=shown, last_play=self.last_play, last_seat=self.last_seat,
             history=list(self.history), played=[[m.cards for m in p] for p in self.played],
-            extra=dict(self.public),
+            extra=dict(self.public), private=dict(self.private[seat]),
         )

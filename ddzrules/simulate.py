@@ -55,6 +55,7 @@ class GameSummary:
     stake: int
     scores: list[int]
     events: dict[str, int] = field(default_factory=dict)
+    stats: dict[str, float] = field(default_factory=dict)
 
 
 def summarise(game: Game, index: int) -> GameSummary:
@@ -64,7 +65,7 @@ def summarise(game: Game, index: int) -> GameSummary:
     names = Counter(e.name for e in game.events)
     return GameSummary(index, game.landlord, bool(game.landlord_won), game.multiple, bombs,
                        names["spring"] > 0, names["anti_spring"] > 0, plays, len(game.redeal_reasons),
-                       game.stake, list(game.scores), dict(names))
+                       game.stake, list(game.scores), dict(names), dict(game.stats))
 
 
 # per-process state of the worker pool
@@ -118,8 +119,11 @@ def aggregate(summaries: list[GameSummary], bots: list[str]) -> dict[str, Any]:
             won = (seat == s.landlord) == s.landlord_won
             wins_by_bot.setdefault(kind, []).append(1 if won else 0)
     events: Counter[str] = Counter()
+    stats: dict[str, float] = {}
     for s in summaries:
         events.update(s.events)
+        for k, v in s.stats.items():
+            stats[k] = stats.get(k, 0) + v
     dist = Counter(landlord_scores)
     return {
         "games": n,
@@ -136,4 +140,5 @@ def aggregate(summaries: list[GameSummary], bots: list[str]) -> dict[str, Any]:
         "win_rate_by_bot": {k: statistics.fmean(v) for k, v in wins_by_bot.items()},
         "landlord_score_distribution": {str(k): dist[k] for k in sorted(dist)},
         "events_per_game": {k: events[k] / n for k in sorted(events)},
+        "stats_per_game": {k: stats[k] / n for k in sorted(stats)},
     }
