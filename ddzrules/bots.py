@@ -66,8 +66,16 @@ class HeuristicBot:
             return self._play(view, legal)
         return self._declare(view, legal)
 
+    #: the hand strength at which each yes-or-no declaration is worth making
+    DECLARE_AT = {"call": 5.0, "take": 6.0, "rob": 8.0, "rob_back": 8.0, "double": 9.0, "jiabang": 9.0,
+                  "show": 12.0}
+
     def _declare(self, view: PlayerView, legal: list[Action]) -> Action:
-        strength = hand_strength(view.hand)
+        strength = hand_strength(view.hand) if view.hand else 0.0
+        dealt = max(1, view.hand_sizes[view.seat])
+        seen = len(view.hand)
+        if seen < dealt:  # deciding before or during the deal: judge the part seen, scaled up
+            strength = strength * dealt / max(seen, 1) * 0.8 if seen else 0.0
         bids = [a for a in legal if a.kind == "bid" and isinstance(a.value, int)]
         if bids:
             # bid up to the level the hand supports
@@ -75,10 +83,13 @@ class HeuristicBot:
             ok = [a for a in bids if isinstance(a.value, int) and a.value <= target]
             if ok:
                 return max(ok, key=lambda a: a.value if isinstance(a.value, int) else 0)
-        eager = [a for a in legal if a.kind in ("call", "rob", "show", "double", "bid")]
-        if eager and strength >= self.thresholds[1]:
-            return eager[0]
-        passive = [a for a in legal if a.kind not in ("call", "rob", "show", "double", "bid")]
+        for a in legal:
+            if a.kind in self.DECLARE_AT and strength >= self.DECLARE_AT[a.kind]:
+                return a
+        peek = next((a for a in legal if a.kind == "peek"), None)
+        if peek is not None and 3 <= strength < 8 and "peeked" not in view.private:
+            return peek  # 黄金眼: worth a look when the hand is borderline
+        passive = [a for a in legal if a.kind not in self.DECLARE_AT and a.kind not in ("bid", "peek")]
         return passive[0] if passive else legal[0]
 
     def _play(self, view: PlayerView, legal: list[Action]) -> Action:

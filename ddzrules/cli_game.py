@@ -242,3 +242,51 @@ def plugins_cmd(as_json: bool) -> None:
         table.add_row(r["name"], "\n".join(h.removeprefix("ddzrules_") for h in r["hooks"]), r["summary"])
     console.print(table)
 
+
+
+@main.command("match")
+@click.argument("spec", metavar="SPEC")
+@click.option("--games", type=int, default=10, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--bots", default="heuristic", show_default=True,
+              help=f"Bot per seat, comma-separated ({', '.join(BOTS)}).")
+@click.option("--holdings", type=int, default=None,
+              help="Beans each seat starts with; carried from game to game (bean settlements).")
+@json_option
+@user_errors
+def match_cmd(spec: str, games: int, seed: int, bots: str, holdings: int | None, as_json: bool) -> None:
+    """Play a match of consecutive all-bot games and report the totals and the winner."""
+    from .runtime import MatchInfo
+
+    rules = GameRules.load(spec)
+    kinds = [k.strip() for k in bots.split(",")]
+    kinds = (kinds * rules.players)[: rules.players]
+    if games < 1:
+        raise DdzError("--games must be at least 1")
+    totals = [0] * rules.players
+    rows = []
+    for i in range(games):
+        gseed = game_seed(seed, i)
+        held = tuple(holdings + t for t in totals) if holdings is not None else None
+        agents = [make_bot(kinds[s], gseed + 101 * (s + 1)) for s in range(rules.players)]
+        game = play_game(rules, agents, gseed, MatchInfo(i, seed, held))
+        assert game.scores is not None
+        totals = [t + v for t, v in zip(totals, game.scores)]
+        rows.append({"game": i + 1, "seed": gseed, "landlord": game.landlord, "stake": game.stake,
+                     "multiple": game.multiple, "landlord_won": game.landlord_won, "scores": game.scores})
+    best = max(totals)
+    winners = [s for s, t in enumerate(totals) if t == best]
+    if as_json:
+        emit_json({"spec": rules.variant.name, "seed": seed, "bots": kinds, "games": rows, "totals": totals,
+                   "winners": winners})
+        return
+    table = Table("game", "landlord", "stake", "multiple", "result", *[f"seat {s}" for s in range(rules.players)],
+                  box=None)
+    for r in rows:
+        table.add_row(str(r["game"]), str(r["landlord"]), str(r["stake"]), f"×{r['multiple']:g}",
+                      "landlord" if r["landlord_won"] else "farmers", *[f"{v:+d}" for v in r["scores"]])
+    table.add_row("total", "", "", "", "", *[f"[bold]{t:+d}[/]" for t in totals])
+    console.print(f"[bold]{rules.variant.name}[/]: a match of {games} games, seed {seed}, bots {','.join(kinds)}")
+    console.print(table)
+    names = " and ".join(f"seat {s} ({kinds[s]})" for s in winners)
+    console.print(f"match winner: {names} with {best:+d}" + (" (tie)" if len(winners) > 1 else ""))

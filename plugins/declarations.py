@@ -18,11 +18,16 @@ class ShowHand:
     params_schema: dict[str, Any] = {
         "type": "object",
         "additionalProperties": False,
-        "properties": {"factor": {"type": "number", "exclusiveMinimum": 0}},
+        "properties": {
+            "factor": {"type": "number", "exclusiveMinimum": 0},
+            "group": {"type": "string", "description": "Multiplier group: of several events in one group "
+                                                       "only the largest counts (004: 明牌 kinds)."},
+        },
     }
 
     def __init__(self, params: dict[str, Any]) -> None:
         self.factor = params.get("factor", 3)
+        self.group = params.get("group", "")
 
     @hookimpl
     def ddzrules_describe(self) -> dict[str, Any]:
@@ -30,17 +35,20 @@ class ShowHand:
 
     @hookimpl
     def ddzrules_declaration_phases(self, game: Game) -> list[ShowHandPhase]:
-        return [ShowHandPhase(self.factor)]
+        return [ShowHandPhase(self.factor, self.group)]
 
 
 class ShowHandPhase:
     name = "show-hand"
 
-    def __init__(self, factor: float) -> None:
+    def __init__(self, factor: float, group: str) -> None:
         self.factor = factor
+        self.group = group
         self.done = False
 
     def to_act(self, game: Game) -> int | None:
+        if game.landlord in game.shown_hands:  # already shown (明牌 before the calling)
+            self.done = True
         return None if self.done else game.landlord
 
     def options(self, game: Game) -> list[Action]:
@@ -51,4 +59,5 @@ class ShowHandPhase:
         self.done = True
         if action.kind == "show":
             game.shown_hands.add(action.seat)
-            game.add_event(MultiplierEvent("show_hand", self.factor, action.seat))
+            game.add_event(MultiplierEvent("show_hand", self.factor, action.seat, group=self.group))
+            game.count("shows")

@@ -47,3 +47,30 @@ class StakeSettlement:
             scores[farmer] -= sign * amount
             scores[landlord] += sign * amount
         return scores
+
+
+class WinPoints:
+    """胜方每人积一分: each player on the winning side scores ``points``; losers score 0.
+
+    001 (叫地主/抢地主 rules): ten games make a match and the highest total wins.
+    Not zero-sum by design.
+    """
+
+    name = "win-points"
+    params_schema: dict[str, Any] = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {"points": {"type": "integer", "minimum": 1}},
+    }
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        self.points = params.get("points", 1)
+
+    @hookimpl
+    def ddzrules_describe(self) -> dict[str, Any]:
+        return {"summary": f"each winner +{self.points}"}
+
+    @hookimpl
+    def ddzrules_settle(self, game: Game) -> list[int]:
+        landlord_won = game.winner == game.landlord
+        return [self.points if (seat == game.landlord) == landlord_won else 0 for seat in range(game.players)]

@@ -1,0 +1,205 @@
+"""叫地主/抢地主 (call and rob), with 明牌 before/during the deal and 黄金眼 peeks.
+
+As 欢乐斗地主 plays it (001, 004): players may 明牌 (show their hand) before the
+deal or during it; the first to show calls first. Calling goes round: 叫地主 or
+不叫; the first call ends calling. If all decline, the first player who showed is
+landlord, else the cards are dealt again. Then each player who has not declined
+has exactly one chance to 抢地主 (rob), in order after the caller; the last robber
+is landlord, or the caller if nobody robs. Each rob multiplies the score.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ddzrules import cards as C
+from ddzrules.hookspecs import hookimpl
+from ddzrules.runtime import Action, Game, MultiplierEvent
+
+_SHOW_GROUP = "mingpai"
+
+
+class CallRob:
+    """叫地主 then 抢地主, one chance each; 明牌 priority; optional rob-back and 黄金眼."""
+
+    name = "call-rob"
+    params_schema: dict[str, Any] = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "rob_factor": {"type": "number", "exclusiveMinimum": 0, "description": "×2 per rob (004)."},
+            "rob_back": {"type": "boolean",
+                         "description": "After being robbed, the caller gets one last chance to rob back "
+                                        "(the texts leave it open)."},
+            "first_caller": {"enum": ["random", "random-then-rotate"]},
+            "show": {
+                "type": ["object", "null"], "additionalProperties": False,
+                "description": "明牌 before the calling: factors per moment (004: ×5 before the deal, ×4/×3 "
+                               "during it); factor 1 when 明牌 does not multiply (001).",
+                "properties": {
+                    "before_deal": {"type": "number", "exclusiveMinimum": 0},
+                    "during_deal": {
+                        "type": "array",
+                        "items": {"type": "object", "additionalProperties": False, "required": ["cards", "factor"],
+                                  "properties": {"cards": {"type": "integer", "minimum": 1},
+                                                 "factor": {"type": "number", "exclusiveMinimum": 0}}},
+                    },
+                },
+            },
+            "golden_eye": {
+                "type": ["object", "null"], "additionalProperties": False,
+                "description": "黄金眼: while calling or robbing a player may peek at kitty cards.",
+                "properties": {"peeks": {"type": "integer", "minimum": 1},
+                               "cards": {"type": "integer", "minimum": 1}},
+            },
+        },
+    }
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        self.rob_factor = params.get("rob_factor", 2)
+        self.rob_back = bool(params.get("rob_back", False))
+        self.first_caller = params.get("first_caller", "random")
+        show = params.get("show")
+        self.show_moments: list[tuple[str, int, float]] = []  # (name, cards visible, factor)
+        if show:
+            if "before_deal" in show:
+                self.show_moments.append(("show_before_deal", 0, show["before_deal"]))
+            for step in show.get("during_deal", []):
+                self.show_moments.append(("show_during_deal", step["cards"], step["factor"]))
+        eye = params.get("golden_eye")
+        self.peeks = eye.get("peeks", 2) if eye else 0
+        self.peek_cards = eye.get("cards", 2) if eye else 0
+
+    @hookimpl
+    def ddzrules_describe(self) -> dict[str, Any]:
+        extra = ", rob back" if self.rob_back else ""
+        return {"summary": f"叫地主/抢地主, ×{self.rob_factor} per rob{extra}"}
+
+    @hookimpl
+    def ddzrules_first_bidder(self, game: Game) -> int:
+        n = game.players
+        if self.first_caller == "random-then-rotate":
+            seat = random.Random(game.match.seed).randrange(n)
+            for _ in range(game.match.index + game.deal_number):
+                seat = game.next_seat(seat)
+            return seat
+        return game.rng.randrange(n)
+
+    @hookimpl
+    def ddzrules_landlord_phase(self, game: Game) -> CallRobPhase:
+        return CallRobPhase(self, game)
+
+
+class CallRobPhase:
+    """Steps: each 明牌 moment (everyone in turn), then calling, then robbing."""
+
+    name = "call-rob"
+
+    def __init__(self, plugin: CallRob, game: Game) -> None:
+        self.plugin = plugin
+        self.first = game.first_bidder
+        self.shown_first: int | None = None
+        self.declined: set[int] = set()
+        self.caller: int | None = None
+        self.holder: int | None = None  # the current landlord candidate
+        self.peeks_used = [0] * game.players
+        # the queue of (step, seat) decisions still to come
+        self.queue: list[tuple[str, int]] = []
+        self.moment = -1
+        self._next_moment(game)
+
+    # -- steps
+    def _order_from(self, game: Game, seat: int) -> list[int]:
+        order = [seat]
+        while len(order) < game.players:
+            order.append(game.next_seat(order[-1]))
+        return order
+
+    def _next_moment(self, game: Game) -> None:
+        self.moment += 1
+        moments = self.plugin.show_moments
+        if self.moment < len(moments):
+            _, visible, _ = moments[self.moment]
+            game.visible_dealt = visible
+            self.queue = [("show", s) for s in self._order_from(game, self.first) if s not in game.shown_hands]
+            if not self.queue:
+                self._next_moment(game)
+            return
+        game.visible_dealt = None
+        start = self.shown_first if self.shown_first is not None else self.first
+        self.queue = [("call", s) for s in self._order_from(game, start)]
+
+    def to_act(self, game: Game) -> int | None:
+        return self.queue[0][1] if self.queue else None
+
+    def options(self, game: Game) -> list[Action]:
+        step, seat = self.queue[0]
+        if step == "show":
+            out = [Action(seat, "decline"), Action(seat, "show")]
+        elif step == "call":
+            out = [Action(seat, "decline"), Action(seat, "call")]
+        else:
+            out = [Action(seat, "decline"), Action(seat, "rob")]
+        if step in ("call", "rob") and self.peeks_used[seat] < self.plugin.peeks:
+            out.append(Action(seat, "peek"))
+        return out
+
+    def apply(self, game: Game, action: Action) -> None:
+        step, seat = self.queue[0]
+        kind = action.kind
+        if kind == "peek":  # 黄金眼: the turn goes on after the peek
+            self.peeks_used[seat] += 1
+            kitty = C.deck_list(game.kitty)
+            seen = game.rng.sample(kitty, min(self.plugin.peek_cards, len(kitty)))
+            game.private[seat]["peeked"] = game.private[seat].get("peeked", []) + [
+                C.counts_to_string(C.counts_of(seen))]
+            game.count("peeks")
+            return
+        self.queue.pop(0)
+        if step == "show":
+            if kind == "show":
+                name, _, factor = self.plugin.show_moments[self.moment]
+                game.shown_hands.add(seat)
+                game.add_event(MultiplierEvent(name, factor, seat, group=_SHOW_GROUP))
+                game.count("shows")
+                if self.shown_first is None:
+                    self.shown_first = seat
+            if not self.queue:
+                self._next_moment(game)
+            return
+        if step == "call":
+            if kind == "call":
+                self.caller = self.holder = seat
+                game.count("calls")
+                # one chance to rob each, for those who have not declined, in order after the caller
+                self.queue = [("rob", s) for s in self._order_from(game, game.next_seat(seat))[:-1]
+                              if s not in self.declined]
+                if not self.queue:
+                    self._end(game)
+                return
+            self.declined.add(seat)
+            if not self.queue:  # everyone declined
+                if self.shown_first is not None:
+                    self.holder = self.shown_first
+                    self._end(game)
+                else:
+                    game.request_redeal("nobody called the landlord")
+            return
+        # rob / rob back
+        if kind == "rob":
+            self.holder = seat
+            game.add_event(MultiplierEvent("rob", self.plugin.rob_factor, seat))
+            game.count("robs")
+        if not self.queue:
+            robbed = self.holder != self.caller
+            if step == "rob" and robbed and self.plugin.rob_back and self.caller is not None:
+                self.queue = [("rob_back", self.caller)]
+                return
+            self._end(game)
+
+    def _end(self, game: Game) -> None:
+        self.queue = []
+        game.visible_dealt = None
+        game.landlord = self.holder
+        game.stake = 1  # 底分: the call is worth one point; robs and 明牌 multiply it
