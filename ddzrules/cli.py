@@ -94,12 +94,17 @@ def _parent(file: str) -> str | None:
 @click.argument("specs", nargs=-1, required=True, metavar="SPEC...")
 @json_option
 def validate(specs: tuple[str, ...], as_json: bool) -> None:
-    """Validate specs against the schema and compile their patterns."""
+    """Validate specs: the schema, the patterns and, when a spec has a game: section,
+    its plugins and their parameters."""
+    from .runtime import GameRules
+
     results = []
     failed = False
     for name in specs:
         try:
             v = load_variant(name)
+            if v.spec.data.get("game"):
+                GameRules(v)
             results.append({"spec": name, "ok": True, "combos": len(v.combo_names), "problems": []})
         except DdzError as e:
             failed = True
