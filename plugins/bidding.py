@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ddzrules import cards as C
 from ddzrules.hookspecs import hookimpl
 from ddzrules.runtime import Action, Game
 
@@ -30,6 +31,12 @@ class PointBids:
             "passes_to_end": {"type": "integer", "minimum": 1,
                               "description": "until-passes: consecutive passes after a bid that end it "
                                              "(default: players - 1)."},
+            "must_bid": {
+                "type": "object", "additionalProperties": False,
+                "description": "A player holding every joker (rocket: true) or this many bombs must bid "
+                               "at least the lowest bid when nobody has bid before him (湖北 two decks).",
+                "properties": {"rocket": {"type": "boolean"}, "bombs": {"type": "integer", "minimum": 1}},
+            },
             "first_bidder": {"enum": ["random-then-rotate", "face-up-card", "random"],
                              "description": "random-then-rotate: random in a match's first game, then the "
                                             "next seat each game (and each redeal); face-up-card: the "
@@ -42,6 +49,18 @@ class PointBids:
         self.rounds = params.get("rounds", "once")
         self.passes_to_end = params.get("passes_to_end")
         self.first_bidder = params.get("first_bidder", "random-then-rotate")
+        must = params.get("must_bid") or {}
+        self.must_rocket = bool(must.get("rocket", False))
+        self.must_bombs = must.get("bombs")
+
+    def must_bid(self, game: Game, seat: int) -> bool:
+        """Whether ``seat`` may not pass because of the strength of his hand."""
+        hand = game.hands[seat]
+        deck = game.variant.rules.deck
+        if self.must_rocket and all(hand[j] == deck[j] > 0 for j in (C.SMALL_JOKER, C.BIG_JOKER)):
+            return True
+        bombs = sum(1 for r in range(C.SMALL_JOKER) if hand[r] >= 4)
+        return self.must_bombs is not None and bombs >= self.must_bombs
 
     @hookimpl
     def ddzrules_describe(self) -> dict[str, Any]:
@@ -89,7 +108,10 @@ class PointBidPhase:
     def options(self, game: Game) -> list[Action]:
         seat = self.turn
         assert seat is not None
-        return [Action(seat, "pass")] + [Action(seat, "bid", b) for b in self.plugin.bids if b > self.high]
+        bids = [Action(seat, "bid", b) for b in self.plugin.bids if b > self.high]
+        if self.high_seat is None and self.plugin.must_bid(game, seat):
+            return bids
+        return [Action(seat, "pass")] + bids
 
     def apply(self, game: Game, action: Action) -> None:
         self.acted += 1
