@@ -66,7 +66,9 @@ class HumanAgent:
         else:
             console.print("you lead this trick")
         while True:
-            answer = click.prompt("play (cards, 'pass', 'hint')", default="hint").strip()
+            answer = click.prompt("play (cards, 'pass', 'hint', 'escape')", default="hint").strip()
+            if answer.lower() in ("escape", "逃跑", "quit"):
+                return Action(view.seat, "escape")
             if answer.lower() in ("hint", "提示", "?"):
                 suggestion = self.hint_bot.act(view, legal)
                 console.print(f"提示 hint: {suggestion}")
@@ -142,6 +144,14 @@ def play(spec: str, auto: bool, seed: int | None, seat: int, bots: str, record_p
         landlord_before = game.landlord
         legal = game.legal_actions()
         action = agents[current].act(game.view(current), legal)
+        if action.kind == "escape":  # 逃跑: the variant's escape rule settles the game
+            try:
+                game.abandon(current)
+            except PlayError as e:
+                console.print(f"[red]{e}[/]")
+                continue
+            console.print(f"you leave the game (逃跑); scores: {game.scores}")
+            break
         game.apply(action)
         log(game, action)
         if landlord_before is None and game.landlord is not None:
@@ -150,6 +160,10 @@ def play(spec: str, auto: bool, seed: int | None, seat: int, bots: str, record_p
                           f"kitty 底牌 {kitty if game.kitty_visible or auto else '(hidden)'}")
     assert game.scores is not None
     console.print()
+    if game.escaped is not None:
+        if record_path:
+            write_record(game, record_path)
+        return
     console.print(f"[bold]{_seat_name(game, game.winner or 0, human)} is out.[/] "
                   f"{'Landlord wins' if game.landlord_won else 'Farmers win'}.")
     events = ", ".join(f"{e.name} ×{e.factor:g}" for e in game.events) or "none"

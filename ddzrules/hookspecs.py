@@ -72,7 +72,7 @@ def ddzrules_declaration_phases(game: Game) -> list[Phase]:
     given to the landlord, before the first play. Returns a list of phases (possibly
     empty); all plugins' lists are concatenated in the order the spec lists them and
     run one after the other. A phase records its effects as multiplier events
-    (``game.add_event``) or pairwise factors (``game.pair_factor``).
+    (``game.add_event``) or pairwise factors (``game.pair_factors``).
     """
 
 
@@ -102,7 +102,7 @@ def ddzrules_settle(game: Game) -> list[int] | None:
     """Turn the finished game into scores, one per seat.
 
     Called once after :func:`ddzrules_on_game_end`. ``game.stake`` is the base,
-    ``game.multiple`` the product of all multiplier events, ``game.pair_factor``
+    ``game.multiple`` the product of all multiplier events, ``game.pair_factors``
     the per-farmer factors (加倍, 加棒). Returns a list of integers indexed by
     seat (positive = won). firstresult: the spec's ``settlement:`` plugin answers.
     """
