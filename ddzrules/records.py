@@ -35,6 +35,7 @@ def game_record(game: Game) -> dict[str, Any]:
         "events": [e.to_dict() for e in game.events],
         "multiple": game.multiple,
         "winner": game.winner,
+        "escaped": game.escaped,
         "scores": game.scores,
     }
 
@@ -119,6 +120,12 @@ def replay(record: dict[str, Any], registry: PluginRegistry | None = None) -> Re
             continue
         if game.over:
             raise ReplayError("the game is already over, but the record goes on", i)
+        if isinstance(data, dict) and data.get("kind") == "escape":  # 逃跑 ends the game at once
+            try:
+                game.abandon(int(data["seat"]))
+            except (DdzError, KeyError, TypeError, ValueError) as e:
+                raise ReplayError(f"escape not possible: {e}", i) from None
+            continue
         before = len(game.deals)
         try:
             game.apply(_find_action(game, data, i))
@@ -130,6 +137,8 @@ def replay(record: dict[str, Any], registry: PluginRegistry | None = None) -> Re
             check_deal(len(game.deals) - 1, i)
     if not game.over:
         raise ReplayError(f"the record ends before the game does (seat {game.to_act} to act)")
+    if record.get("escaped", game.escaped) != game.escaped:
+        raise ReplayError(f"the record says seat {record.get('escaped')} escaped, the actions say {game.escaped}")
     for key, actual in (("landlord", game.landlord), ("stake", game.stake), ("winner", game.winner),
                         ("scores", game.scores)):
         if key in record and record[key] != actual:
