@@ -93,10 +93,16 @@ def counts_of(ranks: Iterable[int]) -> list[int]:
 
 
 def pack(counts: Sequence[int]) -> int:
-    """Pack per-rank counts into one int (4 bits a rank)."""
+    """Pack per-rank counts into one int (4 bits a rank).
+
+    A count that does not fit its 4 bits would spill into the next rank and
+    silently become another set of cards, so it is refused.
+    """
     key = 0
     for r, c in enumerate(counts):
         if c:
+            if not 0 < c <= MASK:
+                raise ValueError(f"{c} × {RANKS[r]}: a set of cards holds 0 to {MASK} of a rank")
             key |= c << (BITS * r)
     return key
 
@@ -133,7 +139,7 @@ def parse_cards(text: str) -> str:
     """Canonical string for any accepted card notation.
 
     >>> parse_cards("78910JQK")
-    '78TJQK'
+    '789TJQK'
     """
     return counts_to_string(counts_of(parse_ranks(text)))
 

@@ -233,21 +233,30 @@ def _describe_expected(expected: set[str]) -> str:
     return ", ".join(names)
 
 
+def _end_of(text: str) -> tuple[int, int]:
+    """Line and column just after the last non-blank character (where a pattern that
+    ends too early ends; trailing blanks and line breaks, as a YAML block leaves,
+    do not count)."""
+    body = text.rstrip()
+    if not body:
+        return 1, 1
+    line = body.count("\n") + 1
+    return line, len(body) - (body.rfind("\n") + 1) + 1
+
+
 @lru_cache(maxsize=4096)
 def parse_pattern(text: str) -> Pattern:
     """Parse a pattern string; raises :class:`PatternSyntaxError` with a position."""
     try:
         tree = _parser().parse(text)
     except UnexpectedEOF as e:
-        line = text.count("\n") + 1
-        col = len(text.splitlines()[-1]) + 1 if text.strip() else 1
+        line, col = _end_of(text)
         raise PatternSyntaxError(
             f"pattern ends too early; expected {_describe_expected(set(e.expected))}",
             text, line, col) from None
     except UnexpectedToken as e:
         if e.token.type == "$END":
-            line = text.count("\n") + 1
-            col = len(text.splitlines()[-1]) + 1 if text.strip() else 1
+            line, col = _end_of(text)
             what = "pattern ends too early"
         else:
             line, col = e.line, e.column

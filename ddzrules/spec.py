@@ -37,6 +37,13 @@ class ScalarSource:
     style: str | None  # None plain, "'" or '"' quoted, "|" or ">" block
     source_line: str
     block_indent: int = 0
+    #: the scalar as written (quotes, block header and line breaks included), to map
+    #: positions inside a multi-line or quoted value back to the file
+    raw: str = field(default="", repr=False, compare=False)
+    #: the scalar's value (what a pattern parser was given), for the same mapping
+    value: str = field(default="", repr=False, compare=False)
+    #: every line of the file, for the excerpt of a position on a later line
+    lines: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
 
 @dataclass
@@ -80,15 +87,95 @@ class Spec:
 
 
 def _inside(src: ScalarSource, offset: tuple[int, int]) -> tuple[Location, str]:
-    """Map a (line, column) inside a scalar's text to a file location."""
+    """Map a (line, column) inside a scalar's value to a file location and its source line.
+
+    The value YAML hands over is not the text written: quotes are stripped, block
+    indentation removed, and line breaks of plain, quoted and folded scalars folded
+    into spaces. So the value is walked in step with the scalar as written, matching
+    non-blank characters one to one and each run of blanks (spaces, tabs, line
+    breaks) to a run of blanks.
+    """
     line, col = offset
     base = src.location
+    mapped = _walk(src, line, col) if src.raw and src.value else None
+    if mapped is not None:
+        file_line, file_col = mapped
+        text = src.lines[file_line - 1] if 0 < file_line <= len(src.lines) else ""
+        return Location(base.file, file_line, file_col), text
+    # best effort for values written with escapes the walk does not follow
     if src.style in ("|", ">"):
         return Location(base.file, base.line + line, src.block_indent + col), ""
     if line == 1:
         quote = 1 if src.style in ("'", '"') else 0
         return Location(base.file, base.line, base.column + quote + col - 1), src.source_line
     return Location(base.file, base.line + line - 1, col), ""
+
+
+def _walk(src: ScalarSource, line: int, col: int) -> tuple[int, int] | None:
+    """File (line, column) of the value's (line, col), or None when the raw text
+    cannot be followed (escape sequences)."""
+    raw = src.raw
+    start = 0
+    if src.style in ("'", '"'):
+        start = 1
+    elif src.style in ("|", ">"):
+        nl = raw.find("\n")
+        if nl < 0:
+            return None
+        start = nl + 1
+        if src.value[:1] not in (" ", "\t"):  # the block's indentation
+            while start < len(raw) and raw[start] in " \t":
+                start += 1
+    value_lines = src.value.split("\n")
+    if line < 1 or line > len(value_lines):
+        return None
+    target = sum(len(v) + 1 for v in value_lines[: line - 1]) + col - 1
+    value = "\n".join(value_lines)
+    i, j = 0, start
+    blanks = " \t\n\r"
+    while i < target:
+        if i >= len(value):
+            break
+        ch = value[i]
+        if ch in blanks:
+            i2 = i
+            while i2 < len(value) and value[i2] in blanks:
+                i2 += 1
+            j2 = j
+            while j2 < len(raw) and raw[j2] in blanks:
+                j2 += 1
+            if target < i2:  # inside the blanks: stay on the first line of the run
+                k = j
+                while k < j2 and k - j < target - i and raw[k] not in "\r\n":
+                    k += 1
+                j = k
+                i = target
+                break
+            i, j = i2, j2
+            continue
+        if src.style == "'" and ch == "'" and raw.startswith("''", j):  # '' is one quote
+            i += 1
+            j += 2
+        elif j < len(raw) and raw[j] == ch and not (src.style == '"' and ch == "\\"):
+            i += 1
+            j += 1
+        elif src.style == '"' and raw.startswith("\\", j):
+            if raw[j + 1 : j + 2] in ("\n", "\r"):  # an escaped line break joins the lines
+                j += 2
+                while j < len(raw) and raw[j] in blanks:
+                    j += 1
+                continue
+            j += {"x": 4, "u": 6, "U": 10}.get(raw[j + 1 : j + 2], 2)
+            i += 1
+        else:
+            return None
+    if i < target:  # past the end of the value: columns beyond the last character
+        j += target - i
+    before = raw[:j]
+    breaks = before.count("\n")
+    if breaks == 0:
+        return src.location.line, src.location.column + j
+    return src.location.line + breaks, j - before.rfind("\n")
 
 
 def dotted(path: Path_) -> str:
@@ -109,6 +196,7 @@ def _read_yaml(text: str, file: str) -> tuple[Any, dict[Path_, ScalarSource], di
         excerpt = f"  {src_line}\n  {' ' * (col - 1)}^" if src_line else ""
         raise SpecError([Problem(Location(file, line, col), "", msg, excerpt)]) from None
     lines = text.splitlines()
+    all_lines = tuple(lines)
     positions: dict[Path_, ScalarSource] = {}
     key_positions: dict[Path_, ScalarSource] = {}
     problems: list[Problem] = []
@@ -121,7 +209,11 @@ def _read_yaml(text: str, file: str) -> tuple[Any, dict[Path_, ScalarSource], di
         if style in ("|", ">") and m.line + 1 < len(lines):
             nxt = lines[m.line + 1]
             indent = len(nxt) - len(nxt.lstrip(" "))
-        return ScalarSource(Location(file, m.line + 1, m.column + 1), style, src_line, indent)
+        raw = value = ""
+        if isinstance(node, yaml.ScalarNode) and isinstance(node.value, str):
+            raw, value = text[m.index:node.end_mark.index], node.value
+        return ScalarSource(Location(file, m.line + 1, m.column + 1), style, src_line, indent,
+                            raw, value, all_lines)
 
     def build(node: yaml.Node | None, path: Path_) -> Any:
         if node is None:
@@ -224,6 +316,20 @@ def validate_data(data: Any, file: str, positions: dict[Path_, ScalarSource],
     problems: list[Problem] = []
     for err in sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]):
         path = tuple(err.absolute_path)
+        if "propertyNames" in err.absolute_schema_path and isinstance(err.instance, str):
+            # a bad key: point at the key itself, not at the mapping that holds it
+            key = err.instance
+            what = "combo name" if path == ("combos",) else "key"
+            kp = key_positions.get(path + (key,))
+            message = (f"{what} {key!r} is not allowed: names are lower case letters, digits and _, "
+                       f"starting with a letter" if err.validator == "pattern" else
+                       f"{what} {key!r}: {err.message}")
+            if kp is not None:
+                excerpt = f"  {kp.source_line}\n  {' ' * (kp.location.column - 1)}^"
+                problems.append(Problem(kp.location, dotted(path + (key,)), message, excerpt))
+            else:
+                problems.append(spec.problem(path, message))
+            continue
         if err.validator == "additionalProperties" and isinstance(err.instance, dict):
             allowed = list(err.schema.get("properties", {}))
             for key in err.instance:

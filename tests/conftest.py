@@ -1,0 +1,41 @@
+"""Shared fixtures: the bundled variants, compiled once per session, and a private
+table cache so that the suite never reads (or writes) the user's ~/.cache."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import ddzrules
+from ddzrules.variant import Variant
+
+REFERENCE = Path(__file__).parent / "reference"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    old = os.environ.get("DDZRULES_CACHE_DIR")
+    os.environ["DDZRULES_CACHE_DIR"] = str(tmp_path_factory.mktemp("ddzrules-cache"))
+    yield
+    if old is None:
+        os.environ.pop("DDZRULES_CACHE_DIR", None)
+    else:
+        os.environ["DDZRULES_CACHE_DIR"] = old
+
+
+@pytest.fixture(scope="session")
+def hubei(_private_cache: None) -> Variant:
+    return ddzrules.load_variant("hubei-3p")
+
+
+@pytest.fixture(scope="session")
+def douzero(_private_cache: None) -> Variant:
+    return ddzrules.load_variant("compat/douzero")
+
+
+@pytest.fixture(scope="session")
+def rlcard(_private_cache: None) -> Variant:
+    return ddzrules.load_variant("compat/rlcard")
