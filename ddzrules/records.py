@@ -134,13 +134,22 @@ def replay(record: dict[str, Any], registry: PluginRegistry | None = None) -> Re
         except DdzError as e:
             raise ReplayError(str(e), i) from None
         if len(game.deals) > before:
-            check_deal(len(game.deals) - 1, i)
+            nxt = actions[i + 1] if i + 1 < len(actions) else None
+            if not (isinstance(nxt, dict) and nxt.get("kind") == "redeal"):
+                raise ReplayError("the rules deal again here (nobody took the landlord), "
+                                  "but the record has no redeal", i + 1)
+            check_deal(len(game.deals) - 1, i + 1)
     if not game.over:
         raise ReplayError(f"the record ends before the game does (seat {game.to_act} to act)")
+    if len(game.history) != len(actions):
+        raise ReplayError(f"the record lists {len(actions)} actions but the game took {len(game.history)} "
+                          "(a redeal marker or an action is missing)")
+    if len(deals) != len(game.deals):
+        raise ReplayError(f"the record lists {len(deals)} deal(s) but the game had {len(game.deals)}")
     if record.get("escaped", game.escaped) != game.escaped:
         raise ReplayError(f"the record says seat {record.get('escaped')} escaped, the actions say {game.escaped}")
     for key, actual in (("landlord", game.landlord), ("stake", game.stake), ("winner", game.winner),
-                        ("scores", game.scores)):
+                        ("multiple", game.multiple), ("scores", game.scores)):
         if key in record and record[key] != actual:
             raise ReplayError(f"the record says {key} = {record[key]}, the rules give {actual}")
     events = [e.to_dict() for e in game.events]

@@ -492,7 +492,10 @@ class Game:
         if cards is None:
             self.apply(Action(seat, "pass"))
             return None
-        canonical = C.parse_cards(cards)
+        try:
+            canonical = C.parse_cards(cards)
+        except C.CardError as e:
+            raise PlayError(str(e)) from None
         readings = self.variant.classify(canonical)
         legal = [m for m in readings if self._is_legal_move(seat, m)]
         if not legal:
@@ -511,12 +514,17 @@ class Game:
         canonical = C.parse_cards(cards)
         self._raise_illegal(seat, canonical, self.variant.classify(canonical))
 
-    def _raise_illegal(self, seat: int, canonical: str, readings: tuple[Move, ...]) -> None:
+    def _raise_illegal(self, seat: int, canonical: str, readings: tuple[Move, ...],
+                       claimed: Move | None = None) -> None:
         if not readings:
             raise PlayError(f"{canonical} is not a combo of {self.variant.name}")
         if not C.contains(C.pack(self.hands[seat]), readings[0].packed):
             raise PlayError(f"{canonical} is not in your hand ({self.hand_string(seat)})")
-        assert self.last_play is not None
+        if claimed is not None and claimed not in readings:
+            raise PlayError(f"{canonical} cannot be read as {claimed.combo} ({claimed.rank_name}); its readings: "
+                            + ", ".join(f"{m.combo} ({m.rank_name})" for m in readings))
+        if self.last_play is None:  # pragma: no cover - any reading of cards in hand may lead
+            raise PlayError(f"{canonical} cannot be played now")
         raise PlayError(f"{canonical} ({readings[-1].combo}) does not beat {self.last_play.cards} "
                         f"({self.last_play.combo})")
 
@@ -538,13 +546,21 @@ class Game:
             raise PlayError(f"{action.kind!r} is not an action of the play phase (play or pass)")
         move = action.move
         if move is None:
-            readings = self.variant.classify(str(action.value))
+            if not isinstance(action.value, str):
+                raise PlayError(f"a play needs cards, got {action.value!r}")
+            try:
+                canonical = C.parse_cards(action.value)
+            except C.CardError as e:
+                raise PlayError(str(e)) from None
+            readings = self.variant.classify(canonical)
             legal = [m for m in readings if self._is_legal_move(seat, m)]
             if not legal:
-                self._raise_illegal(seat, C.parse_cards(str(action.value)), readings)
+                self._raise_illegal(seat, canonical, readings)
             move = max(legal, key=lambda m: m.key)
-        elif not self._is_legal_move(seat, move) or move not in self.variant.classify(move.cards):
-            self._raise_illegal(seat, move.cards, self.variant.classify(move.cards))
+        else:
+            readings = self.variant.classify(move.cards)
+            if move not in readings or not self._is_legal_move(seat, move):
+                self._raise_illegal(seat, move.cards, readings, claimed=move)
         hand = self.hands[seat]
         for r, c in enumerate(C.unpack(move.packed)):
             hand[r] -= c
