@@ -134,11 +134,11 @@ def replay(record: dict[str, Any], registry: PluginRegistry | None = None) -> Re
         except DdzError as e:
             raise ReplayError(str(e), i) from None
         if len(game.deals) > before:
+            check_deal(len(game.deals) - 1, i)
             nxt = actions[i + 1] if i + 1 < len(actions) else None
             if not (isinstance(nxt, dict) and nxt.get("kind") == "redeal"):
                 raise ReplayError("the rules deal again here (nobody took the landlord), "
                                   "but the record has no redeal", i + 1)
-            check_deal(len(game.deals) - 1, i + 1)
     if not game.over:
         raise ReplayError(f"the record ends before the game does (seat {game.to_act} to act)")
     if len(game.history) != len(actions):
