@@ -377,14 +377,20 @@ def validate_data(data: Any, file: str, positions: dict[Path_, ScalarSource],
 def merge(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
     """Child over parent: mappings merge key by key, ``null`` deletes, the rest replaces.
 
+    A plugin entry (a mapping with ``plugin:``) that names another plugin replaces
+    the parent's entry whole: the parent's parameters belong to the parent's plugin.
+
     >>> merge({"combos": {"a": "1", "b": "2"}}, {"combos": {"b": None, "c": "3"}})
     {'combos': {'a': '1', 'c': '3'}}
+    >>> merge({"x": {"plugin": "p", "params": {"a": 1}}}, {"x": {"plugin": "q", "params": {"b": 2}}})
+    {'x': {'plugin': 'q', 'params': {'b': 2}}}
     """
     out = copy.deepcopy(parent)
     for key, value in child.items():
         if value is None:
             out.pop(key, None)
-        elif isinstance(value, dict) and isinstance(out.get(key), dict):
+        elif isinstance(value, dict) and isinstance(out.get(key), dict) and \
+                value.get("plugin", out[key].get("plugin")) == out[key].get("plugin"):
             out[key] = merge(out[key], value)
         else:
             out[key] = copy.deepcopy(value)
