@@ -1,0 +1,76 @@
+"""加棒: after a top bid, each farmer may raise the stake between himself and the landlord.
+
+叫分 block of 004: 当有人叫3分抢得地主后,两农民中如果有人对自己一方取胜有信心,可以选择
+"加棒"地主,加棒后该农民与地主之间的得失分翻倍. The factor applies to one
+farmer–landlord pair only (``game.pair_factors``), so a settlement that honours
+pairwise factors (stake-settlement) doubles that farmer's score and the
+landlord's share of it, and leaves the other farmer's untouched.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ddzrules.hookspecs import hookimpl
+from ddzrules.runtime import Action, Game
+
+
+class JiaBang:
+    """加棒: offered only when the stake equals ``top_bid``; each farmer in turn, ×``factor``."""
+
+    name = "jiabang"
+    params_schema: dict[str, Any] = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "factor": {"type": "number", "exclusiveMinimum": 0,
+                       "description": "The factor on the farmer–landlord pair (004: 翻倍, ×2)."},
+            "top_bid": {"type": "number", "exclusiveMinimum": 0,
+                        "description": "加棒 is open only when the landlord's stake (the winning bid) "
+                                       "equals this (004: 3分)."},
+        },
+    }
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        self.factor = params.get("factor", 2)
+        self.top_bid = params.get("top_bid", 3)
+
+    @hookimpl
+    def ddzrules_describe(self) -> dict[str, Any]:
+        return {"summary": f"加棒: after a {self.top_bid}-point bid each farmer may ×{self.factor} "
+                           f"his own settlement with the landlord"}
+
+    @hookimpl
+    def ddzrules_declaration_phases(self, game: Game) -> list[JiaBangPhase]:
+        if game.stake != self.top_bid:
+            return []
+        return [JiaBangPhase(self.factor, game)]
+
+
+class JiaBangPhase:
+    """The farmers, in the order of play from the landlord, each choose once."""
+
+    name = "jiabang"
+
+    def __init__(self, factor: float, game: Game) -> None:
+        assert game.landlord is not None
+        self.factor = factor
+        self.queue: list[int] = []
+        seat = game.landlord
+        for _ in range(game.players - 1):
+            seat = game.next_seat(seat)
+            self.queue.append(seat)
+
+    def to_act(self, game: Game) -> int | None:
+        return self.queue[0] if self.queue else None
+
+    def options(self, game: Game) -> list[Action]:
+        seat = self.queue[0]
+        return [Action(seat, "decline"), Action(seat, "jiabang")]
+
+    def apply(self, game: Game, action: Action) -> None:
+        seat = self.queue.pop(0)
+        if action.kind == "jiabang":
+            game.pair_factors[seat] = game.pair_factors.get(seat, 1.0) * self.factor
+            game.count("jiabang")
+            game.public.setdefault("jiabang", []).append(seat)
