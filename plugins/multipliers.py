@@ -27,6 +27,9 @@ class BombDoubling:
             "factor": {"type": "number", "exclusiveMinimum": 0},
             "factors": {"type": "object", "additionalProperties": {"type": "number", "exclusiveMinimum": 0},
                         "description": "Per bomb combo, e.g. {rocket: 4}."},
+            "per_unit": {"type": "array", "items": {"type": "string"}, "uniqueItems": True,
+                         "description": "Combos that count as one bomb per unit of their chain, whether "
+                                        "or not they are bombs (太空梭: one bomb per four)."},
         },
     }
 
@@ -34,6 +37,7 @@ class BombDoubling:
         self.mode = params.get("bombs", "all")
         self.factor = params.get("factor", 2)
         self.factors = params.get("factors", {})
+        self.per_unit = set(params.get("per_unit", []))
 
     @hookimpl
     def ddzrules_describe(self) -> dict[str, Any]:
@@ -41,10 +45,11 @@ class BombDoubling:
 
     @hookimpl
     def ddzrules_on_play(self, game: Game, seat: int, move: Move, led: bool) -> list[MultiplierEvent] | None:
-        if not move.is_bomb or (led and self.mode == "effective"):
+        units = move.length if move.combo in self.per_unit else (1 if move.is_bomb else 0)
+        if not units or (led and self.mode == "effective"):
             return None
         factor = self.factors.get(move.combo, self.factor)
-        return [MultiplierEvent(move.combo, factor, seat, move.cards)]
+        return [MultiplierEvent(move.combo, factor, seat, move.cards) for _ in range(units)]
 
 
 class Spring:
