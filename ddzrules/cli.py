@@ -36,6 +36,11 @@ def user_errors(fn: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
+        except BrokenPipeError:  # output piped into `head`: stop quietly
+            import os
+
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(0)
         except (DdzError, ValueError, OSError) as e:
             err_console.print(f"[bold red]error:[/] {e}", markup=True, soft_wrap=True)
             sys.exit(1)

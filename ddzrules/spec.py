@@ -393,7 +393,29 @@ def merge(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
                 value.get("plugin", out[key].get("plugin")) == out[key].get("plugin"):
             out[key] = merge(out[key], value)
         else:
-            out[key] = copy.deepcopy(value)
+            out[key] = _strip_nulls(copy.deepcopy(value))
+    return out
+
+
+def _strip_nulls(value: Any) -> Any:
+    """A replaced entry keeps no ``null``: there is nothing below it to remove."""
+    if isinstance(value, dict):
+        return {k: _strip_nulls(v) for k, v in value.items() if v is not None}
+    return value
+
+
+def dangling_removals(parent: Any, child: dict[str, Any], path: Path_ = ()) -> list[tuple[Path_, list[str]]]:
+    """Keys a child sets to ``null`` inside a mapping where the parent has no such key
+    (a misspelt removal would otherwise do nothing), with the parent's keys there."""
+    out: list[tuple[Path_, list[str]]] = []
+    if not isinstance(parent, dict):
+        return out
+    for key, value in child.items():
+        if value is None and path and key not in parent:
+            out.append((path + (key,), list(parent)))
+        elif isinstance(value, dict) and isinstance(parent.get(key), dict) and \
+                value.get("plugin", parent[key].get("plugin")) == parent[key].get("plugin"):
+            out.extend(dangling_removals(parent[key], value, path + (key,)))
     return out
 
 
@@ -427,6 +449,14 @@ def load_spec(name_or_path: str | Path, _seen: tuple[str, ...] = (), _relative_t
             loc = src.location if src else Location(file, 1, 1)
             raise SpecError([Problem(loc, "extends", f"in parent {parent_name!r}: {p}") for p in e.problems]) \
                 from None
+        dangling = dangling_removals(parent.data, child_clean)
+        if dangling:
+            spec = Spec(data["name"], child_clean, file, [file], positions, key_positions)
+            raise SpecError([spec.problem(p, f"removes {p[-1]!r}, which {parent_name!r} does not have"
+                                             + (f" (did you mean {hint[0]!r}?)"
+                                                if (hint := difflib.get_close_matches(str(p[-1]), keys, n=1))
+                                                else ""))
+                             for p, keys in dangling])
         merged = merge(parent.data, child_clean)
         pos = {k: v for k, v in parent.positions.items()}
         kpos = {k: v for k, v in parent.key_positions.items()}
