@@ -616,13 +616,18 @@ class Game:
             return None
         return self.winner == self.landlord
 
+    def _seen_hand(self, seat: int) -> str:
+        """A hand as far as it has been dealt (all of it, except while deciding 明牌
+        before or during the deal)."""
+        if self.visible_dealt is None:
+            return self.hand_string(seat)
+        h = self.rules.hand_size
+        return C.counts_to_string(C.counts_of(self.dealt_order[seat * h: seat * h + self.visible_dealt]))
+
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may see: its own hand, shown kitty and hands, all plays."""
-        shown = {s: self.hand_string(s) for s in self.shown_hands if s != seat}
-        hand = self.hand_string(seat)
-        if self.visible_dealt is not None:  # deciding before or during the deal
-            h = self.rules.hand_size
-            hand = C.counts_to_string(C.counts_of(self.dealt_order[seat * h: seat * h + self.visible_dealt]))
+        shown = {s: self._seen_hand(s) for s in self.shown_hands if s != seat}
+        hand = self._seen_hand(seat)
         return PlayerView(
             seat=seat, phase=self.phase, hand=hand,
             hand_sizes=[sum(h) for h in self.hands], landlord=self.landlord, to_act=self.to_act,

@@ -141,7 +141,7 @@ class CallRobPhase:
             out = [Action(seat, "decline"), Action(seat, "call")]
         else:
             out = [Action(seat, "decline"), Action(seat, "rob")]
-        if step in ("call", "rob") and self.peeks_used[seat] < self.plugin.peeks:
+        if step in ("call", "rob", "rob_back") and self.peeks_used[seat] < self.plugin.peeks:
             out.append(Action(seat, "peek"))
         return out
 

@@ -466,9 +466,6 @@ def test_classic_hand_views_during_the_deal(classic: GameRules) -> None:
     assert sizes == [0, 0, 0, 8, 8, 8]
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a hand shown before/during the deal (明牌开始/发牌明牌) is shown "
-                                       "whole to the other seats (Game.view uses hand_string, ignoring "
-                                       "visible_dealt), while its owner sees only the dealt part")
 def test_nobody_sees_more_of_a_shown_hand_than_has_been_dealt(qdz: GameRules) -> None:
     game = qdz.new_game(3)
     shower = game.to_act
@@ -548,9 +545,6 @@ def test_each_seat_has_its_own_two_peeks(qdz: GameRules) -> None:
     assert ROB in kinds(game)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: call-rob offers 黄金眼 only in the 'call' and 'rob' steps, not in "
-                                       "the rob-back step, though a rob-back is a 抢地主 and the caller has "
-                                       "peeks left")
 def test_golden_eye_is_offered_at_the_rob_back(qdz: GameRules) -> None:
     game = qdz.new_game(22)
     decline_shows(game)
