@@ -15,19 +15,22 @@ import hashlib
 import os
 import pickle
 from collections import Counter
-from collections.abc import Iterable
+from bisect import bisect_left
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import gt, itemgetter
 from pathlib import Path
+from typing import Any
 
 from . import cards as C
-from .compiler import Rules, Shape, compile_spec
+from .compiler import MovePlan, Rules, Shape, compile_spec
 from .errors import DdzError
 from .moves import LegalMoves, Move
 from .spec import Spec, load_spec
 
 #: bump when the cached table format or the enumeration changes
-TABLE_FORMAT = 1
+TABLE_FORMAT = 2
 #: universes larger than this are not tabulated; classification falls back to decomposition
 TABLE_LIMIT = 3_000_000
 
@@ -63,6 +66,10 @@ class Variant:
         for s in rules.shapes:
             self._shapes_by_combo.setdefault(s.combo, []).append(s)
         self._bomb_shapes = [s for s in rules.shapes if rules.combos[s.combo].tier >= 0]
+        self._combo_index = {name: i for i, name in enumerate(self.combo_names)}
+        #: the fast listing index (see _prepare_fast); None until first needed, False when
+        #: the universe is not tabulated
+        self._fast: _FastIndex | None | bool = None
 
     # ------------------------------------------------------------------ moves
     def _move(self, packed: int, combo: int, rank: int, length: int) -> Move:
@@ -91,13 +98,17 @@ class Variant:
 
     # ------------------------------------------------------------------ input
     def _counts(self, cards: CardsLike) -> list[int]:
+        if isinstance(cards, str):
+            if not cards.strip(C.RANKS):  # canonical letters only: count them directly
+                return list(map(cards.count, C.RANKS))
+            return C.counts_of(C.parse_ranks(cards))
         if isinstance(cards, Move):
             return C.unpack(cards.packed)
-        if isinstance(cards, str):
-            return C.counts_of(C.parse_ranks(cards))
         return C.counts_of(cards)
 
     def _check_deck(self, counts: list[int], what: str) -> None:
+        if len(counts) == len(self.rules.deck) and not any(map(gt, counts, self.rules.deck)):
+            return
         for r, c in enumerate(counts):
             if c > self.rules.deck[r]:
                 raise DdzError(f"{what} has {c} × {C.RANKS[r]} but {self.name} has only "
@@ -107,14 +118,16 @@ class Variant:
     def _ensure_table(self) -> None:
         if self._tabulated is not None:
             return
-        idents = _load_cached(self.rules)
-        if idents is None:
-            idents = self._universe_idents()
-            if idents is not None:
-                _store_cached(self.rules, idents)
-        if idents is None:
+        cached = _load_cached(self.rules)
+        if cached is None:
+            cached = self._universe_idents()
+            if cached is not None:
+                _store_cached(self.rules, *cached)
+        if cached is None:
             self._tabulated = False
             return
+        idents, self._ident_shapes = cached
+        self._idents = idents
         table: dict[int, list[Move]] = {}
         for ident in idents:
             table.setdefault(ident[0], []).append(self._move(*ident))
@@ -122,36 +135,46 @@ class Variant:
         self._by_string = {C.to_string(k): v for k, v in self._table.items()}
         self._tabulated = True
 
-    def _universe_idents(self) -> list[tuple[int, int, int, int]] | None:
-        found: dict[tuple[int, int, int, int], None] = {}
+    def _universe_idents(self) -> tuple[list[tuple[int, int, int, int]], list[int]] | None:
+        """Every reading of the universe, and for each the (first) shape that produces it."""
+        found: dict[tuple[int, int, int, int], int] = {}
+        shape = 0
 
         class _TooBig(Exception):
             pass
 
         def emit(packed: int, combo: int, rank: int, length: int) -> None:
-            found[(packed, combo, rank, length)] = None
-            if len(found) > TABLE_LIMIT:
-                raise _TooBig
+            key = (packed, combo, rank, length)
+            if key not in found:
+                found[key] = shape
+                if len(found) > TABLE_LIMIT:
+                    raise _TooBig
 
+        deck = list(self.rules.deck)
         try:
-            self.rules.enumerate(list(self.rules.deck), emit, max_size=self.rules.max_hand)
+            for shape, s in enumerate(self.rules.shapes):
+                self.rules.enumerate(deck, emit, shapes=[s], max_size=self.rules.max_hand)
         except _TooBig:
             return None
-        return list(found)
+        return list(found), list(found.values())
 
     # ------------------------------------------------------------------ API
     def classify(self, cards: CardsLike) -> tuple[Move, ...]:
         """Every reading of a set of cards (empty when it is no combo).
 
         >>> [(m.combo, m.rank_name) for m in load_variant("compat/douzero").classify("333444555666")]
-        [('plane', '6'), ('plane_solos', '5'), ('plane_solos', '6')]
+        [('plane_solos', '5'), ('plane', '6'), ('plane_solos', '6')]
         """
+        try:  # the common case: a canonical card string of the universe
+            return self._by_string[cards]  # type: ignore[index]
+        except (KeyError, TypeError):  # not in the table (yet), or unhashable (a list of ranks)
+            pass
         if self._tabulated is None:
             self._ensure_table()
-        if isinstance(cards, str):
-            hit = self._by_string.get(cards)
-            if hit is not None:
-                return hit
+            if isinstance(cards, str):
+                hit = self._by_string.get(cards)
+                if hit is not None:
+                    return hit
         counts = self._counts(cards)
         if self._table is not None:
             return self._table.get(C.pack(counts), ())
@@ -188,8 +211,74 @@ class Variant:
         >>> [m.cards for m in v.legal_moves("3456789", after="34567")]
         ['45678', '56789']
         """
-        counts = self._counts(hand)
-        self._check_deck(counts, "the hand")
+        fast = self._fast
+        if fast is None:
+            fast = self._prepare_fast()
+        raw = None
+        if fast is not False and (type(hand) is list or type(hand) is tuple):
+            # the runtime's form, a list of rank indices: count it here, check it fits the deck
+            counts = [0] * 15  # C.NUM_RANKS
+            try:
+                for r in hand:  # type: ignore[union-attr]
+                    counts[r] += 1
+            except (IndexError, TypeError):
+                pass  # the general path below raises the usual error
+            else:
+                total = len(hand)  # type: ignore[arg-type]
+                if total < 128:  # every count fits 7 bits: the deck check below is exact
+                    raw = bytes(counts)
+                    if (int.from_bytes(raw, "little") + fast.over) & fast.high:  # type: ignore[union-attr]
+                        raw = None  # more of a rank than the deck holds
+        if raw is None:  # the general path: any form of cards; raises on bad ones
+            counts = self._counts(hand)
+            self._check_deck(counts, "the hand")
+            if fast is False:
+                return self._legal_moves_enumerated(counts, after)
+            raw = bytes(counts)
+            total = sum(counts)
+        if total > fast.max_hand:  # type: ignore[union-attr]  # plays larger than the table's: enumerate
+            return self._legal_moves_enumerated(list(raw), after)
+        moves = fast.moves  # type: ignore[union-attr]
+        if after is None:
+            order = fast.plan.lead(raw)  # type: ignore[union-attr]
+            can_pass = False
+        else:
+            # the play to beat, and the plan's recipe for answering it (memoised by string)
+            known = fast.answers.get(after) if type(after) is str else None  # type: ignore[union-attr]
+            if known is None:
+                if type(after) is str:
+                    readings = self._by_string.get(after)
+                    prev = readings[-1] if readings else self.reading(after)
+                else:
+                    prev = after if isinstance(after, Move) else self.reading(after)
+                recipe = None
+                if prev.tier < 0:
+                    combo = self._combo_index.get(prev.combo)
+                    if combo is None:  # a play of another variant: the enumeration says what it says
+                        return self._legal_moves_enumerated(list(raw), after)
+                    recipe = fast.plan.recipe(combo, prev.size, prev.length, prev.rank)  # type: ignore[union-attr]
+                known = (prev, recipe)
+                if type(after) is str and readings:
+                    fast.answers[after] = known  # type: ignore[union-attr]
+            prev, recipe = known
+            if recipe is not None:
+                order = fast.plan.run(raw, recipe)  # type: ignore[union-attr]
+            else:
+                order = [i for i in fast.plan.bomb_plays(raw)  # type: ignore[union-attr]
+                         if i >= 0 and moves[i].beats(prev)]
+            can_pass = True
+        order.sort()
+        if order and order[0] < 0:  # placeholders for "no reading" sort first
+            del order[:bisect_left(order, 0)]
+        result = _new(LegalMoves)  # LegalMoves(...) without the frozen dataclass's slow __init__
+        d = result.__dict__
+        d["moves"] = itemgetter(*order)(moves) if len(order) > 1 else (moves[order[0]],) if order else ()
+        d["can_pass"] = can_pass
+        return result
+
+    def _legal_moves_enumerated(self, counts: list[int], after: CardsLike | None) -> LegalMoves:
+        """legal_moves by plain enumeration (hands larger than the table's plays, or
+        variants whose universe is not tabulated)."""
         if after is None:
             found = self._collect(counts, max_size=sum(counts))
             moves = [self._move(*i) for i in found]
@@ -204,6 +293,14 @@ class Variant:
         found = self._collect(counts, shapes=self._bomb_shapes, max_size=sum(counts))
         out.extend(m for m in (self._move(*i) for i in found) if m.beats(prev))
         return LegalMoves(tuple(sorted(out, key=_move_order)), can_pass=True)
+
+    def _prepare_fast(self) -> _FastIndex | bool:
+        self._ensure_table()
+        if not self._tabulated or self._table is None:
+            self._fast = False
+            return False
+        fast = self._fast = _FastIndex(self.rules, self._idents, self._ident_shapes, self._move)
+        return fast
 
     def census(self) -> Census:
         """Count the move universe: every play from the full deck that fits the largest hand."""
@@ -229,6 +326,30 @@ class Variant:
         return sorted(self._by_string)
 
 
+class _FastIndex:
+    """The universe's readings in legal-move order, and the plan that lists a hand's.
+
+    ``moves[i]`` is the i-th reading in the order legal_moves returns plays, so a
+    sorted list of positions is a sorted list of moves.
+    """
+
+    def __init__(self, rules: Rules, idents: list[tuple[int, int, int, int]], shapes: list[int],
+                 move: Callable[..., Move]) -> None:
+        readings = sorted(((move(*i), i, s) for i, s in zip(idents, shapes)), key=lambda x: _fast_order(x[0]))
+        self.moves = tuple(m for m, _, _ in readings)
+        # the deck check on a hand's counts (a byte a rank, each below 128): adding
+        # ``over`` sets a byte's high bit exactly when its rank has more than the deck
+        self.over = sum((127 - c) << (8 * r) for r, c in enumerate(rules.deck))
+        self.high = sum(128 << (8 * r) for r in range(C.NUM_RANKS))
+        self.max_hand = rules.max_hand
+        #: card string of a play of the universe -> (its reading, the plan's recipe to answer it)
+        self.answers: dict[str, tuple[Move, Any]] = {}
+        self.plan = MovePlan(rules, ((pos, ident, shape) for pos, (_, ident, shape) in enumerate(readings)))
+
+
+_new = object.__new__
+
+
 def _group_packs(moves: list[Move]) -> dict[str, set[int]]:
     out: dict[str, set[int]] = {}
     for m in moves:
@@ -242,6 +363,10 @@ def _reading_order(m: Move) -> tuple[int, int, str, int]:
 
 def _move_order(m: Move) -> tuple[int, int, int, str, int]:
     return (m.tier, m.size, m.rank, m.combo, m.packed)
+
+
+def _fast_order(m: Move) -> tuple[int, int, int, str, int, int]:
+    return (m.tier, m.size, m.rank, m.combo, m.packed, m.length)
 
 
 def _show(cards: CardsLike) -> str:
@@ -276,7 +401,7 @@ def _cache_file(rules: Rules) -> Path:
     return cache_dir() / f"{rules.content_hash[:32]}-{_code_hash()}.pickle"
 
 
-def _load_cached(rules: Rules) -> list[tuple[int, int, int, int]] | None:
+def _load_cached(rules: Rules) -> tuple[list[tuple[int, int, int, int]], list[int]] | None:
     if os.environ.get("DDZRULES_NO_CACHE"):
         return None
     path = _cache_file(rules)
@@ -285,12 +410,13 @@ def _load_cached(rules: Rules) -> list[tuple[int, int, int, int]] | None:
             payload = pickle.load(f)
     except (OSError, pickle.PickleError, EOFError, AttributeError, ValueError):
         return None
-    if not isinstance(payload, dict) or payload.get("hash") != rules.content_hash:
+    if not isinstance(payload, dict) or payload.get("hash") != rules.content_hash \
+            or len(payload.get("shapes", ())) != len(payload.get("idents", ())):
         return None
-    return list(payload["idents"])
+    return list(payload["idents"]), list(payload["shapes"])
 
 
-def _store_cached(rules: Rules, idents: list[tuple[int, int, int, int]]) -> None:
+def _store_cached(rules: Rules, idents: list[tuple[int, int, int, int]], shapes: list[int]) -> None:
     if os.environ.get("DDZRULES_NO_CACHE"):
         return
     path = _cache_file(rules)
@@ -298,7 +424,8 @@ def _store_cached(rules: Rules, idents: list[tuple[int, int, int, int]]) -> None
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         with tmp.open("wb") as f:
-            pickle.dump({"hash": rules.content_hash, "idents": idents}, f, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump({"hash": rules.content_hash, "idents": idents, "shapes": shapes}, f,
+                        protocol=pickle.HIGHEST_PROTOCOL)
         tmp.replace(path)
     except OSError:
         pass  # a read-only home is no reason to fail; the table is rebuilt next time
