@@ -42,7 +42,12 @@ CONSTRAINTS: dict[str, tuple[bool, str]] = {
     "per_rank": (True, "at most N kicker cards of any one rank (per_rank<=3: no four; <=2: no trio)"),
     "adjacent": (True, "at most N kicker cards of a rank next to the chain (adjacent<=2: no trio "
                        "that would extend a plane)"),
+    "wilds": (True, "how many wild cards (癞子) the play holds: wilds>=1 (soft bomb), wilds<=0 (hard)"),
+    "naturals": (True, "how many natural (not wild) cards the play holds: naturals<=0 (pure wild bomb)"),
 }
+#: constraints on the whole play that may also be stated as a lower bound (>=)
+PLAY_CONSTRAINTS = ("wilds", "naturals")
+UNBOUNDED = 99
 COMPARE_FIELDS = ("size", "rank", "length")
 
 
@@ -75,11 +80,26 @@ class Shape:
     jokers: int
     per_rank: int
     adjacent: int
+    # how many wild cards (癞子) and natural cards the play may hold
+    wilds_min: int = 0
+    wilds_max: int = UNBOUNDED
+    naturals_min: int = 0
+    naturals_max: int = UNBOUNDED
 
     def signature(self) -> tuple[Any, ...]:
         return (self.kind, self.unit, self.max_count, self.ranks, self.min_len, self.max_len,
                 self.literal, self.kickers, self.distinct, self.overlap, self.jokers, self.per_rank,
-                self.adjacent)
+                self.adjacent, self.wilds_min, self.wilds_max, self.naturals_min, self.naturals_max)
+
+    @property
+    def natural(self) -> bool:
+        """Whether a play of no wild cards can take this shape (a soft or pure wild
+        bomb cannot)."""
+        return self.wilds_min == 0 and self.naturals_max >= UNBOUNDED
+
+    def wild_ok(self, wilds: int, naturals: int) -> bool:
+        return (self.wilds_min <= wilds <= self.wilds_max
+                and self.naturals_min <= naturals <= self.naturals_max)
 
     def kicker_cards(self, length: int) -> int:
         return sum(k.unit * k.groups(length) for k in self.kickers)
@@ -115,6 +135,12 @@ class Rules:
     max_hand: int
     combos: list[ComboInfo]
     shapes: list[Shape]
+    #: ranks a wild card may stand for (empty: the spec has no wildcards)
+    stand_for: tuple[int, ...] = ()
+
+    @property
+    def natural_shapes(self) -> list[Shape]:
+        return [s for s in self.shapes if s.natural]
 
     # ------------------------------------------------------------------ enumeration
     def enumerate(self, avail: list[int], emit: Callable[[int, int, int, int], None],
@@ -129,6 +155,8 @@ class Rules:
         """
         cap = exact_size if exact_size is not None else (max_size if max_size is not None else 1 << 30)
         for shape in shapes if shapes is not None else self.shapes:
+            if not shape.natural:  # needs wild cards: see ddzrules.wild
+                continue
             if shape.kind == "chain":
                 _chains(shape, avail, emit, cap, exact_size, min_rank, length)
             elif shape.kind == "group":
@@ -297,9 +325,26 @@ class _Compiler:
         self.max_hand = int(data.get("max_hand") or (deal.get("hand", 17) + deal.get("kitty", 3)))
         self.all_ranks = tuple(r for r in range(C.NUM_RANKS) if self.deck[r] > 0)
         self.chain_bound = self._default_chain_bound()
+        self.stand_for = self._stand_for()
 
     def error(self, path: tuple[str | int, ...], message: str, offset: tuple[int, int] | None = None) -> None:
         self.problems.append(self.spec.problem(path, message, offset))
+
+    def _stand_for(self) -> tuple[int, ...]:
+        """The ranks a wild card may stand for (癞子场: any rank but a joker)."""
+        wild = self.spec.data.get("wildcards")
+        if not wild:
+            return ()
+        text = wild.get("stand_for", "3..2")
+        lo_s, hi_s = (t.strip() for t in text.split(".."))
+        try:
+            lo, hi = C.parse_rank(lo_s), C.parse_rank(hi_s)
+        except ValueError as e:
+            self.error(("wildcards", "stand_for"), str(e))
+            return ()
+        if lo > hi:
+            self.error(("wildcards", "stand_for"), f"empty rank range {text}")
+        return tuple(r for r in range(lo, hi + 1) if self.deck[r] > 0)
 
     def _default_chain_bound(self) -> tuple[int, int]:
         text = self.spec.data.get("chain_ranks", "3..A")
@@ -367,7 +412,8 @@ class _Compiler:
             shapes.extend(new)
         if self.problems:
             raise SpecError(self.problems)
-        return Rules(self.spec.name, self.spec.content_hash, self.deck, self.max_hand, combos, shapes)
+        return Rules(self.spec.name, self.spec.content_hash, self.deck, self.max_hand, combos, shapes,
+                     self.stand_for)
 
     def compile_pattern(self, text: str, combo: int, path: tuple[str | int, ...]) -> list[Shape]:
         try:
@@ -392,8 +438,17 @@ class _Compiler:
         return out
 
     def constraints(self, cons: tuple[Constraint, ...], path: tuple[str | int, ...]) -> dict[str, int]:
-        flags = {"distinct": 0, "overlap": 0, "jokers": 99, "per_rank": 99, "adjacent": 99}
+        flags = {"distinct": 0, "overlap": 0, "jokers": 99, "per_rank": 99, "adjacent": 99,
+                 "wilds_min": 0, "wilds_max": UNBOUNDED, "naturals_min": 0, "naturals_max": UNBOUNDED}
         for c in cons:
+            if c.name in PLAY_CONSTRAINTS and c.value is not None:
+                if c.name == "wilds" and not self.stand_for:
+                    self.error(path, "constraint 'wilds' needs a spec with wildcards:", (c.pos.line, c.pos.column))
+                flags[f"{c.name}_{'max' if c.op == '<=' else 'min'}"] = c.value
+                continue
+            if c.op == ">=":
+                self.error(path, f"constraint {c.name!r} takes only an upper limit (<=)", (c.pos.line, c.pos.column))
+                continue
             if c.name not in CONSTRAINTS:
                 self.error(path, f"unknown constraint {c.name!r}{_close(c.name, list(CONSTRAINTS))}; known: "
                            + ", ".join(CONSTRAINTS), (c.pos.line, c.pos.column))
@@ -423,7 +478,9 @@ class _Compiler:
             ranks = self.bound(k.bound, self.all_ranks, path)
             krules.append(KickerRule(k.unit, k.fixed, k.per_n, ranks))
         common = dict(kickers=tuple(krules), distinct=bool(flags["distinct"]), overlap=bool(flags["overlap"]),
-                      jokers=flags["jokers"], per_rank=flags["per_rank"], adjacent=flags["adjacent"])
+                      jokers=flags["jokers"], per_rank=flags["per_rank"], adjacent=flags["adjacent"],
+                      wilds_min=flags["wilds_min"], wilds_max=flags["wilds_max"],
+                      naturals_min=flags["naturals_min"], naturals_max=flags["naturals_max"])
         if isinstance(core, Group):
             if core.min_count < 1 or core.max_count < core.min_count:
                 self.error(path, f"bad count {core.min_count}..{core.max_count}", (core.pos.line, core.pos.column))

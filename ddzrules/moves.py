@@ -37,7 +37,7 @@ class Move:
     key: tuple[int, ...]
     packed: int
     #: for wildcard readings: which physical cards stand for which ranks (empty: none)
-    substitution: tuple[tuple[str, str], ...] = field(default=(), compare=True)
+    substitution: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
     @property
     def is_bomb(self) -> bool:

@@ -91,6 +91,7 @@ class Constraint:
     name: str
     value: int | None
     pos: Pos
+    op: str = "<="  # "<=" or ">="
 
 
 @dataclass(frozen=True)
@@ -200,8 +201,9 @@ class ToAst(Transformer):  # type: ignore[type-arg]
 
     def constraint(self, meta, children):  # noqa: ANN001
         name = children[0]
-        value = int(children[1]) if len(children) > 1 else None
-        return Constraint(str(name), value, _pos(name))
+        if len(children) > 1:
+            return Constraint(str(name), int(children[2]), _pos(name), str(children[1]))
+        return Constraint(str(name), None, _pos(name))
 
 
 class _SemanticInTransformer(Exception):
@@ -224,7 +226,7 @@ _EXPECT_NAMES = {
     "INT": "a number", "RANK": "a rank", "CARDS": "cards", "NAME": "a constraint name",
     "LBRACE": "'{'", "RBRACE": "'}'", "PLUS": "'+'", "VBAR": "'|'", "STAR": "'*'",
     "RANGE": "'..'", "N": "'n'", "LESSTHAN": "'<'", "MORETHAN": "'>'", "COMMA": "','",
-    "IN": "'in'", "WHERE": "'where'", "__ANON_0": "'<='", "$END": "end of pattern",
+    "IN": "'in'", "WHERE": "'where'", "CMP": "'<=' or '>='", "$END": "end of pattern",
 }
 
 

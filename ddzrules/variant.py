@@ -28,6 +28,7 @@ from .compiler import MovePlan, Rules, Shape, compile_spec
 from .errors import DdzError
 from .moves import LegalMoves, Move
 from .spec import Spec, load_spec
+from .wild import WildMoves
 
 #: bump when the cached table format or the enumeration changes
 TABLE_FORMAT = 2
@@ -45,9 +46,14 @@ class Census:
     by_combo: dict[str, int]
     total: int
     readings: int
+    #: wildcard census: readings by the number of wild cards they hold
+    by_wilds: dict[int, int] | None = None
 
     def to_dict(self) -> dict[str, object]:
-        return {"by_combo": dict(self.by_combo), "total": self.total, "readings": self.readings}
+        out: dict[str, object] = {"by_combo": dict(self.by_combo), "total": self.total, "readings": self.readings}
+        if self.by_wilds is not None:
+            out["readings_by_wilds"] = {str(k): v for k, v in self.by_wilds.items()}
+        return out
 
 
 class Variant:
@@ -70,6 +76,7 @@ class Variant:
         #: the fast listing index (see _prepare_fast); None until first needed, False when
         #: the universe is not tabulated
         self._fast: _FastIndex | None | bool = None
+        self._wild_moves: WildMoves | None = None
 
     # ------------------------------------------------------------------ moves
     def _move(self, packed: int, combo: int, rank: int, length: int) -> Move:
@@ -159,12 +166,19 @@ class Variant:
         return list(found), list(found.values())
 
     # ------------------------------------------------------------------ API
-    def classify(self, cards: CardsLike) -> tuple[Move, ...]:
-        """Every reading of a set of cards (empty when it is no combo).
+    def classify(self, cards: CardsLike, wild: int | str | None = None) -> tuple[Move, ...]:
+        """Every reading of a set of cards (empty when it is no combo). With ``wild``
+        (a wildcard variant's wild rank, e.g. ``"7"``) readings may use the wild cards
+        as other ranks; each such Move carries its ``substitution``.
 
         >>> [(m.combo, m.rank_name) for m in load_variant("compat/douzero").classify("333444555666")]
         [('plane_solos', '5'), ('plane', '6'), ('plane_solos', '6')]
         """
+        if wild is not None:
+            w = self._wild_rank(wild)
+            counts = self._counts(cards)
+            if counts[w]:
+                return self._wilds().classify(counts, w)
         try:  # the common case: a canonical card string of the universe
             return self._by_string[cards]  # type: ignore[index]
         except (KeyError, TypeError):  # not in the table (yet), or unhashable (a list of ranks)
@@ -182,35 +196,45 @@ class Variant:
         found = self._collect(counts, exact_size=total)
         return tuple(sorted((self._move(*i) for i in found), key=_reading_order))
 
-    def reading(self, cards: CardsLike) -> Move:
+    def reading(self, cards: CardsLike, wild: int | str | None = None) -> Move:
         """The reading of a play for the runtime: the single one, or the strongest
         when several; raises when the cards are no combo."""
         if isinstance(cards, Move):
             return cards
-        readings = self.classify(cards)
+        readings = self.classify(cards, wild)
         if not readings:
             raise DdzError(f"{_show(cards)} is not a combo of {self.name}")
         return readings[-1]
 
-    def beats(self, a: CardsLike, b: CardsLike) -> bool:
+    def beats(self, a: CardsLike, b: CardsLike, wild: int | str | None = None) -> bool:
         """True when ``a`` may be played on ``b``. Moves compare exactly by their
         reading; card strings by any of their readings."""
-        ra = (a,) if isinstance(a, Move) else self.classify(a)
-        rb = (b,) if isinstance(b, Move) else self.classify(b)
+        ra = (a,) if isinstance(a, Move) else self.classify(a, wild)
+        rb = (b,) if isinstance(b, Move) else self.classify(b, wild)
         if not ra:
             raise DdzError(f"{_show(a)} is not a combo of {self.name}")
         if not rb:
             raise DdzError(f"{_show(b)} is not a combo of {self.name}")
         return any(x.beats(y) for x in ra for y in rb)
 
-    def legal_moves(self, hand: CardsLike, after: CardsLike | None = None) -> LegalMoves:
+    def legal_moves(self, hand: CardsLike, after: CardsLike | None = None,
+                    wild: int | str | None = None) -> LegalMoves:
         """Every distinct legal play of ``hand`` (each reading once); on a lead
-        (``after`` None) passing is not allowed.
+        (``after`` None) passing is not allowed. With ``wild`` the hand's cards of that
+        rank are wild (癞子): every distinct (cards, reading) is listed once.
 
         >>> v = load_variant("hubei-3p")
         >>> [m.cards for m in v.legal_moves("3456789", after="34567")]
         ['45678', '56789']
         """
+        if wild is not None:
+            w = self._wild_rank(wild)
+            counts = self._counts(hand)
+            self._check_deck(counts, "the hand")
+            prev = after if after is None or isinstance(after, Move) else self.reading(after, w)
+            if counts[w]:
+                return self._wilds().legal_moves(counts, prev, w)
+            hand, after = C.deck_list(counts), prev  # no wild card in hand: the natural listing
         fast = self._fast
         if fast is None:
             fast = self._prepare_fast()
@@ -302,8 +326,13 @@ class Variant:
         fast = self._fast = _FastIndex(self.rules, self._idents, self._ident_shapes, self._move)
         return fast
 
-    def census(self) -> Census:
-        """Count the move universe: every play from the full deck that fits the largest hand."""
+    def census(self, wild: int | str | None = None) -> Census:
+        """Count the move universe: every play from the full deck that fits the largest
+        hand (with ``wild``: every (cards, reading) reachable with 0–4 wild cards)."""
+        if wild is not None:
+            w = self._wild_rank(wild)
+            per_combo, total, readings_n, by_wilds = self._wilds().census(w, self.rules.max_hand)
+            return Census(per_combo, total, readings_n, by_wilds)
         self._ensure_table()
         if self._table is not None:
             readings = [m for ms in self._table.values() for m in ms]
@@ -317,6 +346,17 @@ class Variant:
             per[combo] = len(packs)
         ordered = {name: per.get(name, 0) for name in self.combo_names}
         return Census(ordered, total, len(readings))
+
+    # ------------------------------------------------------------------ wildcards
+    def _wild_rank(self, wild: int | str) -> int:
+        w = wild if isinstance(wild, int) else C.parse_rank(str(wild))
+        self._wilds().check_rank(w)
+        return w
+
+    def _wilds(self) -> WildMoves:
+        if self._wild_moves is None:
+            self._wild_moves = WildMoves(self.rules)
+        return self._wild_moves
 
     def universe(self) -> list[str]:
         """Every distinct play of the universe as a canonical string, sorted."""
