@@ -54,6 +54,9 @@ def emit_json(data: Any) -> None:
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
 spec_argument = click.argument("spec", metavar="SPEC")
+wild_option = click.option("--wild", default=None, metavar="RANK",
+                           help="The wild rank (癞子) of a wildcard spec, e.g. 7.")
+
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -156,12 +159,13 @@ def show(spec: str, resolved: bool, as_json: bool) -> None:
 
 @main.command()
 @spec_argument
+@wild_option
 @json_option
 @user_errors
-def census(spec: str, as_json: bool) -> None:
-    """Count the whole move universe by combo."""
+def census(spec: str, wild: str | None, as_json: bool) -> None:
+    """Count the whole move universe by combo (--wild: with that rank's cards wild)."""
     v = load_variant(spec)
-    c = v.census()
+    c = v.census(wild=wild)
     if as_json:
         emit_json({"spec": v.name, "hash": v.rules.content_hash, **c.to_dict()})
         return
@@ -171,28 +175,33 @@ def census(spec: str, as_json: bool) -> None:
     table.add_row("[bold]total distinct[/]", "", f"[bold]{c.total:,}[/]")
     if c.readings != c.total:
         table.add_row("readings", "", f"{c.readings:,}")
+    for w, n in (c.by_wilds or {}).items():
+        table.add_row(f"readings with {w} wild(s)", "", f"{n:,}")
     console.print(f"[bold]{v.name}[/]: plays of at most {v.rules.max_hand} cards")
     console.print(table)
 
 
 def _move_rows(moves: list[Move]) -> Table:
-    table = Table("cards", "combo", "rank", "length", "key", box=None)
+    wild = any(m.substitution for m in moves)
+    table = Table("cards", "combo", "rank", "length", "key", *(["wilds stand for"] if wild else []), box=None)
     for m in moves:
+        extra = [" ".join(f"{a}→{b}" for a, b in m.substitution)] if wild else []
         table.add_row(m.cards, m.combo + (" (bomb)" if m.is_bomb else ""), m.rank_name, str(m.length),
-                      str(m.key))
+                      str(m.key), *extra)
     return table
 
 
 @main.command()
 @spec_argument
 @click.argument("cards")
+@wild_option
 @json_option
 @user_errors
-def classify(spec: str, cards: str, as_json: bool) -> None:
+def classify(spec: str, cards: str, wild: str | None, as_json: bool) -> None:
     """Every reading of CARDS under SPEC."""
     v = load_variant(spec)
     canonical = C.parse_cards(cards)
-    readings = list(v.classify(canonical))
+    readings = list(v.classify(canonical, wild=wild))
     if as_json:
         emit_json({"cards": canonical, "readings": [m.to_dict() for m in readings]})
         return
@@ -207,13 +216,14 @@ def classify(spec: str, cards: str, as_json: bool) -> None:
 @spec_argument
 @click.argument("a")
 @click.argument("b")
+@wild_option
 @json_option
 @user_errors
-def compare(spec: str, a: str, b: str, as_json: bool) -> None:
+def compare(spec: str, a: str, b: str, wild: str | None, as_json: bool) -> None:
     """Does A beat B, B beat A, or neither?"""
     v = load_variant(spec)
     ca, cb = C.parse_cards(a), C.parse_cards(b)
-    ab, ba = v.beats(ca, cb), v.beats(cb, ca)
+    ab, ba = v.beats(ca, cb, wild=wild), v.beats(cb, ca, wild=wild)
     verdict = f"{ca} beats {cb}" if ab else f"{cb} beats {ca}" if ba else f"{ca} and {cb} do not compare"
     if as_json:
         emit_json({"a": ca, "b": cb, "a_beats_b": ab, "b_beats_a": ba, "verdict": verdict})
@@ -226,12 +236,13 @@ def compare(spec: str, a: str, b: str, as_json: bool) -> None:
 @click.option("--hand", required=True, help="The hand, e.g. 33445566778899TJQ.")
 @click.option("--after", default=None, help="The play to beat; omit when leading.")
 @click.option("--limit", type=int, default=0, help="Show at most this many moves (text output).")
+@wild_option
 @json_option
 @user_errors
-def moves(spec: str, hand: str, after: str | None, limit: int, as_json: bool) -> None:
+def moves(spec: str, hand: str, after: str | None, limit: int, wild: str | None, as_json: bool) -> None:
     """Every legal play from a hand, leading or answering --after."""
     v = load_variant(spec)
-    result = v.legal_moves(C.parse_cards(hand), after=C.parse_cards(after) if after else None)
+    result = v.legal_moves(C.parse_cards(hand), after=C.parse_cards(after) if after else None, wild=wild)
     if as_json:
         emit_json({"hand": C.parse_cards(hand), "after": C.parse_cards(after) if after else None,
                    "can_pass": result.can_pass, "moves": [m.to_dict() for m in result]})

@@ -27,7 +27,8 @@ def _describe(game: Game, action: Action, human: int | None = None) -> str:
     who = _seat_name(game, action.seat, human) if action.seat >= 0 else "dealer"
     if action.kind == "play" and action.move is not None:
         m = action.move
-        return f"{who}: {m.cards}  [{m.combo}{' bomb' if m.is_bomb else ''}]"
+        subst = " " + ",".join(f"{a}→{b}" for a, b in m.substitution if a != b) if m.substitution else ""
+        return f"{who}: {m.cards}  [{m.combo}{' bomb' if m.is_bomb else ''}{subst.rstrip()}]"
     if action.kind == "redeal":
         return f"— {action.value}: redeal —"
     return f"{who}: {action}"
@@ -48,6 +49,8 @@ class HumanAgent:
         console.print(f"cards left: {others}")
         if view.kitty:
             console.print(f"kitty 底牌: {view.kitty}")
+        if "wild" in view.extra:
+            console.print(f"wild rank 癞子: {view.extra['wild']}")
         for s, hand in view.shown_hands.items():
             console.print(f"seat {s} shows: {hand}")
         if view.phase != "play":
@@ -135,6 +138,8 @@ def play(spec: str, auto: bool, seed: int | None, seat: int, bots: str, record_p
 
     game = rules.new_game(seed)
     game_ref.append(game)
+    if game.wild is not None:
+        console.print(f"wild rank 癞子: {C.RANKS[game.wild]}")
     if auto:
         for s in range(rules.players):
             console.print(f"seat {s} ({kinds[s]}): {game.hand_string(s)}")

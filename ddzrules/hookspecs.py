@@ -36,6 +36,17 @@ hookimpl = pluggy.HookimplMarker(PROJECT)
 
 
 @hookspec(firstresult=True)
+def ddzrules_wild_rank(game: Game) -> int | None:
+    """Choose the wild rank (癞子) of a fresh deal, for a spec with ``wildcards:``.
+
+    Called once per deal (redeals included), right after the cards are dealt and
+    before :func:`ddzrules_first_bidder`; ``game.rng`` is the only randomness to use.
+    Returns a rank index among the spec's ``wildcards.stand_for`` ranks, or None
+    (no wild rank this deal). The rank is public: every view shows it. firstresult.
+    """
+
+
+@hookspec(firstresult=True)
 def ddzrules_first_bidder(game: Game) -> int | None:
     """Choose the seat that acts first in the landlord phase of a fresh deal.
 

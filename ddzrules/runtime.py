@@ -29,12 +29,13 @@ from .errors import DdzError, PlayError, Problem, SpecError
 from .moves import Move
 from .variant import Variant, load_variant
 
-ROLES = ("landlord", "declarations", "multipliers", "settlement")
+ROLES = ("wildcards", "landlord", "declarations", "multipliers", "settlement")
 #: the hook a plugin must implement to fill each role
 ROLE_HOOKS = {
     "landlord": "ddzrules_landlord_phase",
     "declarations": "ddzrules_declaration_phases",
     "multipliers": None,  # any of on_play / on_game_end / first_bidder
+    "wildcards": "ddzrules_wild_rank",
     "settlement": "ddzrules_settle",
 }
 MAX_REDEALS = 100
@@ -352,6 +353,12 @@ class Game:
         self.passes = 0
         self.winner: int | None = None
         self.scores: list[int] | None = None
+        #: the wild rank (癞子) of this deal, or None
+        self.wild: int | None = self.rules.hook.ddzrules_wild_rank(game=self)
+        if self.wild is not None:
+            if self.wild not in self.variant.rules.stand_for:
+                raise DdzError(f"{C.RANKS[self.wild]} cannot be a wild rank of {self.variant.name}")
+            self.public["wild"] = C.RANKS[self.wild]
         self.first_bidder = self.rules.hook.ddzrules_first_bidder(game=self)
         if self.first_bidder is None:
             self.first_bidder = 0
@@ -452,7 +459,7 @@ class Game:
         """In the play phase: the legal plays of the seat to act and whether it may pass."""
         seat = self._turn
         assert seat is not None
-        lm = self.variant.legal_moves(C.deck_list(self.hands[seat]), after=self.last_play)
+        lm = self.variant.legal_moves(C.deck_list(self.hands[seat]), after=self.last_play, wild=self.wild)
         return list(lm.moves), lm.can_pass
 
     def legal_actions(self) -> list[Action]:
@@ -496,7 +503,7 @@ class Game:
             canonical = C.parse_cards(cards)
         except C.CardError as e:
             raise PlayError(str(e)) from None
-        readings = self.variant.classify(canonical)
+        readings = self.variant.classify(canonical, self.wild)
         legal = [m for m in readings if self._is_legal_move(seat, m)]
         if not legal:
             self._raise_illegal(seat, canonical, readings)
@@ -512,7 +519,7 @@ class Game:
     def explain_illegal(self, seat: int, cards: str) -> None:
         """Raise the PlayError saying why ``cards`` cannot be played by ``seat`` now."""
         canonical = C.parse_cards(cards)
-        self._raise_illegal(seat, canonical, self.variant.classify(canonical))
+        self._raise_illegal(seat, canonical, self.variant.classify(canonical, self.wild))
 
     def _raise_illegal(self, seat: int, canonical: str, readings: tuple[Move, ...],
                        claimed: Move | None = None) -> None:
@@ -552,13 +559,13 @@ class Game:
                 canonical = C.parse_cards(action.value)
             except C.CardError as e:
                 raise PlayError(str(e)) from None
-            readings = self.variant.classify(canonical)
+            readings = self.variant.classify(canonical, self.wild)
             legal = [m for m in readings if self._is_legal_move(seat, m)]
             if not legal:
                 self._raise_illegal(seat, canonical, readings)
             move = max(legal, key=lambda m: m.key)
         else:
-            readings = self.variant.classify(move.cards)
+            readings = self.variant.classify(move.cards, self.wild)
             if move not in readings or not self._is_legal_move(seat, move):
                 self._raise_illegal(seat, move.cards, readings, claimed=move)
         hand = self.hands[seat]
