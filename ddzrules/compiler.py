@@ -1019,7 +1019,8 @@ class MovePlan:
     def __init__(self, rules: Rules, readings: Iterable[tuple[int, tuple[int, int, int, int], int]]) -> None:
         self.rules = rules
         self._pool_ids: dict[tuple[int, tuple[int, ...], bool], int] = {}
-        self._recipes: dict[tuple[int, int, int, int], tuple[tuple[Any, ...], ...]] = {}
+        self._recipes: dict[tuple[int, int, int, int, bool], tuple[tuple[Any, ...], ...]] = {}
+        self._answerers: dict[tuple[int, int, int, int], Callable[[bytes], list[int]]] = {}
         self._runs: dict[tuple[int, int, int], _Runs] = {}
         self.shapes = [_FastShape(self, i, s) for i, s in enumerate(rules.shapes)]
         for pos, ident, shape in readings:
@@ -1029,16 +1030,27 @@ class MovePlan:
         self.by_combo: dict[int, list[_FastShape]] = {}
         for fs in self.shapes:
             self.by_combo.setdefault(fs.shape.combo, []).append(fs)
-        # how answer() handles each shape of a combo: 0 kickerless group, 1 group with one
-        # kicker group, 2 kickerless chain (all from the counts alone), 3 anything else
-        self.answer_ops = {combo: tuple((0 if fs.kind == "group0" else 1 if fs.kind == "groupk" and fs.kgroups == 1
-                                         else 2 if fs.kind == "chain0" else 3, fs) for fs in shapes)
-                           for combo, shapes in self.by_combo.items()}
+
         self.bombs = [fs for fs in self.shapes if rules.combos[fs.shape.combo].tier >= 0]
-        self.bomb_groups = [fs for fs in self.bombs if fs.kind == "group0"]
-        self.bomb_table = _AT_LEAST[min((fs.unit for fs in self.bomb_groups), default=1)]
-        self.bomb_literals = [(fs.literal_items, fs.plain_t.get(0, ())) for fs in self.bombs if fs.kind == "literal0"]
-        self.bomb_others = [fs for fs in self.bombs if fs.kind not in ("group0", "literal0")]
+        # the recipe steps (see recipe()) listing every bomb inside a hand
+        self.bomb_ops: list[tuple[Any, ...]] = []
+        rows = tuple((flat, _AT_LEAST[c]) for fs in self.bombs if fs.kind == "group0"
+                     for c, flat in fs.flat_by_count.items())
+        if rows:
+            self.bomb_ops.append((6, _AT_LEAST[min(fs.unit for fs in self.bombs if fs.kind == "group0")], rows,
+                                  None, None))
+        for fs in self.bombs:
+            if fs.kind == "literal0":
+                items = fs.literal_items
+                ranks = [r for r, _ in items]
+                if len({n for _, n in items}) == 1 and ranks == list(range(ranks[0], ranks[-1] + 1)):
+                    # equal counts of consecutive ranks: one mask slice to compare
+                    self.bomb_ops.append((7, (ranks[0], ranks[-1] + 1), _AT_LEAST[items[0][1]],
+                                          b"\x01" * len(items), fs.plain_t.get(0, ())))
+                else:
+                    self.bomb_ops.append((3, items, fs.plain_t.get(0, ()), None, None))
+            elif fs.kind != "group0":
+                self.bomb_ops.append((5, fs, None, None, None))
         # What a lead runs: shape by shape in the order of their smallest plays, bombs
         # last (the positions then come out in long sorted runs, which sorting merges
         # quickly), as (code, cards of one rank a core needs, a, b):
@@ -1163,35 +1175,96 @@ class MovePlan:
                bombs: bool = True) -> list[int]:
         """The readings of ``combo`` inside the hand with ``size`` cards, chain length
         ``length`` and rank above ``min_rank``; and every bomb inside it if ``bombs``."""
-        return self.run(raw, self.recipe(combo, size, length, min_rank), bombs)
+        return self.run(raw, self.recipe(combo, size, length, min_rank, bombs))
 
-    def recipe(self, combo: int, size: int, length: int, min_rank: int) -> tuple[tuple[Any, ...], ...]:
-        """What :meth:`run` does to answer a play (memoised): per shape of the combo,
-        (0, readings by rank above min_rank, mask table, first rank) for kickerless
-        groups, (1, the same by core rank, core mask table, first rank, kicker mask
-        table) for groups with one kicker group, else (code, shape, arguments)."""
-        key = (combo, size, length, min_rank)
+    def bomb_plays(self, raw: bytes) -> list[int]:
+        """The bombs inside the hand."""
+        return self.run(raw, self.bomb_ops)
+
+    def recipe(self, combo: int, size: int, length: int, min_rank: int,
+               bombs: bool = True) -> tuple[tuple[Any, ...], ...]:
+        """What :meth:`run` does to answer a play (memoised): the steps for each shape of
+        the combo, then (if ``bombs``) those for the bombs. A step is (code, a, b, c, d):
+        0: kickerless groups, a = readings by rank from rank c on, b = mask table;
+        1: groups with one kicker group, a = by core rank from rank c on, the readings
+        by kicker rank, b = core mask table, d = kicker mask table; 2: kickerless
+        chains, a = the shape, b = the arguments of its answer; 3: literal cards,
+        a = ((rank, count), ...), b = the readings; 4: anything else, a = the shape,
+        b = the arguments of its answer; 5: a = a bomb shape listed whole; 6: kickerless
+        group bombs, a = mask table of the smallest count, b = ((readings by rank, mask
+        table), ...); 7: literal cards, equal counts of consecutive ranks a = (first,
+        past last), b = mask table, c = the mask they need, d = the readings."""
+        key = (combo, size, length, min_rank, bombs)
         got = self._recipes.get(key)
         if got is None:
             ops: list[tuple[Any, ...]] = []
             lo = min_rank + 1
-            for code, fs in self.answer_ops.get(combo, ()):
-                if code == 0:
+            for fs in self.by_combo.get(combo, ()):
+                if fs.kind == "group0":
                     row = fs.flat_by_count.get(size)
                     if row is not None and length == 1:
                         ops.append((0, row[lo:], _AT_LEAST[size], lo, None))
-                elif code == 1:
+                elif fs.kind == "groupk" and fs.kgroups == 1:
                     c = size - fs.kcards
                     row = fs.by_count.get(c)
                     if row is not None and length == 1:
                         ops.append((1, row[lo:], _AT_LEAST[c], lo, fs.kick_table))
+                elif fs.kind == "chain0":
+                    ops.append((2, fs, (size, length, min_rank), None, None))
                 else:
-                    ops.append((code, fs, (size, length, min_rank), None, None))
+                    ops.append((4, fs, (size, length, min_rank), None, None))
+            if bombs:
+                ops.extend(self.bomb_ops)
             got = self._recipes[key] = tuple(ops)
         return got
 
-    def run(self, raw: bytes, recipe: tuple[tuple[Any, ...], ...], bombs: bool = True) -> list[int]:
-        """The readings a recipe finds in the hand, and every bomb inside it if ``bombs``."""
+    def answerer(self, combo: int, size: int, length: int, min_rank: int) -> Callable[[bytes], list[int]]:
+        """A function of the hand's counts listing the answers :meth:`answer` lists, bombs
+        included (memoised). For the usual recipes (one kickerless group or one group
+        with one kicker group, then kickerless group bombs and bombs of literal cards
+        of one count on consecutive ranks) it is a closure with the steps written out;
+        otherwise it runs the recipe."""
+        key = (combo, size, length, min_rank)
+        got = self._answerers.get(key)
+        if got is None:
+            got = self._answerers[key] = self._make_answerer(self.recipe(combo, size, length, min_rank))
+        return got
+
+    def _make_answerer(self, recipe: tuple[tuple[Any, ...], ...]) -> Callable[[bytes], list[int]]:
+        nb = len(self.bomb_ops)
+        family, bombs = recipe[:len(recipe) - nb], recipe[len(recipe) - nb:]
+        group_bombs = [op for op in bombs if op[0] == 6]
+        literals = tuple((op[1][0], op[1][1], op[2], op[3], op[4]) for op in bombs if op[0] == 7)
+        if len(family) != 1 or family[0][0] not in (0, 1) or len(group_bombs) > 1 \
+                or len(group_bombs) + len(literals) != nb:
+            return lambda raw: self.run(raw, recipe)
+        code, a, b, c, d = family[0]
+        bomb_check, bomb_rows = (group_bombs[0][1], group_bombs[0][2]) if group_bombs else (None, ())
+        compress, chain, repeat = _compress, _chain.from_iterable, _repeat
+        if code == 0:
+            def answer(raw: bytes) -> list[int]:
+                out = list(compress(a, raw.translate(b)[c:]))
+                if bomb_check is not None and 1 in raw.translate(bomb_check):
+                    for flat, table in bomb_rows:
+                        out.extend(compress(flat, raw.translate(table)))
+                for lo, hi, table, need, readings in literals:
+                    if raw.translate(table)[lo:hi] == need:
+                        out.extend(readings)
+                return out
+        else:
+            def answer(raw: bytes) -> list[int]:
+                out = list(chain(map(compress, compress(a, raw.translate(b)[c:]), repeat(raw.translate(d)))))
+                if bomb_check is not None and 1 in raw.translate(bomb_check):
+                    for flat, table in bomb_rows:
+                        out.extend(compress(flat, raw.translate(table)))
+                for lo, hi, table, need, readings in literals:
+                    if raw.translate(table)[lo:hi] == need:
+                        out.extend(readings)
+                return out
+        return answer
+
+    def run(self, raw: bytes, recipe: tuple[tuple[Any, ...], ...]) -> list[int]:
+        """The readings a recipe (see :meth:`recipe`) finds in the hand."""
         out: list[int] = []
         hand = None
         for code, a, b, c, d in recipe:
@@ -1200,32 +1273,27 @@ class MovePlan:
             elif code == 1:
                 out.extend(_chain.from_iterable(map(_compress, _compress(a, raw.translate(b)[c:]),
                                                     _repeat(raw.translate(d)))))
+            elif code == 6:  # kickerless group bombs, once some rank holds enough cards
+                if 1 in raw.translate(a):
+                    for flat, table in b:
+                        out.extend(_compress(flat, raw.translate(table)))
+            elif code == 7:
+                if raw.translate(b)[a[0]:a[1]] == c:
+                    out.extend(d)
+            elif code == 3:
+                for r, n in a:
+                    if raw[r] < n:
+                        break
+                else:
+                    out.extend(b)
             elif code == 2:
                 a._answer_chain0(raw, out, *b)
             else:
                 if hand is None:
                     hand = _Hand(raw)
-                a.answer(hand, out, *b)
-        if bombs:
-            # the usual bombs inline (kickerless groups, literal cards)
-            if self.bomb_groups and 1 in raw.translate(self.bomb_table):
-                for fs in self.bomb_groups:
-                    for c, flat in fs.flat_by_count.items():
-                        out.extend(_compress(flat, raw.translate(_AT_LEAST[c])))
-            for items, readings in self.bomb_literals:
-                for r, c in items:
-                    if raw[r] < c:
-                        break
+                if code == 4:
+                    a.answer(hand, out, *b)
                 else:
-                    out.extend(readings)
-            if self.bomb_others:
-                if hand is None:
-                    hand = _Hand(raw)
-                for fs in self.bomb_others:
-                    fs.lead(hand, out)
+                    a.lead(hand, out)
         return out
-
-    def bomb_plays(self, raw: bytes) -> list[int]:
-        """The bombs inside the hand."""
-        return self.run(raw, ())
 

@@ -239,7 +239,8 @@ class Variant:
         if fast is None:
             fast = self._prepare_fast()
         raw = None
-        if fast is not False and (type(hand) is list or type(hand) is tuple):
+        if (type(hand) is list or type(hand) is tuple) and fast is not False \
+                and len(hand) <= fast.fits:  # type: ignore[union-attr,arg-type]
             # the runtime's form, a list of rank indices: count it here, check it fits the deck
             counts = [0] * 15  # C.NUM_RANKS
             try:
@@ -248,26 +249,20 @@ class Variant:
             except (IndexError, TypeError):
                 pass  # the general path below raises the usual error
             else:
-                total = len(hand)  # type: ignore[arg-type]
-                if total < 128:  # every count fits 7 bits: the deck check below is exact
-                    raw = bytes(counts)
-                    if (int.from_bytes(raw, "little") + fast.over) & fast.high:  # type: ignore[union-attr]
-                        raw = None  # more of a rank than the deck holds
+                raw = bytes(counts)
+                if (int.from_bytes(raw, "little") + fast.over) & fast.high:  # type: ignore[union-attr]
+                    raw = None  # more of a rank than the deck holds
         if raw is None:  # the general path: any form of cards; raises on bad ones
             counts = self._counts(hand)
             self._check_deck(counts, "the hand")
-            if fast is False:
-                return self._legal_moves_enumerated(counts, after)
+            if fast is False or sum(counts) > fast.max_hand:  # type: ignore[union-attr]
+                return self._legal_moves_enumerated(counts, after)  # plays larger than the table's
             raw = bytes(counts)
-            total = sum(counts)
-        if total > fast.max_hand:  # type: ignore[union-attr]  # plays larger than the table's: enumerate
-            return self._legal_moves_enumerated(list(raw), after)
-        moves = fast.moves  # type: ignore[union-attr]
         if after is None:
             order = fast.plan.lead(raw)  # type: ignore[union-attr]
             can_pass = False
         else:
-            # the play to beat, and the plan's recipe for answering it (memoised by string)
+            # the play to beat, and the plan's function answering it (memoised by string)
             known = fast.answers.get(after) if type(after) is str else None  # type: ignore[union-attr]
             if known is None:
                 if type(after) is str:
@@ -280,20 +275,22 @@ class Variant:
                     combo = self._combo_index.get(prev.combo)
                     if combo is None:  # a play of another variant: the enumeration says what it says
                         return self._legal_moves_enumerated(list(raw), after)
-                    recipe = fast.plan.recipe(combo, prev.size, prev.length, prev.rank)  # type: ignore[union-attr]
+                    recipe = fast.plan.answerer(combo, prev.size, prev.length, prev.rank)  # type: ignore[union-attr]
                 known = (prev, recipe)
                 if type(after) is str and readings:
                     fast.answers[after] = known  # type: ignore[union-attr]
             prev, recipe = known
             if recipe is not None:
-                order = fast.plan.run(raw, recipe)  # type: ignore[union-attr]
+                order = recipe(raw)
             else:
+                moves = fast.moves  # type: ignore[union-attr]
                 order = [i for i in fast.plan.bomb_plays(raw)  # type: ignore[union-attr]
                          if i >= 0 and moves[i].beats(prev)]
             can_pass = True
         order.sort()
         if order and order[0] < 0:  # placeholders for "no reading" sort first
             del order[:bisect_left(order, 0)]
+        moves = fast.moves  # type: ignore[union-attr]
         result = _new(LegalMoves)  # LegalMoves(...) without the frozen dataclass's slow __init__
         d = result.__dict__
         d["moves"] = itemgetter(*order)(moves) if len(order) > 1 else (moves[order[0]],) if order else ()
@@ -382,6 +379,9 @@ class _FastIndex:
         self.over = sum((127 - c) << (8 * r) for r, c in enumerate(rules.deck))
         self.high = sum(128 << (8 * r) for r in range(C.NUM_RANKS))
         self.max_hand = rules.max_hand
+        #: hands of up to this many cards take the quick path (counts fit 7 bits; no play
+        #: larger than the table's)
+        self.fits = min(127, rules.max_hand)
         #: card string of a play of the universe -> (its reading, the plan's recipe to answer it)
         self.answers: dict[str, tuple[Move, Any]] = {}
         self.plan = MovePlan(rules, ((pos, ident, shape) for pos, (_, ident, shape) in enumerate(readings)))
