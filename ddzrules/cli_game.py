@@ -219,6 +219,10 @@ def simulate(spec: str, games: int, seed: int, workers: int, bots: str, as_json:
         table.add_row(f"win rate: {kind}", f"{rate:.4g}")
     for kind, mean in figures["mean_score_by_bot"].items():
         table.add_row(f"mean score: {kind}", f"{mean:+.4g}")
+    for name, rate in figures["events_per_game"].items():
+        table.add_row(f"per game: {name} events", f"{rate:.4g}")
+    for name, rate in figures["stats_per_game"].items():  # the protocol's own figures
+        table.add_row(f"per game: {name.replace('_', ' ')}", f"{rate:.4g}")
     console.print(f"[bold]{rules.variant.name}[/]: {games} games, seed {seed}, bots {','.join(kinds)}")
     console.print(table)
     dist = figures["landlord_score_distribution"]
