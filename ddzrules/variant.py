@@ -12,8 +12,8 @@ False
 from __future__ import annotations
 
 import hashlib
+import json
 import os
-import pickle
 from collections import Counter
 from bisect import bisect_left
 from collections.abc import Callable, Iterable
@@ -438,22 +438,26 @@ def _code_hash() -> str:
 
 
 def _cache_file(rules: Rules) -> Path:
-    return cache_dir() / f"{rules.content_hash[:32]}-{_code_hash()}.pickle"
+    return cache_dir() / f"{rules.content_hash[:32]}-{_code_hash()}.json"
 
 
 def _load_cached(rules: Rules) -> tuple[list[tuple[int, int, int, int]], list[int]] | None:
+    """The cached universe table, or None. JSON, not pickle: a cache file is data and
+    can never run code, whoever wrote it."""
     if os.environ.get("DDZRULES_NO_CACHE"):
         return None
     path = _cache_file(rules)
     try:
-        with path.open("rb") as f:
-            payload = pickle.load(f)
-    except (OSError, pickle.PickleError, EOFError, AttributeError, ValueError):
+        payload = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(payload, dict) or payload.get("hash") != rules.content_hash:
+            return None
+        idents = [(int(a), int(b), int(c), int(d)) for a, b, c, d in payload["idents"]]
+        shapes = [int(x) for x in payload["shapes"]]
+    except (OSError, ValueError, KeyError, TypeError):
         return None
-    if not isinstance(payload, dict) or payload.get("hash") != rules.content_hash \
-            or len(payload.get("shapes", ())) != len(payload.get("idents", ())):
+    if len(shapes) != len(idents):
         return None
-    return list(payload["idents"]), list(payload["shapes"])
+    return idents, shapes
 
 
 def _store_cached(rules: Rules, idents: list[tuple[int, int, int, int]], shapes: list[int]) -> None:
@@ -463,9 +467,8 @@ def _store_cached(rules: Rules, idents: list[tuple[int, int, int, int]], shapes:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        with tmp.open("wb") as f:
-            pickle.dump({"hash": rules.content_hash, "idents": idents, "shapes": shapes}, f,
-                        protocol=pickle.HIGHEST_PROTOCOL)
+        tmp.write_text(json.dumps({"hash": rules.content_hash, "idents": idents, "shapes": shapes},
+                                  separators=(",", ":")), encoding="utf-8")
         tmp.replace(path)
     except OSError:
         pass  # a read-only home is no reason to fail; the table is rebuilt next time
