@@ -14,8 +14,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections import Counter
 from bisect import bisect_left
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
