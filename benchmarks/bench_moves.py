@@ -283,9 +283,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         runners: dict[str, Callable[[], int]] = {}
         if dz is not None:
             dz_lead = dz["lead"]
-            runners["DouZero"] = lambda dz_lead=dz_lead: sum(len(dz_lead(h)) for h in dz_hands)
+            runners["DouZero"] = lambda dz_lead=dz_lead, dz_hands=dz_hands: sum(len(dz_lead(h)) for h in dz_hands)
         for spec, v in variants.items():
-            runners[spec] = lambda lm=v.legal_moves: sum(len(lm(h)) for h in hs)
+            runners[spec] = lambda lm=v.legal_moves, hs=hs: sum(len(lm(h)) for h in hs)
         results[f"lead_{size}"] = best_of(args.repeat, runners, clock)
         # answer
         runners = {}
@@ -295,11 +295,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             rivals = [to_douzero(p) for p in prevs_dz[size]]
             mismatched = sum(md.get_move_type(list(r))["type"] == md.TYPE_15_WRONG for r in rivals)
             # DouZero's count leaves out the pass it appends
-            runners["DouZero"] = lambda dz_answer=dz_answer, rivals=rivals: sum(
+            runners["DouZero"] = lambda dz_answer=dz_answer, rivals=rivals, dz_hands=dz_hands: sum(
                 len(dz_answer(h, r)) - 1 for h, r in zip(dz_hands, rivals))
         for spec, v in variants.items():
             ps = prevs[spec][size]
-            runners[spec] = lambda lm=v.legal_moves, ps=ps: sum(len(lm(h, after=p)) for h, p in zip(hs, ps))
+            runners[spec] = lambda lm=v.legal_moves, ps=ps, hs=hs: sum(len(lm(h, after=p)) for h, p in zip(hs, ps))
         results[f"answer_{size}"] = best_of(args.repeat, runners, clock)
         results[f"answer_{size}_douzero_rejected_prev"] = mismatched
 
@@ -308,11 +308,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     for spec, v in variants.items():
         rng = random.Random(args.seed)
         universe = v.universe()
-        plays = [rng.choice(universe) for _ in range(args.plays)]
+        # fresh string objects for both engines, made the same way (a play's string from
+        # the universe list would sit wherever the table put it, RLCard's fresh ones side by
+        # side in memory, which alone makes a measurable difference)
+        plays = [rng.choice(universe).encode().decode() for _ in range(args.plays)]
         runners = {}
         found: dict[str, int] = {}
         if card_type is not None:
-            rl_plays = [p.translate(TO_RLCARD) for p in plays]
+            rl_plays = [p.translate(TO_RLCARD).encode().decode() for p in plays]
             lookup = card_type[0].get
             found["RLCard"] = sum(1 for s in rl_plays if lookup(s) is not None)
             runners["RLCard"] = lambda lookup=lookup, rl_plays=rl_plays: _loop(lookup, rl_plays)

@@ -23,15 +23,22 @@ from itertools import combinations as _combinations
 from itertools import compress as _compress
 from itertools import product as _product
 from itertools import repeat as _repeat
-from itertools import starmap as _starmap
 from math import comb as _comb
-from operator import add as _add
 from operator import itemgetter as _itemgetter
 from typing import Any
 
 from . import cards as C
 from .errors import Problem, SpecError
-from .patterns import Chain, Constraint, Group, Kicker, Literal, PatternSyntaxError, RankBound, parse_pattern
+from .patterns import (
+    Chain,
+    Constraint,
+    Group,
+    Kicker,
+    Literal,
+    PatternSyntaxError,
+    RankBound,
+    parse_pattern,
+)
 from .spec import Spec
 
 #: The kicker constraints a ``where`` clause may state, and whether they take ``<= N``.
@@ -557,15 +564,22 @@ def compile_spec(spec: Spec) -> Rules:
 # more often, so :class:`MovePlan` lists them from data precomputed from that table:
 # every reading of the universe is filed under the shape that produced it and that
 # shape's core (the group or chain without kickers), and given its position in the
-# order legal moves are listed in. A hand's plays are then found core by core:
-# a core inside the hand gives its readings at once (no kickers), or through the
-# hand's per-rank masks (one kicker group: ``itertools.compress`` over the core's
-# readings by kicker rank), or through C-level combinations of the hand's cards left
-# over (several kicker groups), looked up in the core's readings by kicker cards.
+# order legal moves are listed in. A hand's plays are then found core by core, from
+# per-rank masks of the hand's counts (``bytes.translate``) and C-level iteration:
+#
+# * kickerless groups and chains: readings by rank picked by a mask
+#   (``itertools.compress``); chains through their maximal runs, memoised by mask;
+# * one kicker group: per core, its readings by kicker rank, picked by a mask;
+# * two kicker groups: per core, its readings in a square by the two kicker ranks,
+#   picked by the hand's square of rank pairs (one big-int AND);
+# * more kicker groups: C-level combinations of the cards left, looked up by cards;
+# * shapes outside these forms (several kicker rules, kickers that overlap the core,
+#   literal cores with kickers): ``Rules.enumerate`` for that shape alone.
+#
 # Every reading has one (shape, core) and a hand holds the core of every play it
-# holds, so each play comes out exactly once. Shapes outside these forms (several
-# kicker rules, kickers that overlap the core, literal cores with kickers) fall back
-# to ``Rules.enumerate`` for that shape alone.
+# holds, so each play comes out exactly once. A lead runs every shape (as code written
+# out for the plan, see ``MovePlan._compile_lead``); an answer runs a memoised recipe
+# for the play to beat: its family's shapes above its rank, then the bombs.
 
 #: placeholder position in per-rank reading arrays: "no reading"; sorts first
 NO_READING = -1
@@ -595,6 +609,12 @@ _SPREAD = {step: [{bytes(bits): sum(1 << (8 * step * (5 * part + i)) for i, b in
 assert C.NUM_RANKS == 15, "the square tables above and legal_moves' counting assume 15 ranks"
 
 
+def _getter(indices: tuple[int, ...]) -> Callable[[Any], Any]:
+    """``operator.itemgetter`` of several indices."""
+    first, *rest = indices
+    return _itemgetter(first, *rest)
+
+
 def _spread(mask: bytes, step: int) -> int:
     t = _SPREAD[step]
     return t[0][mask[0:5]] | t[1][mask[5:10]] | t[2][mask[10:15]]
@@ -603,12 +623,12 @@ def _spread(mask: bytes, step: int) -> int:
 class _Hand:
     """One hand during one listing: its counts and what is derived from them on demand."""
 
-    __slots__ = ("counts", "total", "raw", "masks", "pools", "runs")
+    __slots__ = ("counts", "masks", "pools", "raw", "runs", "total")
 
     def __init__(self, raw: bytes, masks: list[bytes | None] | None = None) -> None:
         self.raw = self.counts = raw  # the count of each rank, one byte a rank
         self.total = sum(raw)
-        self.masks = masks if masks is not None else [None] * (C.MASK + 1)
+        self.masks: list[bytes | None] = masks if masks is not None else [None] * (C.MASK + 1)
         self.pools: dict[int, Any] = {}
         self.runs: dict[int, tuple[tuple[int, int], ...]] = {}
 
@@ -637,7 +657,7 @@ class _Hand:
 class _Runs:
     """Maximal runs of consecutive ranks in lo..hi holding ``unit`` cards, by rank mask."""
 
-    __slots__ = ("lo", "hi", "unit", "key", "memo")
+    __slots__ = ("hi", "key", "lo", "memo", "unit")
 
     def __init__(self, lo: int, hi: int, unit: int, key: int) -> None:
         self.lo, self.hi, self.unit, self.key = lo, hi, unit, key
@@ -839,20 +859,15 @@ class _FastShape:
             jcap = min(cap, s.jokers // kr.unit) if s.jokers < 99 else cap
             caps = tuple((jcap if r >= C.SMALL_JOKER else cap) if r in kr.ranks else 0
                          for r in range(C.NUM_RANKS))
-            spec = self.pool_specs[groups] = (self.plan.pool_id(kr.unit, caps, groups == 2), caps)
+            spec = self.pool_specs[groups] = (self.plan.pool_id(kr.unit, caps), caps)
         pid, caps = spec
         got = hand.pools.get(pid)
         if got is None:
             u = self.kick.unit  # type: ignore[union-attr]
             counts = hand.counts if u == 1 else [c // u for c in hand.counts]
             mult = list(map(min, counts, caps))
-            if groups == 2:  # ranks with one group, ranks with two: masks, not a pool
-                raw = bytes(mult)
-                got = (raw.translate(_AT_LEAST[1]), raw.translate(_AT_LEAST[2]))  # type: ignore[assignment]
-            else:
-                got = (list(_chain.from_iterable(map(_repeat, _WEIGHTS[u], mult))),
-                       list(_accumulate(mult, initial=0)))
-            hand.pools[pid] = got
+            got = hand.pools[pid] = (list(_chain.from_iterable(map(_repeat, _WEIGHTS[u], mult))),
+                                     list(_accumulate(mult, initial=0)))
         return got
 
     def kicked(self, hand: _Hand, key: Any, start: int, top: int, groups: int, out: list[int]) -> None:
@@ -1018,7 +1033,7 @@ class MovePlan:
 
     def __init__(self, rules: Rules, readings: Iterable[tuple[int, tuple[int, int, int, int], int]]) -> None:
         self.rules = rules
-        self._pool_ids: dict[tuple[int, tuple[int, ...], bool], int] = {}
+        self._pool_ids: dict[tuple[int, tuple[int, ...]], int] = {}
         self._recipes: dict[tuple[int, int, int, int, bool], tuple[tuple[Any, ...], ...]] = {}
         self._answerers: dict[tuple[int, int, int, int], Callable[[bytes], list[int]]] = {}
         self._runs: dict[tuple[int, int, int], _Runs] = {}
@@ -1102,18 +1117,26 @@ class MovePlan:
                 self.steps.append((5, fs.unit, (fs.lo, fs.hi1, fs.memo), fs))
             else:
                 self.steps.append((4, fs.unit, fs, None))
-        # joined masks: step 0 joins the masks of its counts, step 1 those of its kicker units
-        self.steps = [(code, need, a, (b[0] if len(b) == 1 else _itemgetter(*b)) if code == 0 else b)
-                      if code != 1 else (1, need, (a[0], a[1][0] if len(a[1]) == 1 else _itemgetter(*a[1])), b)
-                      for code, need, a, b in self.steps]
+        self.step_units = [(b if code == 0 else a[1] if code == 1 else None) for code, _, a, b in self.steps]
+        # joined masks: step 0 joins the masks of its counts, step 1 those of its kicker
+        # units: one unit stays an int, several become an itemgetter over the masks
+        steps: list[tuple[int, int, Any, Any]] = []
+        for code, need, a, b in self.steps:
+            if code == 0:
+                b = b[0] if len(b) == 1 else _getter(b)
+            elif code == 1:
+                a = (a[0], a[1][0] if len(a[1]) == 1 else _getter(a[1]))
+            steps.append((code, need, a, b))
+        self.steps = steps
         top_unit = max(u for u in units if u <= C.MASK)
         self.mask_tables = [_AT_LEAST[u] for u in range(1, top_unit + 1)]
         self.top_unit = top_unit
         self.mask_pad = [None] * (C.MASK - top_unit)
+        self.lead = self._compile_lead()  # type: ignore[method-assign]
 
-    def pool_id(self, unit: int, caps: tuple[int, ...], masks: bool) -> int:
+    def pool_id(self, unit: int, caps: tuple[int, ...]) -> int:
         """A small id for a kind of kicker pool (per hand, pools are cached by id)."""
-        return self._pool_ids.setdefault((unit, caps, masks), len(self._pool_ids))
+        return self._pool_ids.setdefault((unit, caps), len(self._pool_ids))
 
     def runs(self, lo: int, hi: int, unit: int) -> _Runs:
         key = (lo, hi, unit)
@@ -1122,7 +1145,73 @@ class MovePlan:
             got = self._runs[key] = _Runs(lo, hi, unit, len(self._runs))
         return got
 
-    def lead(self, raw: bytes) -> list[int]:
+    def _compile_lead(self) -> Callable[[bytes], list[int]]:
+        """:meth:`_lead_steps` written out for this plan: the same steps in the same
+        order, each step's data bound as a constant, the rank masks as locals, and no
+        loop over steps or dispatch on step codes (those cost about a fifth of a lead in
+        a typical spec). The source is kept as ``lead.source``."""
+        top_unit = self.top_unit
+        env: dict[str, Any] = {"_compress": _compress, "_chain_it": _chain.from_iterable, "_repeat": _repeat,
+                               "_Hand": _Hand, "_T": self.mask_tables, "_PAD": self.mask_pad}
+        all_masks = ", ".join(f"m{u}" for u in range(1, top_unit + 1))
+        src = ["def lead(raw):"]
+        src += [f"    m{u} = raw.translate(_T[{u - 1}])" for u in range(1, top_unit + 1)]
+        tops = " else ".join(f"{u} if 1 in m{u}" for u in range(top_unit, 1, -1))
+        src.append(f"    top = {tops + ' else 1' if tops else '1'}")
+        src += ["    out = []", "    hand = None"]
+
+        def joined(units: Any) -> str:
+            units = (units,) if isinstance(units, int) else tuple(units)
+            return " + ".join(f"m{u}" for u in units)
+
+        make_hand = f"hand = _Hand(raw, [None, {all_masks}] + _PAD)"
+        for i, ((code, need, a, b), units) in enumerate(zip(self.steps, self.step_units)):
+            body: list[str] = []
+            if code == 0:
+                env[f"A{i}"] = a
+                body.append(f"out.extend(_compress(A{i}, {joined(units)}))")
+            elif code == 1:
+                env[f"B{i}"] = b
+                body.append(f"out.extend(_chain_it(map(_compress, _compress(B{i}, m{a[0]}), _repeat({joined(units)}))))")
+            elif code in (2, 5):
+                env[f"MEMO{i}"], env[f"FS{i}"] = a[2], b
+                fill = "_chain_plain" if code == 2 else "_chain_cores"
+                body += [f"mask = m{need}[{a[0]}:{a[1]}]",
+                         f"got = MEMO{i}.get(mask)",
+                         "if got is None:",
+                         f"    got = MEMO{i}[mask] = FS{i}.{fill}(FS{i}.runs.compute(mask))"]
+                if code == 2:
+                    body.append("out.extend(got)")
+                else:
+                    body += ["if got:",
+                             "    if hand is None:",
+                             f"        {make_hand}",
+                             "    total = hand.total",
+                             "    for key, start, stop, groups, size in got:",
+                             "        if size <= total:",
+                             f"            FS{i}.kicked(hand, key, start, stop, groups, out)"]
+            elif code == 3:
+                env[f"R{i}"] = b
+                test = " and ".join(f"raw[{r}] >= {c}" for r, c in a)
+                body.append(f"if {test}:")
+                body.append(f"    out.extend(R{i})")
+            else:
+                env[f"FS{i}"] = a
+                body += ["if hand is None:", f"    {make_hand}", f"FS{i}.lead(hand, out)"]
+            if need > 1:
+                src.append(f"    if top >= {need}:")
+                src += ["        " + line for line in body]
+            else:
+                src += ["    " + line for line in body]
+        src.append("    return out")
+        code_text = "\n".join(src)
+        exec(compile(code_text, f"<ddzrules lead: {self.rules.name}>", "exec"), env)  # noqa: S102
+        lead = env["lead"]
+        lead.__doc__ = self._lead_steps.__doc__
+        lead.source = code_text  # type: ignore[attr-defined]
+        return lead  # type: ignore[no-any-return]
+
+    def _lead_steps(self, raw: bytes) -> list[int]:
         """Every reading inside the hand (``raw``: its count of each rank, a byte each)."""
         out: list[int] = []
         masks: list[Any] = [None]
@@ -1179,7 +1268,7 @@ class MovePlan:
 
     def bomb_plays(self, raw: bytes) -> list[int]:
         """The bombs inside the hand."""
-        return self.run(raw, self.bomb_ops)
+        return self.run(raw, tuple(self.bomb_ops))
 
     def recipe(self, combo: int, size: int, length: int, min_rank: int,
                bombs: bool = True) -> tuple[tuple[Any, ...], ...]:
