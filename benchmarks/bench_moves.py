@@ -13,8 +13,8 @@ hand, the second plus the kitty a 20-card (landlord) hand. Measured per hand siz
   The previous play is a random legal lead of another random hand of the same size
   with exactly one reading (so every engine reads it the same way; for DouZero's
   rules also no plane whose single wings hold a trio or four, which DouZero's
-  classifier reads differently). ddzrules gets it as its card string, so the time
-  includes classifying it.
+  classifier reads differently). ddzrules gets it as its card string and looks it up
+  each time (DouZero's path classifies its card list with ``move_detector``).
 * **classify**: ``Variant.classify`` on random plays drawn from the variant's
   universe, as canonical card strings.
 
@@ -29,15 +29,19 @@ Baselines (optional; skipped when not importable):
   each move. DouZero gets its own card lists (3..14, 17, 20, 30), built beforehand.
 * RLCard's classification is a dict lookup, ``CARD_TYPE[0][action]``, from the action
   string to its types; the dict is built here from ``tests/reference/rlcard_actions.txt``
-  (RLCard's action space) as RLCard builds it from its json, and looked up with the
-  plays already in RLCard's notation (jokers ``B``/``R``). Plays RLCard lacks miss.
+  (RLCard's action space) as RLCard builds it from its json, and looked up (``.get``)
+  with the plays already in RLCard's notation (jokers ``B``/``R``): the bare lookup,
+  with no conversion charged to RLCard. Plays RLCard lacks miss. Both engines get
+  fresh string objects made the same way.
 
 Times are the best of ``--repeat`` rounds, the engines interleaved in every round,
 with the garbage collector paused while a round runs (as ``timeit`` does);
 ``--clock cpu`` (the default) measures this process's CPU time, which shared machines
 disturb less than wall time. Building ddzrules' tables happens before timing and is
-reported separately. ddzrules lists each distinct play once per reading; DouZero's
-generator repeats some plays, so its moves/hand runs higher.
+reported separately. ddzrules memoises some of its listing as it goes (chain runs by
+rank mask, the answer steps by previous play), so its best round is a warm one; from
+a cold start its first few hundred leads run up to about 1.7x slower. ddzrules lists each distinct play once per
+reading; DouZero's generator repeats some plays, so its moves/hand runs higher.
 """
 
 from __future__ import annotations
