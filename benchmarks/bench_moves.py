@@ -325,6 +325,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             runners["RLCard"] = lambda lookup=lookup, rl_plays=rl_plays: _loop(lookup, rl_plays)
         found[spec] = sum(1 for s in plays if v.classify(s))
         runners[spec] = lambda cl=v.classify, plays=plays: _loop(cl, plays)
+        # the hot-loop form: Variant.classifier(), a mapping lookup like RLCard's
+        classifier = v.classifier()
+        found[f"{spec} classifier()"] = sum(1 for s in plays if classifier(s))
+        runners[f"{spec} classifier()"] = lambda cl=classifier, plays=plays: _loop(cl, plays)
         timed = best_of(args.repeat, runners, clock)
         classify[spec] = {name: (t, found[name]) for name, (t, _) in timed.items()}
     results["classify"] = classify
@@ -377,6 +381,9 @@ def summarise(raw: dict[str, Any]) -> dict[str, Any]:
                                                    "met": min(ratios) >= TARGET_MOVES}
         x = out["classify"][spec][spec].get("x_rlcard")
         t["classify"] = None if x is None else {"x_rlcard": x, "target": TARGET_CLASSIFY, "met": x >= TARGET_CLASSIFY}
+        xc = out["classify"][spec].get(f"{spec} classifier()", {}).get("x_rlcard")
+        t["classifier"] = None if xc is None else {"x_rlcard": xc, "target": TARGET_CLASSIFY,
+                                                   "met": xc >= TARGET_CLASSIFY}
         out["targets"][spec] = t
     return out
 
@@ -413,7 +420,8 @@ def print_table(raw: dict[str, Any], summary: dict[str, Any]) -> None:
         label = spec
         for engine, row in rows.items():
             x = row.get("x_rlcard")
-            name = "RLCard CARD_TYPE lookup" if engine == "RLCard" else "ddzrules classify"
+            name = ("RLCard CARD_TYPE lookup" if engine == "RLCard"
+                    else "ddzrules classifier()" if engine.endswith("classifier()") else "ddzrules classify")
             print(f"{label[:17]:<18}{name:<28}{row['per_s']:>12,.0f}{row['ns_per_play']:>10.0f}"
                   f"{(f'{x:.2f}x' if x else ''):>11}")
             label = ""
@@ -431,6 +439,9 @@ def print_table(raw: dict[str, Any], summary: dict[str, Any]) -> None:
         else:
             parts.append(f"classify {t['classify']['x_rlcard']:.2f}x RLCard (target {TARGET_CLASSIFY:g}x: "
                          f"{'met' if t['classify']['met'] else 'NOT met'})")
+        if t.get("classifier"):
+            parts.append(f"classifier() {t['classifier']['x_rlcard']:.2f}x RLCard "
+                         f"({'met' if t['classifier']['met'] else 'NOT met'})")
         print(f"{spec}: " + "; ".join(parts))
     rejected = [raw["results"].get(f"answer_{s}_douzero_rejected_prev", 0) for s in (17, 20)]
     if any(rejected):
