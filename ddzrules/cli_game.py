@@ -88,8 +88,15 @@ class HumanAgent:
                 console.print(f"[red]{e}[/]")
                 continue
             matching = [a for a in legal if a.kind == "play" and a.move is not None and a.move.cards == cards]
-            if matching:
-                return max(matching, key=lambda a: a.move.key if a.move else ())
+            if len(matching) == 1:
+                return matching[0]
+            if matching:  # several readings (333444555666, or wild cards): the player chooses
+                for i, a in enumerate(matching, 1):
+                    assert a.move is not None
+                    subst = " ".join(f"{x}→{y}" for x, y in a.move.substitution)
+                    console.print(f"  [{i}] {a.move.combo} ({a.move.rank_name}) {subst}", markup=False)
+                pick = click.prompt("which reading", type=click.IntRange(1, len(matching)), default=len(matching))
+                return matching[pick - 1]
             # explain why, without changing the game
             try:
                 _explain(game, view.seat, cards)

@@ -44,6 +44,12 @@ class Move:
         return self.tier >= 0
 
     @property
+    def strength(self) -> tuple[int, ...]:
+        """Orders the readings of one set of cards, strongest last: bombs above other
+        plays, then by the comparison key."""
+        return (self.tier, *self.key)
+
+    @property
     def rank_name(self) -> str:
         return RANKS[self.rank] if 0 <= self.rank < len(RANKS) else "-"
 

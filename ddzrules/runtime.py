@@ -507,7 +507,7 @@ class Game:
         legal = [m for m in readings if self._is_legal_move(seat, m)]
         if not legal:
             self._raise_illegal(seat, canonical, readings)
-        move = max(legal, key=lambda m: m.key)
+        move = max(legal, key=lambda m: m.strength)
         self.apply(Action(seat, "play", move.cards, move))
         return move
 
@@ -563,7 +563,7 @@ class Game:
             legal = [m for m in readings if self._is_legal_move(seat, m)]
             if not legal:
                 self._raise_illegal(seat, canonical, readings)
-            move = max(legal, key=lambda m: m.key)
+            move = max(legal, key=lambda m: m.strength)
         else:
             readings = self.variant.classify(move.cards, self.wild)
             if move not in readings or not self._is_legal_move(seat, move):

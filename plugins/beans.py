@@ -88,7 +88,7 @@ def bombs_in_hand(game: Game, seat: int) -> list[str]:
     counts = list(game.hands[seat])
     if not any(counts):
         return []
-    moves = [m for m in game.variant.legal_moves(C.deck_list(counts)).moves if m.is_bomb]
+    moves = [m for m in game.variant.legal_moves(C.deck_list(counts), wild=game.wild).moves if m.is_bomb]
     moves.sort(key=lambda m: (-m.size, tuple(-k for k in m.key), m.cards))
     free = list(counts)
     found: list[str] = []

@@ -762,11 +762,6 @@ def test_a_played_string_takes_the_bomb_reading_of_333_plus_wild(rules: GameRule
     assert [(e.name, e.factor) for e in game.events] == [("soft_bomb", 2)]
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: Game.play / Action without a move picks max(legal, key=m.key), "
-                                        "comparing a bomb key (tier, rank) with a plain key (rank,): 444+5 "
-                                        "(wild 5) is played as trio_with_hand, not the stronger soft bomb "
-                                        "(docs/patterns.md: 'the runtime takes the strongest reading'); "
-                                        "333+5 does become the soft bomb")
 def test_a_played_string_takes_the_strongest_reading(rules: GameRules) -> None:
     game = to_play(rules, "5")
     landlord = lord(game)
@@ -778,11 +773,6 @@ def test_a_played_string_takes_the_strongest_reading(rules: GameRules) -> None:
     assert [(e.name, e.factor) for e in game.events] == [("soft_bomb", 2)]
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: beans' bombs_in_hand lists a hand's bombs with "
-                                        "variant.legal_moves(hand) without the deal's wild rank, so an "
-                                        "escape in laizi never counts a soft bomb in hand (the spec's "
-                                        "bomb_factors soft_bomb: 2 is dead) and calls 5555 (wild 5) a "
-                                        "hard_bomb")
 def test_escape_counts_the_bombs_wild_cards_make(rules: GameRules) -> None:
     # wild 5, one wild in the landlord's hand: 333+5 is the one bomb he could make (soft, ×2)
     game = to_play(rules, "5")
