@@ -499,6 +499,14 @@ class Game:
         if cards is None:
             self.apply(Action(seat, "pass"))
             return None
+        move = self._strongest_legal_reading(seat, cards)
+        self.apply(Action(seat, "play", move.cards, move))
+        return move
+
+    def _strongest_legal_reading(self, seat: int, cards: object) -> Move:
+        """The strongest reading of ``cards`` that ``seat`` may play now (PlayError if none)."""
+        if not isinstance(cards, str):
+            raise PlayError(f"a play needs cards, got {cards!r}")
         try:
             canonical = C.parse_cards(cards)
         except C.CardError as e:
@@ -507,9 +515,7 @@ class Game:
         legal = [m for m in readings if self._is_legal_move(seat, m)]
         if not legal:
             self._raise_illegal(seat, canonical, readings)
-        move = max(legal, key=lambda m: m.strength)
-        self.apply(Action(seat, "play", move.cards, move))
-        return move
+        return max(legal, key=lambda m: m.strength)
 
     def _is_legal_move(self, seat: int, m: Move) -> bool:
         if not C.contains(C.pack(self.hands[seat]), m.packed):
@@ -553,17 +559,7 @@ class Game:
             raise PlayError(f"{action.kind!r} is not an action of the play phase (play or pass)")
         move = action.move
         if move is None:
-            if not isinstance(action.value, str):
-                raise PlayError(f"a play needs cards, got {action.value!r}")
-            try:
-                canonical = C.parse_cards(action.value)
-            except C.CardError as e:
-                raise PlayError(str(e)) from None
-            readings = self.variant.classify(canonical, self.wild)
-            legal = [m for m in readings if self._is_legal_move(seat, m)]
-            if not legal:
-                self._raise_illegal(seat, canonical, readings)
-            move = max(legal, key=lambda m: m.strength)
+            move = self._strongest_legal_reading(seat, action.value)
         else:
             readings = self.variant.classify(move.cards, self.wild)
             if move not in readings or not self._is_legal_move(seat, move):
