@@ -8,7 +8,7 @@ same game give the same choices.
 from __future__ import annotations
 
 import random
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 from . import cards as C
 from .moves import Move
@@ -67,7 +67,7 @@ class HeuristicBot:
         return self._declare(view, legal)
 
     #: the hand strength at which each yes-or-no declaration is worth making
-    DECLARE_AT = {"call": 5.0, "take": 6.0, "rob": 8.0, "rob_back": 8.0, "double": 9.0, "jiabang": 9.0,
+    DECLARE_AT: ClassVar[dict[str, float]] = {"call": 5.0, "take": 6.0, "rob": 8.0, "rob_back": 8.0, "double": 9.0, "jiabang": 9.0,
                   "show": 12.0}
 
     def _declare(self, view: PlayerView, legal: list[Action]) -> Action:

@@ -22,7 +22,7 @@ from . import cards as C
 from .errors import DdzError
 from .moves import Move
 from .spec import bundled_names, dump_yaml, load_spec
-from .variant import Variant, load_variant
+from .variant import load_variant
 
 F = TypeVar("F", bound=Callable[..., Any])
 console = Console(highlight=False)
@@ -276,8 +276,6 @@ def demo(spec: str, seed: int) -> None:
     console.print(f"universe: {census.total:,} distinct plays")
 
 
-Variant  # re-exported for type checkers of plugins
-
 
 # the game commands (play, simulate, replay, plugins) register themselves on `main`
-from . import cli_game  # noqa: E402,F401
+from . import cli_game  # noqa: F401

@@ -47,8 +47,8 @@ CONSTRAINTS: dict[str, tuple[bool, str]] = {
     "overlap": (False, "kickers may share a rank with the core"),
     "jokers": (True, "at most N jokers among the kickers (jokers<=1: never both jokers)"),
     "per_rank": (True, "at most N kicker cards of any one rank (per_rank<=3: no four; <=2: no trio)"),
-    "adjacent": (True, "at most N kicker cards of a rank next to the chain (adjacent<=2: no trio "
-                       "that would extend a plane)"),
+    "adjacent": (True, ("at most N kicker cards of a rank next to the chain (adjacent<=2: no trio "
+                        "that would extend a plane)")),
     "wilds": (True, "how many wild cards (癞子) the play holds: wilds>=1 (soft bomb), wilds<=0 (hard)"),
     "naturals": (True, "how many natural (not wild) cards the play holds: naturals<=0 (pure wild bomb)"),
 }
@@ -484,10 +484,11 @@ class _Compiler:
                 return None
             ranks = self.bound(k.bound, self.all_ranks, path)
             krules.append(KickerRule(k.unit, k.fixed, k.per_n, ranks))
-        common = dict(kickers=tuple(krules), distinct=bool(flags["distinct"]), overlap=bool(flags["overlap"]),
-                      jokers=flags["jokers"], per_rank=flags["per_rank"], adjacent=flags["adjacent"],
-                      wilds_min=flags["wilds_min"], wilds_max=flags["wilds_max"],
-                      naturals_min=flags["naturals_min"], naturals_max=flags["naturals_max"])
+        common: dict[str, Any] = {
+            "kickers": tuple(krules), "distinct": bool(flags["distinct"]), "overlap": bool(flags["overlap"]),
+            "jokers": flags["jokers"], "per_rank": flags["per_rank"], "adjacent": flags["adjacent"],
+            "wilds_min": flags["wilds_min"], "wilds_max": flags["wilds_max"],
+            "naturals_min": flags["naturals_min"], "naturals_max": flags["naturals_max"]}
         if isinstance(core, Group):
             if core.min_count < 1 or core.max_count < core.min_count:
                 self.error(path, f"bad count {core.min_count}..{core.max_count}", (core.pos.line, core.pos.column))

@@ -135,10 +135,10 @@ def _pos(tok: Token | Tree) -> Pos:
 class ToAst(Transformer):  # type: ignore[type-arg]
     """Parse tree → AST. Each method receives its children already transformed."""
 
-    def pattern(self, meta, children):  # noqa: ANN001
+    def pattern(self, meta, children):
         return tuple(children)
 
-    def alternative(self, meta, children):  # noqa: ANN001
+    def alternative(self, meta, children):
         core = children[0]
         kickers = tuple(c for c in children[1:] if isinstance(c, Kicker))
         constraints: tuple[Constraint, ...] = ()
@@ -147,23 +147,23 @@ class ToAst(Transformer):  # type: ignore[type-arg]
                 constraints = c
         return Alternative(core, kickers, constraints, Pos(meta.line, meta.column))
 
-    def count(self, meta, children):  # noqa: ANN001
+    def count(self, meta, children):
         lo = int(children[0])
         hi = int(children[1]) if len(children) > 1 else lo
         return (lo, hi, Pos(meta.line, meta.column))
 
-    def group(self, meta, children):  # noqa: ANN001
+    def group(self, meta, children):
         lo, hi, pos = children[0]
         bound = children[1] if len(children) > 1 else None
         return Group(lo, hi, bound, pos)
 
-    def length(self, meta, children):  # noqa: ANN001
+    def length(self, meta, children):
         lo = int(children[0])
         if len(children) == 1:
             return (lo, lo)
         return (lo, int(children[2]) if len(children) > 2 else None)
 
-    def chain(self, meta, children):  # noqa: ANN001
+    def chain(self, meta, children):
         unit, hi, pos = children[0]
         if unit != hi:
             raise _semantic_at(pos, "a chain unit is one count, not a range")
@@ -171,21 +171,21 @@ class ToAst(Transformer):  # type: ignore[type-arg]
         bound = children[2] if len(children) > 2 else None
         return Chain(unit, lo_len, hi_len, bound, pos)
 
-    def literal(self, meta, children):  # noqa: ANN001
+    def literal(self, meta, children):
         tok = children[0]
         return Literal(str(tok), _pos(tok))
 
-    def bound(self, meta, children):  # noqa: ANN001
+    def bound(self, meta, children):
         lo, hi = children
         return RankBound(str(lo), str(hi), _pos(lo), _pos(hi))
 
-    def multiplier(self, meta, children):  # noqa: ANN001
+    def multiplier(self, meta, children):
         if children and isinstance(children[-1], Token) and children[-1].type == "N":
             factor = int(children[0]) if len(children) > 1 else 1
             return (0, factor)
         return (int(children[0]), 0)
 
-    def kicker(self, meta, children):  # noqa: ANN001
+    def kicker(self, meta, children):
         unit = int(children[0])
         fixed, per_n = 1, 0
         bound = None
@@ -196,10 +196,10 @@ class ToAst(Transformer):  # type: ignore[type-arg]
                 bound = c
         return Kicker(unit, fixed, per_n, bound, Pos(meta.line, meta.column))
 
-    def constraints(self, meta, children):  # noqa: ANN001
+    def constraints(self, meta, children):
         return tuple(children)
 
-    def constraint(self, meta, children):  # noqa: ANN001
+    def constraint(self, meta, children):
         name = children[0]
         if len(children) > 1:
             return Constraint(str(name), int(children[2]), _pos(name), str(children[1]))

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from ddzrules import cards as C
 from ddzrules.hookspecs import hookimpl
@@ -131,7 +131,7 @@ class BeanSettlement:
     """
 
     name = "beans"
-    params_schema: dict[str, Any] = {
+    params_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
         "additionalProperties": False,
         "properties": {
@@ -304,7 +304,7 @@ class Doubling:
     """
 
     name = "doubling"
-    params_schema: dict[str, Any] = {
+    params_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
         "additionalProperties": False,
         "properties": {

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 from ddzrules import cards as C
 from ddzrules.hookspecs import hookimpl
@@ -21,7 +21,7 @@ class PointBids:
     """
 
     name = "point-bids"
-    params_schema: dict[str, Any] = {
+    params_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
         "additionalProperties": False,
         "properties": {

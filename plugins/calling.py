@@ -11,7 +11,7 @@ is landlord, or the caller if nobody robs. Each rob multiplies the score.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 from ddzrules import cards as C
 from ddzrules.hookspecs import hookimpl
@@ -24,7 +24,7 @@ class CallRob:
     """叫地主 then 抢地主, one chance each; 明牌 priority; optional rob-back and 黄金眼."""
 
     name = "call-rob"
-    params_schema: dict[str, Any] = {
+    params_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
         "additionalProperties": False,
         "properties": {

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from ddzrules.hookspecs import hookimpl
 from ddzrules.runtime import Action, Game, MultiplierEvent
@@ -15,7 +15,7 @@ class ShowHand:
     """
 
     name = "show-hand"
-    params_schema: dict[str, Any] = {
+    params_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
         "additionalProperties": False,
         "properties": {

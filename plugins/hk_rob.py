@@ -20,7 +20,7 @@ Declining — to take or to rob — gives up the landlord for the rest of the de
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from ddzrules.hookspecs import hookimpl
 from ddzrules.runtime import Action, Game, MultiplierEvent
@@ -32,7 +32,7 @@ class HkRob:
     """HK 搶地主: take (×3 base) then robs (×2 each) until the second rob or all decline."""
 
     name = "hk-rob"
-    params_schema: dict[str, Any] = {
+    params_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
         "additionalProperties": False,
         "properties": {

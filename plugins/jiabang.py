@@ -9,7 +9,7 @@ landlord's share of it, and leaves the other farmer's untouched.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from ddzrules.hookspecs import hookimpl
 from ddzrules.runtime import Action, Game
@@ -19,7 +19,7 @@ class JiaBang:
     """加棒: offered only when the stake equals ``top_bid``; each farmer in turn, ×``factor``."""
 
     name = "jiabang"
-    params_schema: dict[str, Any] = {
+    params_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
         "additionalProperties": False,
         "properties": {

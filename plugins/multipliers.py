@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from ddzrules.hookspecs import hookimpl
 from ddzrules.moves import Move
@@ -19,7 +19,7 @@ class BombDoubling:
     """
 
     name = "bomb-doubling"
-    params_schema: dict[str, Any] = {
+    params_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
         "additionalProperties": False,
         "properties": {
@@ -57,7 +57,7 @@ class Spring:
     反春 (anti-spring): a farmer goes out while the landlord played only one hand."""
 
     name = "spring"
-    params_schema: dict[str, Any] = {
+    params_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
         "additionalProperties": False,
         "properties": {

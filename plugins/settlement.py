@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from ddzrules.hookspecs import hookimpl
 from ddzrules.runtime import Game
@@ -18,7 +18,7 @@ class StakeSettlement:
     """
 
     name = "stake-settlement"
-    params_schema: dict[str, Any] = {
+    params_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
         "additionalProperties": False,
         "properties": {
@@ -57,7 +57,7 @@ class WinPoints:
     """
 
     name = "win-points"
-    params_schema: dict[str, Any] = {
+    params_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
         "additionalProperties": False,
         "properties": {"points": {"type": "integer", "minimum": 1}},

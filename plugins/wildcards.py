@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from ddzrules import cards as C
 from ddzrules.hookspecs import hookimpl
@@ -17,7 +17,7 @@ class WildRank:
     """
 
     name = "wild-rank"
-    params_schema: dict[str, Any] = {
+    params_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
         "additionalProperties": False,
         "properties": {
