@@ -16,42 +16,96 @@ constraints ``wilds``/``naturals`` (soft, hard, pure bombs) are checked.
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter, itemgetter
 
 from . import cards as C
-from .compiler import KickerRule, Rules, Shape
+from .compiler import Rules, Shape
 from .errors import DdzError
 from .moves import LegalMoves, Move
 
 #: emit(physical packed, combo, rank, length, ranks the wild cards stand for)
 WildEmit = Callable[[int, int, int, int, tuple[int, ...]], None]
+#: (physical packed, combo, rank, length) -> the ranks its wild cards stand for (the first found)
+Found = dict[tuple[int, int, int, int], tuple[int, ...]]
+#: a core split between naturals and wilds: (packed naturals, naturals, wilds, the ranks the wilds stand for)
+Core = tuple[int, int, int, tuple[int, ...]]
+#: a kicker choice: (packed naturals + wilds under the wild rank, naturals, wilds, the ranks the wilds
+#: stand for, whether all of them stand for the wild rank)
+Kick = tuple[int, int, int, tuple[int, ...], bool]
+#: a kicker choice while listing: (next rank position, groups left, jokers, packed naturals, naturals,
+#: wilds, the ranks the wilds stand for)
+_Choice = tuple[int, int, int, int, int, int, tuple[int, ...]]
+#: one way a rank gives kicker groups: (groups, wilds, packed naturals, naturals, jokers, the ranks the
+#: wilds stand for)
+_Way = tuple[int, int, int, int, int, tuple[int, ...]]
 _SHIFT = [C.BITS * r for r in range(C.NUM_RANKS)]
 
 
-class _Walk:
-    """One enumeration: the hand's natural cards, its wild cards and where to report."""
+class _EmitAll(dict):  # type: ignore[type-arg]
+    """Stands in for the walk's dictionary of plays found and passes every play it is
+    given (duplicates included, in order) to a callback: :func:`enumerate_wild`'s contract."""
 
-    def __init__(self, rules: Rules, naturals: list[int], wilds: int, wild_rank: int, emit: WildEmit) -> None:
+    def __init__(self, emit: WildEmit) -> None:
+        super().__init__()
+        self.emit = emit
+
+    def __contains__(self, key: object) -> bool:
+        return False
+
+    def __setitem__(self, key: tuple[int, int, int, int], subst: tuple[int, ...]) -> None:
+        self.emit(key[0], key[1], key[2], key[3], subst)
+
+
+class _Walk:
+    """One enumeration: the hand's natural cards, its wild cards and where to report.
+
+    Plays are reported in the order of a depth-first walk: per shape, per core (each
+    split of its cards between naturals and wilds, fewer wilds first), per kicker
+    choice; ``found`` keeps the first substitution of each play. The walk is done
+    breadth-first where that is cheaper, in the same order. A core's kicker choices
+    depend only on the ranks it blocks (or, when kickers may share the core's ranks,
+    on the naturals it leaves) and on the pool of wilds left, so they are listed once
+    per core ranks, with the largest pool, and filtered for each smaller pool: a
+    smaller pool only prunes branches of the same walk, so the order stays.
+    """
+
+    def __init__(self, rules: Rules, naturals: list[int], wilds: int, wild_rank: int, found: Found) -> None:
         self.nat = naturals
+        self.nat_total = sum(naturals)
         self.wilds = wilds
         self.wild_rank = wild_rank
-        self.emit = emit
+        self.wild_shift = _SHIFT[wild_rank]
+        self.found = found
+        #: every play is reported once (not to a callback that wants them all): kicker
+        #: choices that give the same cards as an earlier choice can be dropped
+        self.once = type(found) is dict
         stand = set(rules.stand_for)
         self.stands = [r in stand for r in range(C.NUM_RANKS)]
+        #: (id(shape), length, adjacent, core signature) -> (largest pool listed, choices, {pool: choices})
+        self.kick_cache: dict[tuple[object, ...], tuple[int, list[Kick], dict[int, list[Kick]]]] = {}
 
     # ------------------------------------------------------------------ cores
     def groups(self, shape: Shape, cap: int, exact: int | None, min_rank: int) -> None:
         kick = shape.kicker_cards(1)
+        counts = [c for c in range(shape.unit, shape.max_count + 1)
+                  if c + kick <= cap and (exact is None or c + kick == exact)]
+        if not counts:
+            return
+        nat, stands, wilds, report = self.nat, self.stands, self.wilds, self.report
         for r in shape.ranks:
             if r <= min_rank:
                 continue
-            have = self.nat[r]
-            pool = self.wilds if self.stands[r] else 0
-            for count in range(shape.unit, shape.max_count + 1):
-                size = count + kick
-                if size > cap or (exact is not None and size != exact):
-                    continue
-                for w in range(max(0, count - have), min(count, pool) + 1):
-                    self.finish(shape, [(r, count - w, w)], r, 1)
+            have = nat[r]
+            pool = wilds if stands[r] else 0
+            shift = _SHIFT[r]
+            cores: list[Core] = []
+            for count in counts:
+                hi_w = count if count < pool else pool  # noqa: FURB136 - cheaper than min() here
+                for w in range(count - have if count > have else 0, hi_w + 1):
+                    n = count - w
+                    cores.append((n << shift, n, w, (r,) * w))
+            if cores:
+                report(shape, cores, r, 1, (r,), ())
 
     def chains(self, shape: Shape, cap: int, exact: int | None, min_rank: int, only_length: int) -> None:
         unit = shape.unit
@@ -59,43 +113,65 @@ class _Walk:
         lo, hi = ranks[0], ranks[-1]
         per_unit = unit + sum(k.unit * k.per_n for k in shape.kickers)
         fixed = sum(k.unit * k.fixed for k in shape.kickers)
+        min_len, max_len = shape.min_len, shape.max_len
+        if only_length and only_length < max_len:
+            max_len = only_length
+        if per_unit * min_len + fixed > cap:
+            return  # even the shortest chain is too large
+        nat, stands, wilds, report, extend = self.nat, self.stands, self.wilds, self.report, self._extend
         for start in range(lo, hi + 1):
             need = 0  # the fewest wild cards the chain start..top needs
+            # every split of the chain start..top between naturals and wilds, in depth-first
+            # order (lower ranks first, fewer wilds first): the splits of start..top-1, each
+            # extended by the ways rank top can be made within the pool
+            cores: list[Core] = [(0, 0, 0, ())]
             for top in range(start, hi + 1):
-                short = max(0, unit - self.nat[top])
-                if short and not self.stands[top]:
-                    break
-                need += short
-                if need > self.wilds:
-                    break
+                short = unit - nat[top]
+                if short > 0:
+                    if not stands[top]:
+                        break
+                    need += short
+                    if need > wilds:
+                        break
                 length = top - start + 1
-                if length > shape.max_len:
+                if length > max_len:
                     break
                 size = per_unit * length + fixed
                 if size > cap:
                     break
-                if length < shape.min_len or top <= min_rank:
+                cores = extend(cores, top, unit)
+                if length < min_len or top <= min_rank:
                     continue
                 if (only_length and length != only_length) or (exact is not None and size != exact):
                     continue
                 adjacent = tuple(r for r in (start - 1, top + 1) if lo <= r <= hi)
-                self._split_chain(shape, list(range(start, top + 1)), 0, [], self.wilds, top, length, adjacent)
+                report(shape, cores, top, length, tuple(range(start, top + 1)), adjacent)
 
-    def _split_chain(self, shape: Shape, ranks: list[int], i: int, core: list[tuple[int, int, int]],
-                     pool: int, top: int, length: int, adjacent: tuple[int, ...]) -> None:
-        if i == len(ranks):
-            self.finish(shape, core, top, length, adjacent)
-            return
-        r = ranks[i]
-        unit = shape.unit
-        lo_w = max(0, unit - self.nat[r])
-        hi_w = min(unit, pool) if self.stands[r] else 0
-        # leave enough of the pool for the ranks still to come
-        later = sum(max(0, unit - self.nat[x]) for x in ranks[i + 1:])
-        for w in range(lo_w, min(hi_w, pool - later) + 1):
-            core.append((r, unit - w, w))
-            self._split_chain(shape, ranks, i + 1, core, pool - w, top, length, adjacent)
-            core.pop()
+    def _extend(self, cores: list[Core], r: int, unit: int) -> list[Core]:
+        """Each core extended by ``unit`` cards of rank ``r`` in every split between
+        naturals and wilds (fewer wilds first) that the pool allows."""
+        lo_w = unit - self.nat[r]
+        if lo_w < 0:  # noqa: PLR1730 - cheaper than max() in this loop
+            lo_w = 0
+        most = unit if self.stands[r] else 0
+        total = self.wilds
+        shift = _SHIFT[r]
+        if lo_w == most:  # one way (the rank has enough naturals, or cannot be a wild)
+            nn = unit - lo_w
+            add = nn << shift
+            if lo_w == 0:
+                return [(p + add, k + nn, w, s) for p, k, w, s in cores]
+            ws = (r,) * lo_w
+            return [(p + add, k + nn, w + lo_w, s + ws) for p, k, w, s in cores if w + lo_w <= total]
+        grown: list[Core] = []
+        append = grown.append
+        for p, k, w, s in cores:
+            hi_w = total - w
+            if hi_w > most:  # noqa: PLR1730 - cheaper than min() in this loop
+                hi_w = most
+            for x in range(lo_w, hi_w + 1):
+                append((p + ((unit - x) << shift), k + unit - x, w + x, s + (r,) * x if x else s))
+        return grown
 
     def literal(self, shape: Shape, cap: int, exact: int | None, min_rank: int) -> None:
         counts = C.unpack(shape.literal)
@@ -105,100 +181,274 @@ class _Walk:
         rank = max(r for r, c in enumerate(counts) if c)
         if rank <= min_rank:
             return
-        core: list[tuple[int, int, int]] = []
-        need = 0
+        packed = naturals = need = 0
+        subst: tuple[int, ...] = ()
         for r, c in enumerate(counts):
             if c:
                 w = max(0, c - self.nat[r])
                 if w and not self.stands[r]:
                     return
                 need += w
-                core.append((r, c - w, w))
+                packed += (c - w) << _SHIFT[r]
+                naturals += c - w
+                subst += (r,) * w
         if need <= self.wilds:  # literal cards take naturals first (wilds only where short)
-            self.finish(shape, core, rank, 1)
+            self.report(shape, [(packed, naturals, need, subst)], rank, 1,
+                        tuple(r for r, c in enumerate(counts) if c), ())
+
+    # ------------------------------------------------------------------ report
+    def report(self, shape: Shape, cores: list[Core], rank: int, length: int, core_ranks: tuple[int, ...],
+               adjacent: tuple[int, ...]) -> None:
+        """Cores chosen (in walk order): add every kicker choice and report the plays the
+        shape's wilds/naturals constraints allow (played alone, wild cards are themselves)."""
+        found = self.found
+        combo = shape.combo
+        wmin, wmax, nmin, nmax = shape.wilds_min, shape.wilds_max, shape.naturals_min, shape.naturals_max
+        wild_rank = self.wild_rank
+        shift = self.wild_shift
+        if not shape.kickers:
+            for packed, naturals, wilds, subst in cores:
+                if wilds < wmin or wilds > wmax or naturals < nmin or naturals > nmax:
+                    continue
+                if naturals == 0 and any(r != wild_rank for r in subst):
+                    continue
+                key = (packed + (wilds << shift), combo, rank, length)
+                if key not in found:
+                    found[key] = subst  # a core's wilds are listed by rank: already sorted
+            return
+        total = self.wilds
+        overlap = shape.overlap
+        n_ok = nmax >= self.nat_total  # kickers cannot take more naturals than the hand holds
+        kick_list = self.kick_list
+        for packed, naturals, wilds, subst in cores:
+            pool = total - wilds
+            if overlap:  # the kicker choices depend on the naturals this core leaves
+                core_nat = tuple((r, (packed >> _SHIFT[r]) & C.MASK) for r in core_ranks)
+                kicks = kick_list(shape, length, adjacent, core_nat, (), core_nat, pool)
+            else:
+                kicks = kick_list(shape, length, adjacent, core_ranks, core_ranks, (), pool)
+            base = packed + (wilds << shift)
+            if naturals > 0 and wmin <= wilds and wilds + pool <= wmax and nmin <= naturals and n_ok:
+                # the common case: every choice fits the bounds (each holds at most ``pool`` wilds)
+                for kpw, _, _, ksub, _ in kicks:
+                    key = (base + kpw, combo, rank, length)
+                    if key not in found:
+                        found[key] = (tuple(sorted(subst + ksub)) if subst else ksub) if ksub else subst
+                continue
+            for kpw, kn, kw, ksub, all_wild in kicks:
+                w = wilds + kw
+                n = naturals + kn
+                if w < wmin or w > wmax or n < nmin or n > nmax:
+                    continue
+                if n == 0 and not (all_wild and all(r == wild_rank for r in subst)):
+                    continue
+                key = (base + kpw, combo, rank, length)
+                if key not in found:
+                    found[key] = tuple(sorted(subst + ksub))
 
     # ------------------------------------------------------------------ kickers
-    def finish(self, shape: Shape, core: list[tuple[int, int, int]], rank: int, length: int,
-               adjacent: tuple[int, ...] = ()) -> None:
-        """Core chosen as (rank, naturals, wilds) triples: add the kickers and report."""
-        rem = list(self.nat)
-        packed = 0
-        wilds_used = 0
-        subst: list[int] = []
-        core_ranks = set()
-        for r, n, w in core:
-            rem[r] -= n
-            packed += n << _SHIFT[r]
-            wilds_used += w
-            subst.extend([r] * w)
-            core_ranks.add(r)
-        naturals_used = C.size_of(packed)
-        if not shape.kickers:
-            self.report(shape, packed, naturals_used, wilds_used, subst, rank, length)
-            return
-        blocked = core_ranks if not shape.overlap else set()
-        used = [0] * C.NUM_RANKS
-        self.kick(shape, shape.kickers, 0, length, rem, used, blocked, 0, packed, naturals_used, wilds_used,
-                  subst, rank, adjacent)
+    def kick_list(self, shape: Shape, length: int, adjacent: tuple[int, ...], sig: tuple[object, ...],
+                  blocked: tuple[int, ...], core_nat: tuple[tuple[int, int], ...], pool: int) -> list[Kick]:
+        """The kicker choices of a core (cached by the core's signature) with at most
+        ``pool`` wild cards."""
+        ckey = (id(shape), length, adjacent, sig)
+        entry = self.kick_cache.get(ckey)
+        if entry is None or entry[0] < pool:
+            rem = list(self.nat)
+            for r, n in core_nat:
+                rem[r] -= n
+            entry = self.kick_cache[ckey] = (pool, self.kicks(shape, rem, blocked, length, adjacent, pool), {})
+        if pool == entry[0]:
+            return entry[1]
+        kicks = entry[2].get(pool)
+        if kicks is None:
+            kicks = entry[2][pool] = [k for k in entry[1] if k[2] <= pool]
+        return kicks
 
-    def kick(self, shape: Shape, rules: tuple[KickerRule, ...], idx: int, length: int, rem: list[int],
-             used: list[int], blocked: set[int], jokers: int, packed: int, naturals: int, wilds: int,
-             subst: list[int], rank: int, adjacent: tuple[int, ...]) -> None:
-        if idx == len(rules):
-            self.report(shape, packed, naturals, wilds, subst, rank, length)
-            return
-        rule = rules[idx]
-        cands = [r for r in rule.ranks if r not in blocked]
-        self.fill(shape, rules, idx, length, rem, used, blocked, jokers, packed, naturals, wilds, subst, rank,
-                  adjacent, cands, 0, rule.groups(length), rule.unit)
+    def kicks(self, shape: Shape, rem: list[int], blocked: tuple[int, ...], length: int,
+              adjacent: tuple[int, ...], pool: int) -> list[Kick]:
+        """Every choice of kickers, with at most ``pool`` wild cards, in depth-first
+        order (per kicker rule, ranks ascending, fewer groups and fewer wilds first):
+        (packed natural kicker cards + wild kicker cards under the wild rank, natural
+        kicker cards, wild kicker cards, the ranks those stand for, sorted, whether all
+        of them stand for the wild rank)."""
+        plan = [(rule.unit, rule.groups(length), [r for r in rule.ranks if r not in blocked])
+                for rule in shape.kickers]
+        if len(plan) == 1:
+            raw, last = _one_rule_kicks(shape, *plan[0], rem, self.stands, adjacent, pool)
+        else:
+            raw, last = _kicks(shape, plan, rem, self.stands, adjacent, pool), None
+        wild_rank, shift = self.wild_rank, self.wild_shift
+        once = self.once
+        out: list[Kick] = []
+        append = out.append
+        seen: set[int] = set()
+        add = seen.add
+        if last is not None:
+            # one group a rank, every choice one group short: add the last group here
+            joker_max = shape.jokers
+            m = len(last)
+            for pos, _, jokers, packed, naturals, wilds, sub in raw:
+                room = pool - wilds
+                for p in range(pos, m):
+                    for _, w, kp, kn, kj, ks in last[p]:
+                        if w > room or (kj and jokers + kj > joker_max):
+                            continue
+                        s = sub + ks if ks else sub
+                        all_wild = not s or (s[0] == wild_rank and s[-1] == wild_rank)  # s is sorted
+                        kw = wilds + w
+                        kpw = packed + kp + (kw << shift)
+                        if once:
+                            key = kpw + kpw + all_wild
+                            if key in seen:
+                                continue
+                            add(key)
+                        append((kpw, naturals + kn, kw, s, all_wild))
+            return out
+        if not once:
+            return [(packed + (wilds << shift), naturals, wilds, sub,
+                     not sub or (sub[0] == wild_rank and sub[-1] == wild_rank))
+                    for _, _, _, packed, naturals, wilds, sub in raw]
+        # a later choice of the same cards (with wilds standing for the wild rank alike)
+        # reports nothing new: keep the first
+        for _, _, _, packed, naturals, wilds, sub in raw:
+            all_wild = not sub or (sub[0] == wild_rank and sub[-1] == wild_rank)  # sub is sorted
+            kpw = packed + (wilds << shift)
+            key = kpw + kpw + all_wild
+            if key not in seen:
+                add(key)
+                append((kpw, naturals, wilds, sub, all_wild))
+        return out
 
-    def fill(self, shape: Shape, rules: tuple[KickerRule, ...], idx: int, length: int, rem: list[int],
-             used: list[int], blocked: set[int], jokers: int, packed: int, naturals: int, wilds: int,
-             subst: list[int], rank: int, adjacent: tuple[int, ...], cands: list[int], start: int, need: int,
-             unit: int) -> None:
-        if need == 0:
-            self.kick(shape, rules, idx + 1, length, rem, used, blocked, jokers, packed, naturals, wilds, subst,
-                      rank, adjacent)
-            return
-        pool = self.wilds - wilds
+
+def _kicks(shape: Shape, plan: list[tuple[int, int, list[int]]], rem: list[int], stands: list[bool],
+           adjacent: tuple[int, ...], pool: int) -> list[_Choice]:
+    """Kicker choices of any number of kicker rules, depth-first, as :func:`_one_rule_kicks`
+    lists them."""
+    last = len(plan)
+    used = [0] * C.NUM_RANKS
+    distinct, per_rank, adjacent_max, joker_max = shape.distinct, shape.per_rank, shape.adjacent, shape.jokers
+    out: list[_Choice] = []
+    sub: list[int] = []
+    append = out.append
+
+    def fill(idx: int, start: int, need: int, jokers: int, packed: int, naturals: int, wilds: int) -> None:
+        while need == 0:  # this rule's groups chosen: the next rule, or a complete choice
+            idx += 1
+            if idx == last:
+                append((0, 0, 0, packed, naturals, wilds, tuple(sorted(sub))))
+                return
+            start, need = 0, plan[idx][1]
+        unit, _, cands = plan[idx]
+        left = pool - wilds
         for i in range(start, len(cands)):
             r = cands[i]
-            if shape.distinct and used[r]:
+            if distinct and used[r]:
                 continue
             have = rem[r]
-            spare = pool if self.stands[r] else 0
+            spare = left if stands[r] else 0
             most = (have + spare) // unit
-            if shape.per_rank < 99:
-                most = min(most, (shape.per_rank - used[r]) // unit)
-            if shape.adjacent < 99 and r in adjacent:
-                most = min(most, (shape.adjacent - used[r]) // unit)
-            if shape.distinct:
-                most = min(most, 1)
+            if per_rank < 99:
+                most = min(most, (per_rank - used[r]) // unit)
+            if adjacent_max < 99 and r in adjacent:
+                most = min(most, (adjacent_max - used[r]) // unit)
+            if distinct and most > 1:
+                most = 1
+            most = min(most, need)
             is_joker = r >= C.SMALL_JOKER
-            for times in range(1, min(most, need) + 1):
+            shift = _SHIFT[r]
+            for times in range(1, most + 1):
                 cards = times * unit
-                if is_joker and jokers + cards > shape.jokers:
+                if is_joker and jokers + cards > joker_max:
                     break
-                for w in range(max(0, cards - have), min(cards, spare) + 1):
+                for w in range(max(0, cards - have), min(spare, cards) + 1):
                     n = cards - w
                     rem[r] -= n
                     used[r] += cards
-                    subst.extend([r] * w)
-                    self.fill(shape, rules, idx, length, rem, used, blocked, jokers + (cards if is_joker else 0),
-                              packed + (n << _SHIFT[r]), naturals + n, wilds + w, subst, rank, adjacent, cands,
-                              i + 1, need - times, unit)
-                    del subst[len(subst) - w:]
+                    if w:
+                        sub.extend((r,) * w)
+                    fill(idx, i + 1, need - times, jokers + (cards if is_joker else 0),
+                         packed + (n << shift), naturals + n, wilds + w)
+                    if w:
+                        del sub[-w:]
                     used[r] -= cards
                     rem[r] += n
 
-    # ------------------------------------------------------------------ report
-    def report(self, shape: Shape, packed: int, naturals: int, wilds: int, subst: list[int], rank: int,
-               length: int) -> None:
-        if not shape.wild_ok(wilds, naturals):
-            return
-        if naturals == 0 and any(r != self.wild_rank for r in subst):
-            return  # played alone, wild cards are themselves
-        self.emit(packed + (wilds << _SHIFT[self.wild_rank]), shape.combo, rank, length, tuple(sorted(subst)))
+    fill(-1, 0, 0, 0, 0, 0, 0)
+    return out
+
+
+def _one_rule_kicks(shape: Shape, unit: int, need: int, cands: list[int], rem: list[int], stands: list[bool],
+                    adjacent: tuple[int, ...], pool: int) -> tuple[list[_Choice], list[list[_Way]] | None]:
+    """Every choice of kickers for a shape of one kicker rule in depth-first order (ranks
+    ascending, fewer groups and fewer wilds first), listed breadth-first without a call
+    per choice: (_, _, _, packed naturals, naturals, wilds, the ranks the wilds stand
+    for, sorted). When each rank gives at most one group, the choices are returned one
+    group short, with the ways each rank gives it (by rank position), for the caller
+    to add the last group."""
+    if need == 0:
+        return [(0, 0, 0, 0, 0, 0, ())], None
+    per_rank, adjacent_max, joker_max, distinct = shape.per_rank, shape.adjacent, shape.jokers, shape.distinct
+    # per candidate rank, the ways it gives groups: (groups, wilds, packed naturals, naturals, jokers, subst)
+    ways_by_rank: list[list[_Way]] = []
+    for r in cands:
+        have = rem[r]
+        spare = pool if stands[r] else 0
+        most = (have + spare) // unit
+        if per_rank < 99:
+            most = min(most, per_rank // unit)
+        if adjacent_max < 99 and r in adjacent:
+            most = min(most, adjacent_max // unit)
+        if distinct and most > 1:
+            most = 1
+        most = min(most, need)
+        is_joker = r >= C.SMALL_JOKER
+        shift = _SHIFT[r]
+        ways = []
+        for times in range(1, most + 1):
+            cards = times * unit
+            if is_joker and cards > joker_max:
+                break
+            for w in range(max(0, cards - have), min(spare, cards) + 1):
+                n = cards - w
+                ways.append((times, w, n << shift, n, cards if is_joker else 0, (r,) * w))
+        if ways:
+            ways_by_rank.append(ways)
+    m = len(ways_by_rank)
+    single = all(ways[-1][0] == 1 for ways in ways_by_rank)  # no rank gives two groups
+    # the most groups the ranks from position p on can give (to drop choices that cannot complete)
+    supply = [0] * (m + 1)
+    for p in range(m - 1, -1, -1):
+        supply[p] = supply[p + 1] + ways_by_rank[p][-1][0]
+    # partial choices in depth-first order: (next position, groups left, jokers, packed, naturals, wilds, subst);
+    # each round extends the unfinished ones in place, which keeps the order
+    states: list[_Choice] = [(0, need, 0, 0, 0, 0, ())]
+    while True:
+        if single and states and states[0][1] == 1:  # every choice is one group short
+            return states, ways_by_rank
+        grown: list[_Choice] = []
+        add = grown.append
+        unfinished = False
+        for state in states:
+            pos, left, jokers, packed, naturals, wilds, sub = state
+            if left == 0:
+                add(state)
+                continue
+            for p in range(pos, m):
+                if supply[p] < left:
+                    break
+                after = supply[p + 1]
+                for times, w, kp, kn, kj, ks in ways_by_rank[p]:
+                    if times > left:
+                        break
+                    if wilds + w > pool or left - times > after or (kj and jokers + kj > joker_max):
+                        continue
+                    if times < left:
+                        unfinished = True
+                    add((p + 1, left - times, jokers + kj, packed + kp, naturals + kn, wilds + w, sub + ks))
+        states = grown
+        if not unfinished:
+            return states, None
 
 
 def enumerate_wild(rules: Rules, naturals: list[int], wilds: int, wild_rank: int, emit: WildEmit,
@@ -206,7 +456,15 @@ def enumerate_wild(rules: Rules, naturals: list[int], wilds: int, wild_rank: int
                    exact_size: int | None = None, min_rank: int = -1, length: int = 0) -> None:
     """Report every play of ``naturals`` (no card of the wild rank) plus up to ``wilds``
     wild cards, as :meth:`Rules.enumerate` does for natural cards."""
-    walk = _Walk(rules, naturals, wilds, wild_rank, emit)
+    _walk(rules, naturals, wilds, wild_rank, _EmitAll(emit), shapes, max_size, exact_size, min_rank, length)
+
+
+def _walk(rules: Rules, naturals: list[int], wilds: int, wild_rank: int, found: Found,
+          shapes: list[Shape] | None = None, max_size: int | None = None,
+          exact_size: int | None = None, min_rank: int = -1, length: int = 0) -> None:
+    """:func:`enumerate_wild` into a dictionary: each distinct play once, with the
+    substitution it was first found with."""
+    walk = _Walk(rules, naturals, wilds, wild_rank, found)
     cap = exact_size if exact_size is not None else (max_size if max_size is not None else 1 << 30)
     for shape in shapes if shapes is not None else rules.shapes:
         if shape.kind == "chain":
@@ -229,7 +487,11 @@ class WildMoves:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self._intern: dict[tuple[int, int, int, int, int], Move] = {}
+        #: wild rank -> (packed, combo, rank, length) -> (its legal-move order as one int, Move)
+        self._intern: dict[int, dict[tuple[int, int, int, int], tuple[int, Move]]] = {}
+        #: combo -> (the bits of its tier and name order in the int order key)
+        names = sorted(c.name for c in rules.combos)
+        self._order_bits = [((c.tier + 1) << 12) | names.index(c.name) for c in rules.combos]
         self._shapes_by_combo: dict[int, list[Shape]] = {}
         for s in rules.shapes:
             self._shapes_by_combo.setdefault(s.combo, []).append(s)
@@ -243,50 +505,69 @@ class WildMoves:
             raise DdzError(f"{C.RANKS[wild]} cannot be the wild rank of {self.rules.name}")
 
     def move(self, packed: int, combo: int, rank: int, length: int, subst: tuple[int, ...], wild: int) -> Move:
-        ident = (packed, combo, rank, length, wild)
-        m = self._intern.get(ident)
-        if m is None:
-            info = self.rules.combos[combo]
-            size = C.size_of(packed)
-            if info.tier >= 0:
-                fields = {"size": size, "rank": rank, "length": length}
-                key: tuple[int, ...] = (info.tier, *(fields[f] for f in info.compare))
-            else:
-                key = (rank,)
-            letter = C.RANKS[wild]
-            m = Move(C.to_string(packed), info.name, rank, length, size, info.tier, key, packed,
-                     tuple((letter, C.RANKS[r]) for r in subst))
-            self._intern[ident] = m
-        return m
+        ident = (packed, combo, rank, length)
+        m = self._interned(wild).get(ident)
+        return (self._new_move(ident, subst, wild) if m is None else m)[1]
 
-    def _collect(self, counts: list[int], wild: int, **kw: object) -> list[Move]:
+    def _interned(self, wild: int) -> dict[tuple[int, int, int, int], tuple[int, Move]]:
+        table = self._intern.get(wild)
+        if table is None:
+            table = self._intern[wild] = {}
+        return table
+
+    def _new_move(self, ident: tuple[int, int, int, int], subst: tuple[int, ...], wild: int) -> tuple[int, Move]:
+        """The Move of a reading first seen (with the substitution it was first found with),
+        after its legal-move order (tier, size, rank, combo, packed) as one int."""
+        packed, combo, rank, length = ident
+        info = self.rules.combos[combo]
+        size = C.size_of(packed)
+        if info.tier >= 0:
+            fields = {"size": size, "rank": rank, "length": length}
+            key: tuple[int, ...] = (info.tier, *(fields[f] for f in info.compare))
+        else:
+            key = (rank,)
+        letter = C.RANKS[wild]
+        m = Move(C.to_string(packed), info.name, rank, length, size, info.tier, key, packed,
+                 tuple((letter, C.RANKS[r]) for r in subst))
+        bits = self._order_bits[combo]
+        order = ((((bits >> 12) << 16 | size) << 8 | rank) << 12 | (bits & 0xFFF)) << (C.BITS * C.NUM_RANKS) | packed
+        entry = self._interned(wild)[ident] = (order, m)
+        return entry
+
+    def _collect_ordered(self, counts: list[int], wild: int, **kw: object) -> list[tuple[int, Move]]:
+        """Every reading found, as (legal-move order key, Move)."""
         naturals = list(counts)
         wilds = naturals[wild]
         naturals[wild] = 0
-        found: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
+        found: Found = {}
+        _walk(self.rules, naturals, wilds, wild, found, **kw)  # type: ignore[arg-type]
+        get = self._interned(wild).get
+        new = self._new_move
+        return [get(ident) or new(ident, subst, wild) for ident, subst in found.items()]
 
-        def emit(packed: int, combo: int, rank: int, length: int, subst: tuple[int, ...]) -> None:
-            found.setdefault((packed, combo, rank, length), subst)
-
-        enumerate_wild(self.rules, naturals, wilds, wild, emit, **kw)  # type: ignore[arg-type]
-        return [self.move(*ident, subst, wild) for ident, subst in found.items()]
+    def _collect(self, counts: list[int], wild: int, **kw: object) -> list[Move]:
+        return list(map(_second, self._collect_ordered(counts, wild, **kw)))
 
     def classify(self, counts: list[int], wild: int) -> tuple[Move, ...]:
         moves = self._collect(counts, wild, exact_size=sum(counts))
-        return tuple(sorted(moves, key=lambda m: (m.tier, m.rank, m.combo, m.length)))
+        return tuple(sorted(moves, key=_reading_order))
 
     def legal_moves(self, counts: list[int], after: Move | None, wild: int) -> LegalMoves:
+        # sorted by one int per Move: the order (m.tier, m.size, m.rank, m.combo, m.packed)
         if after is None:
-            moves = self._collect(counts, wild, max_size=sum(counts))
-            return LegalMoves(tuple(sorted(moves, key=_order)), can_pass=False)
-        out: list[Move] = []
+            moves = self._collect_ordered(counts, wild, max_size=sum(counts))
+            moves.sort(key=_first)
+            return LegalMoves(tuple(map(_second, moves)), can_pass=False)
+        out: list[tuple[int, Move]] = []
         if after.tier < 0 and after.combo in self._combo_index:
             shapes = self._shapes_by_combo.get(self._combo_index[after.combo], [])
-            out.extend(m for m in self._collect(counts, wild, shapes=shapes, exact_size=after.size,
-                                                min_rank=after.rank, length=after.length) if m.beats(after))
-        out.extend(m for m in self._collect(counts, wild, shapes=self._bomb_shapes, max_size=sum(counts))
-                   if m.beats(after))
-        return LegalMoves(tuple(sorted(out, key=_order)), can_pass=True)
+            out.extend(x for x in self._collect_ordered(counts, wild, shapes=shapes, exact_size=after.size,
+                                                        min_rank=after.rank, length=after.length)
+                       if x[1].beats(after))
+        out.extend(x for x in self._collect_ordered(counts, wild, shapes=self._bomb_shapes, max_size=sum(counts))
+                   if x[1].beats(after))
+        out.sort(key=_first)
+        return LegalMoves(tuple(map(_second, out)), can_pass=True)
 
     def census(self, wild: int, max_size: int) -> tuple[dict[str, int], int, int, dict[int, int]]:
         """Distinct plays of the full deck per combo, distinct card sets, readings, and
@@ -304,5 +585,7 @@ class WildMoves:
                 dict(sorted(by_wilds.items())))
 
 
-def _order(m: Move) -> tuple[int, int, int, str, int]:
-    return (m.tier, m.size, m.rank, m.combo, m.packed)
+_first = itemgetter(0)
+_second = itemgetter(1)
+#: reading order (m.tier, m.rank, m.combo, m.length), as the natural classify's
+_reading_order = attrgetter("tier", "rank", "combo", "length")
