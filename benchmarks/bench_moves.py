@@ -325,7 +325,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             runners["RLCard"] = lambda lookup=lookup, rl_plays=rl_plays: _loop(lookup, rl_plays)
         found[spec] = sum(1 for s in plays if v.classify(s))
         runners[spec] = lambda cl=v.classify, plays=plays: _loop(cl, plays)
-        # the hot-loop form: Variant.classifier(), a mapping lookup like RLCard's
+        # the hot-loop form: Variant.classifier(), the table's own lookup, like RLCard's
         classifier = v.classifier()
         found[f"{spec} classifier()"] = sum(1 for s in plays if classifier(s))
         runners[f"{spec} classifier()"] = lambda cl=classifier, plays=plays: _loop(cl, plays)

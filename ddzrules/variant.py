@@ -196,19 +196,20 @@ class Variant:
         found = self._collect(counts, exact_size=total)
         return tuple(sorted((self._move(*i) for i in found), key=_reading_order))
 
-    def classifier(self) -> Callable[[str], tuple[Move, ...]]:
-        """A classify function for hot loops: a mapping lookup from a card string to its
-        readings, as fast as a dictionary lookup for canonical strings of the universe;
-        any other string (other notation, no combo) goes through :meth:`classify`.
+    def classifier(self) -> Callable[[str], tuple[Move, ...] | None]:
+        """The matcher table as a lookup function for hot loops (as RLCard's ``CARD_TYPE``
+        lookup is): a canonical card string of the universe → its readings, anything
+        else → None (use :meth:`classify` for other notations, non-combos and wild cards).
+        It is the table's own ``dict.get``, so it costs one dictionary lookup.
 
-        >>> readings = load_variant("hubei-3p").classifier()
-        >>> [m.combo for m in readings("33344469")], readings("333444 69") == readings("33344469")
-        (['plane_wings'], True)
+        >>> lookup = load_variant("hubei-3p").classifier()
+        >>> [m.combo for m in lookup("33344469")], lookup("333444 69"), lookup("3334")[0].combo
+        (['plane_wings'], None, 'trio_with_hand')
         """
         self._ensure_table()
-        table = _Readings(self._by_string)
-        table.classify = self.classify
-        return table.__getitem__
+        if self._table is None:  # pragma: no cover - universes too large to tabulate
+            return lambda cards: self.classify(cards) or None
+        return self._by_string.get
 
     def reading(self, cards: CardsLike, wild: int | str | None = None) -> Move:
         """The reading of a play for the runtime: the single one, or the strongest
@@ -375,15 +376,6 @@ class Variant:
         if self._table is None:  # pragma: no cover
             raise DdzError(f"{self.name}: the universe is too large to list")
         return sorted(self._by_string)
-
-
-class _Readings(dict):  # type: ignore[type-arg]
-    """Canonical card string → readings; a miss is classified in full and not stored."""
-
-    classify: Callable[[str], tuple[Move, ...]]
-
-    def __missing__(self, cards: str) -> tuple[Move, ...]:
-        return self.classify(cards)
 
 
 class _FastIndex:
