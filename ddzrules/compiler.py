@@ -131,6 +131,14 @@ class ComboInfo:
     tier: int  # bomb class, -1 for a play that is not a bomb
     compare: tuple[str, ...]
 
+    def key(self, size: int, rank: int, length: int) -> tuple[int, ...]:
+        """A play's comparison key: among bombs the class, then the ``compare`` fields;
+        other plays compare by rank (within one combo, size and length)."""
+        if self.tier < 0:
+            return (rank,)
+        fields = {"size": size, "rank": rank, "length": length}
+        return (self.tier, *(fields[f] for f in self.compare))
+
 
 @dataclass
 class Rules:

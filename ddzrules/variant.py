@@ -85,12 +85,8 @@ class Variant:
         if m is None:
             info = self.rules.combos[combo]
             size = C.size_of(packed)
-            if info.tier >= 0:
-                fields = {"size": size, "rank": rank, "length": length}
-                key: tuple[int, ...] = (info.tier, *(fields[f] for f in info.compare))
-            else:
-                key = (rank,)
-            m = Move(C.to_string(packed), info.name, rank, length, size, info.tier, key, packed)
+            m = Move(C.to_string(packed), info.name, rank, length, size, info.tier,
+                     info.key(size, rank, length), packed)
             self._intern[ident] = m
         return m
 

@@ -521,13 +521,8 @@ class WildMoves:
         packed, combo, rank, length = ident
         info = self.rules.combos[combo]
         size = C.size_of(packed)
-        if info.tier >= 0:
-            fields = {"size": size, "rank": rank, "length": length}
-            key: tuple[int, ...] = (info.tier, *(fields[f] for f in info.compare))
-        else:
-            key = (rank,)
         letter = C.RANKS[wild]
-        m = Move(C.to_string(packed), info.name, rank, length, size, info.tier, key, packed,
+        m = Move(C.to_string(packed), info.name, rank, length, size, info.tier, info.key(size, rank, length), packed,
                  tuple((letter, C.RANKS[r]) for r in subst))
         bits = self._order_bits[combo]
         order = ((((bits >> 12) << 16 | size) << 8 | rank) << 12 | (bits & 0xFFF)) << (C.BITS * C.NUM_RANKS) | packed
