@@ -147,6 +147,9 @@ def play(spec: str, auto: bool, seed: int | None, seat: int, bots: str, record_p
     game_ref.append(game)
     if game.wild is not None:
         console.print(f"wild rank 癞子: {C.RANKS[game.wild]}")
+    if "face_up" in game.public:
+        face = game.public["face_up"]
+        console.print(f"face-up card: {face['card']}, dealt to seat {face['seat']} (bids first)")
     if auto:
         for s in range(rules.players):
             console.print(f"seat {s} ({kinds[s]}): {game.hand_string(s)}")

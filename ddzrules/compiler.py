@@ -101,8 +101,15 @@ class Shape:
     @property
     def natural(self) -> bool:
         """Whether a play of no wild cards can take this shape (a soft or pure wild
-        bomb cannot)."""
-        return self.wilds_min == 0 and self.naturals_max >= UNBOUNDED
+        bomb cannot): no wild card required, and the natural-card bounds admit plays
+        of the shape's sizes (every card of such a play is natural)."""
+        return (self.wilds_min == 0 and self.naturals_max >= self.min_size()
+                and self.naturals_min <= self.max_size())
+
+    def max_size(self) -> int:
+        if self.kind == "group":
+            return self.max_count + self.kicker_cards(1)
+        return self.core_size(self.max_len) + self.kicker_cards(self.max_len)
 
     def wild_ok(self, wilds: int, naturals: int) -> bool:
         return (self.wilds_min <= wilds <= self.wilds_max
@@ -457,8 +464,9 @@ class _Compiler:
                  "wilds_min": 0, "wilds_max": UNBOUNDED, "naturals_min": 0, "naturals_max": UNBOUNDED}
         for c in cons:
             if c.name in PLAY_CONSTRAINTS and c.value is not None:
-                if c.name == "wilds" and not self.stand_for:
-                    self.error(path, "constraint 'wilds' needs a spec with wildcards:", (c.pos.line, c.pos.column))
+                if not self.stand_for:
+                    self.error(path, f"constraint {c.name!r} needs a spec with wildcards:",
+                               (c.pos.line, c.pos.column))
                 flags[f"{c.name}_{'max' if c.op == '<=' else 'min'}"] = c.value
                 continue
             if c.op == ">=":

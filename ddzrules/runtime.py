@@ -245,6 +245,14 @@ class GameRules:
                 inst = self._activate(registry, role, entry, path, problems)
                 if inst is not None:
                     self.active.append((role, entry["plugin"], inst))
+        has_wild_plugin = any(role == "wildcards" for role, _, _ in self.active)
+        if variant.rules.stand_for and not has_wild_plugin and not problems:
+            problems.append(self.spec.problem(("wildcards",), "a spec with wildcards: needs a game.wildcards "
+                                                              "plugin to draw each deal's wild rank"))
+        if has_wild_plugin and not variant.rules.stand_for:
+            problems.append(self.spec.problem(("game", "wildcards"), "game.wildcards needs the spec's "
+                                                                     "wildcards: section (what a wild card "
+                                                                     "may stand for)"))
         if problems:
             raise SpecError(problems)
 
