@@ -45,13 +45,14 @@ import os
 os.environ["DDZRULES_NO_CACHE"] = "1"  # before ddzrules reads it: compile every table afresh
 
 import argparse
-import gc
 import json
 import random
 import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
+
+from bench_moves import best_of, clock_fn
 
 from ddzrules import cards as C
 from ddzrules import load_variant
@@ -68,26 +69,7 @@ TARGET_SLOWDOWN = 10.0  # a hand with wilds at most this many times slower than 
 # ---------------------------------------------------------------------- timing
 
 
-def clock_fn(name: str) -> Callable[[], float]:
-    return time.process_time if name == "cpu" else time.perf_counter
-
-
-def best_of(rounds: int, runners: dict[str, Callable[[], int]], clock: Callable[[], float]) -> dict[str, tuple[float, int]]:
-    """Run each runner ``rounds`` times, interleaved; best time and its output count."""
-    best: dict[str, tuple[float, int]] = {}
-    for _ in range(rounds):
-        for name, run in runners.items():
-            gc.collect()
-            gc.disable()
-            try:
-                t0 = clock()
-                n = run()
-                dt = clock() - t0
-            finally:
-                gc.enable()
-            if name not in best or dt < best[name][0]:
-                best[name] = (dt, n)
-    return best
+# clock_fn and best_of are bench_moves.py's (same directory, so importable when run as a script)
 
 
 def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
