@@ -1,0 +1,178 @@
+"""Engine adapters: how ``ddzrules conformance run`` asks another engine the suite's questions.
+
+An adapter is a class, found by name through the entry-point group
+``ddzrules.engines`` (or given as ``module:Class``). It is built once per run as
+``EngineClass(manifest, options)`` where ``manifest`` is the suite's
+``manifest.json`` as a dict (it carries the resolved spec) and ``options`` the
+``--option key=value`` pairs of the command line (``--spec`` is ``spec=...``).
+
+Every capability is an optional method; a method the class does not define, or
+one that raises :class:`Unsupported`, makes its vectors *skipped*, never passed.
+Cards cross this boundary in ddzrules' canonical notation (ranks low to high
+``3456789TJQKA2XD``, one character per card, sorted: ``T`` ten, ``X`` small joker
+小王, ``D`` big joker 大王); the adapter owns the mapping to its engine's notation.
+
+Capabilities (each answer in canonical notation):
+
+``classify(cards, wild) -> Classification``
+    Whether ``cards`` is one play and, if the adapter can say, its readings.
+``compare(a, b, wild) -> bool``
+    Whether the play ``a`` may be played on the play ``b`` (under some reading).
+``moves(hand, after, wild) -> MovesAnswer``
+    The distinct card sets ``hand`` may play (leading when ``after`` is None, else
+    answering ``after``) and whether passing is legal.
+``census() -> CensusAnswer``
+    The move universe: distinct plays in total and, if the adapter can say, by combo.
+``perft(position, depth) -> PerftAnswer``
+    The number of action sequences of exactly ``depth`` actions from ``position``
+    and the divide per first play (see ``docs/conformance.md`` for the definition).
+``game(vector) -> GameAnswer``
+    Replay a seeded game's actions and report what the engine saw.
+
+An adapter may also define ``findings() -> list[Finding]``: facts it noticed
+about its engine during the run that are not failures of the suite (its engine
+disagreeing with itself, duplicates in its lists); the report prints them.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from importlib import metadata
+from typing import Any, Protocol
+
+from ..errors import DdzError
+
+#: the entry-point group third-party adapters register under
+ENTRY_POINT_GROUP = "ddzrules.engines"
+
+
+class Unsupported(Exception):
+    """Raised by an adapter for a question its engine cannot answer (the vector is skipped)."""
+
+
+class EngineError(DdzError):
+    """An adapter that cannot be found, built or used."""
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One reading of a play, in the suite's spec's terms (combo names of that spec)."""
+
+    combo: str
+    rank: str  # the rank of the main group as a card character, e.g. "4"
+    length: int
+
+
+@dataclass(frozen=True)
+class Classification:
+    """An engine's answer to "what is this set of cards?".
+
+    ``readings`` is None when the adapter can only say whether it is a play.
+    """
+
+    play: bool
+    readings: tuple[Reading, ...] | None = None
+
+
+@dataclass(frozen=True)
+class MovesAnswer:
+    """The distinct card sets a hand may play, and whether passing is legal."""
+
+    plays: frozenset[str]
+    can_pass: bool
+    #: plays the engine listed more than once (a finding, not a failure)
+    duplicates: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CensusAnswer:
+    total: int
+    by_combo: dict[str, int] | None = None
+
+
+@dataclass(frozen=True)
+class PerftAnswer:
+    nodes: int
+    #: first play's cards (or "pass") -> sequences starting with it; None if not counted
+    divide: dict[str, int] | None = None
+
+
+@dataclass(frozen=True)
+class GameAnswer:
+    """What an engine saw replaying a game: legal actions at the checked steps (as
+    the action strings of the vector), the final multiple, event names and scores.
+    Fields the engine cannot report stay None and are not compared."""
+
+    legal: dict[int, list[str]] | None = None
+    multiple: float | None = None
+    events: list[str] | None = None
+    scores: list[int] | None = None
+    error: str | None = None  # the engine refused an action of the record: where and why
+
+
+@dataclass(frozen=True)
+class Finding:
+    """Something an adapter noticed about its engine (not a failure of the suite)."""
+
+    title: str
+    detail: str
+    witnesses: tuple[str, ...] = field(default=())
+
+
+class Engine(Protocol):
+    """The minimum an adapter has: a name. Every capability above is optional."""
+
+    name: str
+
+
+CAPABILITIES = ("classify", "compare", "moves", "census", "perft", "game")
+
+
+def builtin_engines() -> dict[str, str]:
+    """Engine names to ``module:Class`` of every registered adapter (entry points)."""
+    return {ep.name: ep.value for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def load_engine_class(name: str) -> type:
+    """The adapter class for ``name``: a registered engine name or ``module:Class``."""
+    registered = builtin_engines()
+    target = registered.get(name)
+    if target is None:
+        if ":" not in name:
+            known = ", ".join(sorted(registered)) or "none"
+            raise EngineError(f"unknown engine {name!r}; registered engines: {known} "
+                              "(or give a class as module:Class)")
+        target = name
+    module_name, _, class_name = target.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as e:
+        raise EngineError(f"engine {name!r}: cannot import {module_name!r}: {e}") from None
+    except Exception as e:  # an adapter module that crashes on import
+        raise EngineError(f"engine {name!r}: importing {module_name!r} failed: "
+                          f"{type(e).__name__}: {e}") from None
+    cls = getattr(module, class_name, None)
+    if not isinstance(cls, type):
+        raise EngineError(f"engine {name!r}: {module_name!r} has no class {class_name!r}")
+    return cls
+
+
+def open_engine(name: str, manifest: dict[str, Any], options: dict[str, str]) -> Any:
+    """Build the adapter for a suite. Errors (a missing package, bad options) become
+    :class:`EngineError` with the adapter's own message."""
+    cls = load_engine_class(name)
+    try:
+        return cls(manifest, options)
+    except (DdzError, Unsupported) as e:
+        raise EngineError(f"engine {name!r}: {e}") from None
+    except ImportError as e:
+        raise EngineError(f"engine {name!r} needs a package that is not installed: {e}") from None
+    except Exception as e:
+        raise EngineError(f"engine {name!r} could not start: {type(e).__name__}: {e}") from None
+
+
+def capability(engine: Any, what: str) -> Any:
+    """The engine's method for a capability, or None when it has none."""
+    fn = getattr(engine, what, None)
+    return fn if callable(fn) else None
