@@ -466,6 +466,20 @@ def load_spec(name_or_path: str | Path, _seen: tuple[str, ...] = (), _relative_t
     return Spec(data["name"], child_clean, file, [file], positions, key_positions)
 
 
+def spec_from_data(data: Any, file: str) -> Spec:
+    """A resolved spec given as data (a conformance suite carries one, parents applied):
+    validated by the schema like a file, without ``extends:`` (it is already resolved)."""
+    if not isinstance(data, dict):
+        raise SpecError([Problem(Location(file, 1, 1), "", "a spec is a mapping")])
+    if "extends" in data:
+        raise SpecError([Problem(Location(file, 1, 1), "extends",
+                                 "a resolved spec has no extends: (its parents are merged in)")])
+    problems = validate_data(data, file, {}, {})
+    if problems:
+        raise SpecError(problems)
+    return Spec(str(data["name"]), copy.deepcopy(data), file, [file])
+
+
 def _display(path: Path) -> str:
     """A short, stable file name for messages: relative to the bundle or the cwd."""
     try:

@@ -149,7 +149,7 @@ def load_engine_class(name: str) -> type:
         module = importlib.import_module(module_name)
     except ImportError as e:
         raise EngineError(f"engine {name!r}: cannot import {module_name!r}: {e}") from None
-    except Exception as e:  # an adapter module that crashes on import
+    except Exception as e:  # noqa: BLE001 - an adapter module that crashes on import
         raise EngineError(f"engine {name!r}: importing {module_name!r} failed: "
                           f"{type(e).__name__}: {e}") from None
     cls = getattr(module, class_name, None)
@@ -168,7 +168,7 @@ def open_engine(name: str, manifest: dict[str, Any], options: dict[str, str]) ->
         raise EngineError(f"engine {name!r}: {e}") from None
     except ImportError as e:
         raise EngineError(f"engine {name!r} needs a package that is not installed: {e}") from None
-    except Exception as e:
+    except Exception as e:  # noqa: BLE001 - a third party's constructor
         raise EngineError(f"engine {name!r} could not start: {type(e).__name__}: {e}") from None
 
 
