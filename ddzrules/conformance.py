@@ -4,7 +4,8 @@ A suite is a directory: ``manifest.json`` (format, the resolved spec and its has
 seed, level, counts and a SHA-256 per file) and one JSONL file per category —
 ``classify``, ``compare``, ``moves``, ``census``, ``perft`` and ``games``. Every
 vector has an ``id``, its inputs, the ``expect``-ed answer and a ``covers`` tag
-(``<combo or rule>/<what>``) naming what it exercises. The same spec, seed and
+(``<combo or rule>/<what>``, several joined by ``, `` when one input is at several
+boundaries) naming what it exercises. The same spec, seed and
 level give byte-identical files. :mod:`ddzrules.conformance_run` runs a suite
 against an engine; ``docs/conformance.md`` documents the format and perft.
 
@@ -192,8 +193,12 @@ def gen_classify(v: Variant, u: _Universe, level: Level, rng: random.Random) -> 
     out: dict[str, dict[str, Any]] = {}
 
     def add(cards: str, covers: str) -> None:
-        if cards and cards not in out:
+        if not cards:
+            return
+        if cards not in out:
             out[cards] = _classify_vector(v, cards, covers)
+        elif covers not in out[cards]["covers"].split(", ") and not covers.endswith("/universe"):
+            out[cards]["covers"] += ", " + covers  # one card set at several boundaries
 
     deck = list(v.rules.deck)
     for info in v.rules.combos:

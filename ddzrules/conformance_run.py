@@ -267,7 +267,7 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _covers_subject(vec: dict[str, Any]) -> str:
-    return str(vec.get("covers", "")).split("/")[0] or "?"
+    return str(vec.get("covers", "")).split(", ")[0].split("/")[0] or "?"
 
 
 def _fmt_readings(rs: list[tuple[str, str, int]]) -> str:
