@@ -58,7 +58,7 @@ class Level:
 
 LEVELS = {
     "smoke": Level("smoke", 2, 20, 20, False, 1, 10, 10, 1, 2, 2, 10),
-    "standard": Level("standard", 4, 300, 200, False, 2, 150, 100, 3, 3, 20, 5),
+    "standard": Level("standard", 4, 300, 200, False, 2, 500, 200, 4, 3, 50, 5),
     "exhaustive": Level("exhaustive", 8, None, 2000, True, 6, 1500, 1000, 5, 3, 200, 1),
 }
 
@@ -399,10 +399,20 @@ def _hard_hands(v: Variant, size: int) -> list[tuple[str, str]]:
     return [(t, h) for t, h in out if h]
 
 
-def _a_lead(v: Variant, hand: str, rng: random.Random, wild: int | None = None) -> str | None:
-    """A random play of ``hand`` with a single reading (so every engine reads it alike)."""
-    plays = [m.cards for m in v.legal_moves(hand) if len(v.classify(m.cards)) == 1]
-    return rng.choice(sorted(plays, key=_play_sort_key)) if plays else None
+def _a_lead(v: Variant, hand: str, rng: random.Random, answering: str | None = None,
+            wild: int | None = None) -> str | None:
+    """A random play of ``hand`` with a single reading (so every engine reads it alike);
+    one that ``answering`` can beat when a few tries find one (an empty answer tests little)."""
+    plays = sorted((m.cards for m in v.legal_moves(hand) if len(v.classify(m.cards)) == 1),
+                   key=_play_sort_key)
+    if not plays:
+        return None
+    tries = [rng.choice(plays) for _ in range(8)]
+    if answering is not None:
+        for p in tries:
+            if len(v.legal_moves(answering, after=p, wild=wild)):
+                return p
+    return tries[0]
 
 
 def gen_moves(v: Variant, u: _Universe, level: Level, rng: random.Random) -> list[dict[str, Any]]:
@@ -417,7 +427,7 @@ def gen_moves(v: Variant, u: _Universe, level: Level, rng: random.Random) -> lis
         hand = C.counts_to_string(C.counts_of(deck[:size]))
         other = C.counts_to_string(C.counts_of(deck[size:2 * size]))
         out.append(_moves_vector(v, hand, None, f"random/lead-{size}"))
-        after = _a_lead(v, other, rng)
+        after = _a_lead(v, other, rng, hand)
         if after is not None:
             out.append(_moves_vector(v, hand, after, f"{u.table[after][0].combo}/answer-{size}"))
     for size in sizes:
@@ -426,7 +436,7 @@ def gen_moves(v: Variant, u: _Universe, level: Level, rng: random.Random) -> lis
             deck = [c for c in full]
             rng.shuffle(deck)
             other = C.counts_to_string(C.counts_of(deck[:size]))
-            after = _a_lead(v, other, rng)
+            after = _a_lead(v, other, rng, hand)
             if after is not None:
                 out.append(_moves_vector(v, hand, after, f"{tag}-answer-{size}"))
     ranks = wild_ranks(v)
@@ -446,7 +456,7 @@ def gen_moves(v: Variant, u: _Universe, level: Level, rng: random.Random) -> lis
             out.append(_moves_vector(v, hand, None, f"wild/lead-{counts[w]}-wilds", w))
         else:
             other = C.counts_to_string(C.counts_of(deck[size:2 * size]))
-            after = _a_lead(v, other, rng)
+            after = _a_lead(v, other, rng, hand, w)
             out.append(_moves_vector(v, hand, after, f"wild/answer-{counts[w]}-wilds", w))
     return out
 
