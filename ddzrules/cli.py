@@ -9,20 +9,23 @@ from __future__ import annotations
 
 import json
 import sys
+import unicodedata
 from collections.abc import Callable
+from contextlib import ExitStack
 from functools import wraps
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import IO, Any, NoReturn, TypeVar
 
 import click
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from . import cards as C
 from .errors import DdzError
 from .moves import Move
 from .spec import bundled_names, dump_yaml, load_spec
-from .variant import load_variant
+from .variant import Variant, load_variant
 
 F = TypeVar("F", bound=Callable[..., Any])
 console = Console(highlight=False)
@@ -191,20 +194,204 @@ def _move_rows(moves: list[Move]) -> Table:
     return table
 
 
+# ------------------------------------------------------------------ classify, compare, moves
+# Each question is answered by one function returning the --json answer, so that a
+# single question and a line of a --batch file give the same fields.
+
+batch_option = click.option(
+    "--batch", default=None, metavar="FILE",
+    help="Answer many questions in one process: JSON Lines in (FILE, or - for stdin), "
+         "one JSON answer per line out (see docs/batch.md).")
+
+
+def _classify_answer(v: Variant, cards: str, wild: str | None) -> dict[str, Any]:
+    canonical = C.parse_cards(cards)
+    return {"cards": canonical, "readings": [m.to_dict() for m in v.classify(canonical, wild=wild)]}
+
+
+def _compare_answer(v: Variant, a: str, b: str, wild: str | None) -> dict[str, Any]:
+    ca, cb = C.parse_cards(a), C.parse_cards(b)
+    ab, ba = v.beats(ca, cb, wild=wild), v.beats(cb, ca, wild=wild)
+    verdict = f"{ca} beats {cb}" if ab else f"{cb} beats {ca}" if ba else f"{ca} and {cb} do not compare"
+    return {"a": ca, "b": cb, "a_beats_b": ab, "b_beats_a": ba, "verdict": verdict}
+
+
+def _moves_answer(v: Variant, hand: str, after: str | None, wild: str | None) -> dict[str, Any]:
+    ch = C.parse_cards(hand)
+    ca = C.parse_cards(after) if after else None
+    result = v.legal_moves(ch, after=ca, wild=wild)
+    return {"hand": ch, "after": ca, "can_pass": result.can_pass, "moves": [m.to_dict() for m in result]}
+
+
+def _plain(text: str) -> str:
+    """``text`` with every control character but the newline written as an escape
+    (``\\x1b``), so that a message never carries a terminal escape sequence."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch == "\n" or unicodedata.category(ch) != "Cc"
+                   else ch.encode("unicode_escape").decode("ascii") for ch in text)
+
+
+def _fail(message: str) -> NoReturn:
+    err_console.print(Text.assemble(("error:", "bold red"), " ", _plain(message)), soft_wrap=True)
+    sys.exit(1)
+
+
+class _BadLine(Exception):
+    """A batch line that is not a question (not JSON, a missing or mistyped field)."""
+
+
+_JSON_TYPES = {dict: "an object", list: "an array", bool: "a boolean", int: "a number",
+               float: "a number"}
+
+
+def _text_field(q: dict[str, Any], name: str, default: str | None = None,
+                required: bool = False) -> str | None:
+    """The string field ``name`` of a question; ``default`` when absent (``null`` when
+    given as null), an error when required and absent."""
+    if name not in q:
+        if required:
+            raise _BadLine(f"missing field {name!r}")
+        return default
+    value = q[name]
+    if value is None and not required:
+        return None
+    if not isinstance(value, str):
+        kind = "null" if value is None else _JSON_TYPES.get(type(value), type(value).__name__)
+        raise _BadLine(f"field {name!r} must be a string, not {kind}")
+    return value
+
+
+def _no_json_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+#: a question (a decoded line) and the command line's --wild → the answer's fields
+Answer = Callable[[dict[str, Any], str | None], dict[str, Any]]
+
+
+def _answer_line(raw: bytes | str, number: int, fields: tuple[str, ...],
+                 answer: Answer, wild: str | None) -> tuple[str, bool] | None:
+    """The JSON answer to one batch line and whether it is an error (None for a blank
+    line)."""
+    head: dict[str, Any] = {}
+    error = False
+    try:
+        try:
+            text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        except UnicodeDecodeError as e:
+            raise _BadLine(f"not UTF-8 text (byte {e.start + 1})") from None
+        if number == 1:
+            text = text.removeprefix("\ufeff")
+        if not text.strip():
+            return None
+        try:
+            q = json.loads(text, parse_constant=_no_json_constant)
+        except json.JSONDecodeError as e:
+            raise _BadLine(f"not JSON: {e.msg} at column {e.colno}") from None
+        except (ValueError, RecursionError) as e:
+            raise _BadLine(f"not JSON: {e}") from None
+        if not isinstance(q, dict):
+            raise _BadLine("a line must be a JSON object, e.g. " + _EXAMPLES[fields[0]])
+        if "id" in q:
+            head["id"] = q["id"]
+        unknown = [k for k in q if k not in fields and k != "id"]
+        if unknown:
+            allowed = ", ".join(f"{f!r}" for f in (*fields, "id"))
+            raise _BadLine(f"unknown field {unknown[0]!r} (the fields are {allowed})")
+        out = {**head, **answer(q, wild)}
+    except (_BadLine, DdzError, ValueError) as e:
+        out = {**head, "line": number, "error": _plain(str(e))}
+        error = True
+    try:
+        return json.dumps(out, separators=(",", ":")), error
+    except (ValueError, RecursionError):  # an id nested too deeply to write back
+        return json.dumps({"line": number, "error": "the id is nested too deeply"}), True
+
+
+_EXAMPLES = {"cards": '{"cards": "333444+69"}', "a": '{"a": "2222", "b": "XD"}',
+             "hand": '{"hand": "3456789TT", "after": "34567"}'}
+
+
+def _run_batch(source: str, fields: tuple[str, ...], answer: Answer, wild: str | None) -> NoReturn:
+    """Answer every line of ``source`` (a file, or ``-`` for stdin) in order, one JSON
+    line each, flushed as it is written; exit 1 when any line had an error."""
+    with ExitStack() as closing:
+        if source == "-":
+            stream: IO[Any] = getattr(sys.stdin, "buffer", sys.stdin)
+        else:
+            try:
+                stream = closing.enter_context(open(source, "rb"))
+            except OSError as e:
+                _fail(f"cannot read the --batch file {source!r}: {e.strerror or e}")
+        failed = False
+        for number, raw in enumerate(stream, 1):  # line by line, also from a pipe
+            answered = _answer_line(raw, number, fields, answer, wild)
+            if answered is None:
+                continue
+            line, error = answered
+            failed = failed or error
+            sys.stdout.write(line + "\n")
+            sys.stdout.flush()
+    sys.exit(1 if failed else 0)
+
+
+def _batch_usage(batch: str | None, given: dict[str, Any], needed: tuple[str, ...]) -> bool:
+    """True in batch mode. A usage error when a question's arguments (``given``, by
+    name) come with --batch, or when one of ``needed`` is missing without it."""
+    if batch is not None:
+        for name, value in given.items():
+            if value:
+                raise click.UsageError(f"{name} and --batch do not go together: each line of "
+                                       "the --batch file is one question.")
+        return True
+    for name in needed:
+        if given[name] is None:
+            raise click.UsageError(f"Missing {name} (or give --batch FILE).")
+    return False
+
+
+def _classify_line(v: Variant) -> Answer:
+    def answer(q: dict[str, Any], wild: str | None) -> dict[str, Any]:
+        cards = _text_field(q, "cards", required=True)
+        return _classify_answer(v, cards, _text_field(q, "wild", wild))  # type: ignore[arg-type]
+    return answer
+
+
+def _compare_line(v: Variant) -> Answer:
+    def answer(q: dict[str, Any], wild: str | None) -> dict[str, Any]:
+        a, b = _text_field(q, "a", required=True), _text_field(q, "b", required=True)
+        return _compare_answer(v, a, b, _text_field(q, "wild", wild))  # type: ignore[arg-type]
+    return answer
+
+
+def _moves_line(v: Variant) -> Answer:
+    def answer(q: dict[str, Any], wild: str | None) -> dict[str, Any]:
+        hand = _text_field(q, "hand", required=True)
+        return _moves_answer(v, hand, _text_field(q, "after"),  # type: ignore[arg-type]
+                             _text_field(q, "wild", wild))
+    return answer
+
+
 @main.command()
 @spec_argument
-@click.argument("cards")
+@click.argument("cards", required=False)
 @wild_option
 @json_option
+@batch_option
 @user_errors
-def classify(spec: str, cards: str, wild: str | None, as_json: bool) -> None:
-    """Every reading of CARDS under SPEC."""
+def classify(spec: str, cards: str | None, wild: str | None, as_json: bool, batch: str | None) -> None:
+    """Every reading of CARDS under SPEC (--batch: of every line's cards)."""
+    batch_mode = _batch_usage(batch, {"argument 'CARDS'": cards}, ("argument 'CARDS'",))
     v = load_variant(spec)
+    if batch_mode:
+        _run_batch(batch, ("cards", "wild"), _classify_line(v), wild)  # type: ignore[arg-type]
+    assert cards is not None
+    if as_json:
+        emit_json(_classify_answer(v, cards, wild))
+        return
     canonical = C.parse_cards(cards)
     readings = list(v.classify(canonical, wild=wild))
-    if as_json:
-        emit_json({"cards": canonical, "readings": [m.to_dict() for m in readings]})
-        return
     if not readings:
         console.print(f"{canonical}: not a combo of {v.name}")
         return
@@ -214,39 +401,49 @@ def classify(spec: str, cards: str, wild: str | None, as_json: bool) -> None:
 
 @main.command()
 @spec_argument
-@click.argument("a")
-@click.argument("b")
+@click.argument("a", required=False)
+@click.argument("b", required=False)
 @wild_option
 @json_option
+@batch_option
 @user_errors
-def compare(spec: str, a: str, b: str, wild: str | None, as_json: bool) -> None:
-    """Does A beat B, B beat A, or neither?"""
+def compare(spec: str, a: str | None, b: str | None, wild: str | None, as_json: bool,
+            batch: str | None) -> None:
+    """Does A beat B, B beat A, or neither? (--batch: for every line's a and b)"""
+    batch_mode = _batch_usage(batch, {"argument 'A'": a, "argument 'B'": b},
+                              ("argument 'A'", "argument 'B'"))
     v = load_variant(spec)
-    ca, cb = C.parse_cards(a), C.parse_cards(b)
-    ab, ba = v.beats(ca, cb, wild=wild), v.beats(cb, ca, wild=wild)
-    verdict = f"{ca} beats {cb}" if ab else f"{cb} beats {ca}" if ba else f"{ca} and {cb} do not compare"
+    if batch_mode:
+        _run_batch(batch, ("a", "b", "wild"), _compare_line(v), wild)  # type: ignore[arg-type]
+    answer = _compare_answer(v, a, b, wild)  # type: ignore[arg-type]
     if as_json:
-        emit_json({"a": ca, "b": cb, "a_beats_b": ab, "b_beats_a": ba, "verdict": verdict})
+        emit_json(answer)
         return
-    console.print(verdict)
+    console.print(answer["verdict"])
 
 
 @main.command()
 @spec_argument
-@click.option("--hand", required=True, help="The hand, e.g. 33445566778899TJQ.")
+@click.option("--hand", default=None, help="The hand, e.g. 33445566778899TJQ (required without --batch).")
 @click.option("--after", default=None, help="The play to beat; omit when leading.")
 @click.option("--limit", type=int, default=0, help="Show at most this many moves (text output).")
 @wild_option
 @json_option
+@batch_option
 @user_errors
-def moves(spec: str, hand: str, after: str | None, limit: int, wild: str | None, as_json: bool) -> None:
-    """Every legal play from a hand, leading or answering --after."""
+def moves(spec: str, hand: str | None, after: str | None, limit: int, wild: str | None, as_json: bool,
+          batch: str | None) -> None:
+    """Every legal play from a hand, leading or answering --after (--batch: for every line)."""
+    batch_mode = _batch_usage(batch, {"option '--hand'": hand, "option '--after'": after,
+                                      "option '--limit'": limit}, ("option '--hand'",))
     v = load_variant(spec)
-    result = v.legal_moves(C.parse_cards(hand), after=C.parse_cards(after) if after else None, wild=wild)
+    if batch_mode:
+        _run_batch(batch, ("hand", "after", "wild"), _moves_line(v), wild)  # type: ignore[arg-type]
+    assert hand is not None
     if as_json:
-        emit_json({"hand": C.parse_cards(hand), "after": C.parse_cards(after) if after else None,
-                   "can_pass": result.can_pass, "moves": [m.to_dict() for m in result]})
+        emit_json(_moves_answer(v, hand, after, wild))
         return
+    result = v.legal_moves(C.parse_cards(hand), after=C.parse_cards(after) if after else None, wild=wild)
     shown = list(result)[:limit] if limit else list(result)
     console.print(f"{len(result)} legal play(s)" + ("; passing is allowed" if result.can_pass else
                                                      "; leading, passing is not allowed"))
