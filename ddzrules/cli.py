@@ -474,8 +474,6 @@ def demo(spec: str, seed: int) -> None:
 
 
 
-# the game commands (play, simulate, replay, plugins) register themselves on `main`
-from . import cli_game  # noqa: F401
-
-# conformance suites: generate and run (ddzrules conformance ...)
-from . import cli_conformance  # noqa: E402,F401
+# the game commands (play, simulate, replay, plugins) and the conformance suites
+# (ddzrules conformance ...) register themselves on `main`
+from . import cli_conformance, cli_game  # noqa: F401
