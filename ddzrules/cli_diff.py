@@ -1,0 +1,123 @@
+"""``ddzrules diff A B``: how two rule sets differ, from the data up to the games.
+
+Exit status as ``git diff --exit-code``: 0 when the rule sets are the same, 1 when
+they differ, 2 on error (an unknown or broken spec, a bad option).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.table import Table
+
+from .cli import console, emit_json, err_console
+from .cli import main as cli_main
+from .errors import DdzError
+
+
+def _fmt(value: Any, limit: int = 60) -> str:
+    if value is None:
+        return "—"
+    text = value if isinstance(value, str) else repr(value)
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+@cli_main.command("diff")
+@click.argument("a", metavar="A")
+@click.argument("b", metavar="B")
+@click.option("--hands", type=click.IntRange(0, 10_000_000), default=0,
+              help="Also deal this many random hands: the share whose leads or answers differ.")
+@click.option("--games", type=click.IntRange(0, 100_000_000), default=0,
+              help="Also play this many paired games (the same seeded deals under both rule sets).")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True)
+@click.option("--bots", default="heuristic,random,random", show_default=True,
+              help="Bots per seat for --games (random, heuristic).")
+@click.option("--workers", type=click.IntRange(1, 256), default=1, show_default=True)
+@click.option("--witnesses", type=click.IntRange(1, 100), default=3, show_default=True,
+              help="Smallest examples shown per difference.")
+@click.option("--json", "as_json", is_flag=True, help="Every figure as JSON.")
+@click.option("--html", "html_path", default=None, type=click.Path(dir_okay=False),
+              help="Also write a self-contained HTML report (tables and plots) to this file.")
+def diff_cmd(a: str, b: str, hands: int, games: int, seed: int, bots: str, workers: int,
+             witnesses: int, as_json: bool, html_path: str | None) -> None:
+    """Compare two rule sets: rules, plays, comparisons (exact), and optionally random
+    hands and paired games. Exit 0 when the same, 1 when they differ, 2 on error."""
+    from .diff import diff_specs
+    from .variant import load_variant
+
+    try:
+        va, vb = load_variant(a), load_variant(b)
+        bot_list = [x.strip() for x in bots.split(",") if x.strip()]
+        d = diff_specs(va, vb, hands=hands, games=games, seed=seed, witnesses=witnesses,
+                       bots=bot_list, workers=workers)
+        if html_path:
+            from .diff_html import render_html
+
+            Path(html_path).write_text(render_html(d, va, vb), encoding="utf-8")
+    except (DdzError, ValueError, OSError) as e:
+        err_console.print(f"[bold red]error:[/] {e}", markup=True, soft_wrap=True)
+        sys.exit(2)
+    if as_json:
+        emit_json(d.to_dict())
+    else:
+        _print(d)
+    sys.exit(0 if d.same else 1)
+
+
+def _print(d: Any) -> None:
+    head = "no difference" if d.same else "the rule sets differ"
+    console.print(f"[bold]diff {d.a} → {d.b}[/]: {head}")
+    for note in d.notes:
+        console.print(f"[yellow]note:[/] {note}")
+    if d.rules:
+        console.print("\n[bold]Rules[/]")
+        t = Table("section", "what", d.a, d.b, box=None)
+        for r in d.rules:
+            what = r["what"] + (" (renamed)" if r["change"] == "renamed" else "")
+            t.add_row(r["section"], what, _fmt(r["a"]), _fmt(r["b"]))
+        console.print(t)
+    p = d.plays
+    console.print(f"\n[bold]Plays[/]: {p['universe_a']:,} in {d.a}, {p['universe_b']:,} in {d.b}; "
+                  f"{p['only_a']:,} only in {d.a}, {p['only_b']:,} only in {d.b}, "
+                  f"{p['read_differently']:,} read differently")
+    if p["per_combo"]:
+        t = Table("combo", f"only in {d.a}", f"only in {d.b}", "smallest witnesses", box=None)
+        for row in p["per_combo"]:
+            ws = row["witnesses_a"] or row["witnesses_b"]
+            t.add_row(row["combo"], f"{row['only_a']:,}", f"{row['only_b']:,}", " ".join(ws))
+        console.print(t)
+    for row in p["differently"]:
+        w = row["witnesses"][0]
+        ra = ", ".join(f"{x['combo']} {x['rank']}" for x in w["a"])
+        rb = ", ".join(f"{x['combo']} {x['rank']}" for x in w["b"])
+        console.print(f"  read differently ({row['count']:,}): {row['a']} → {row['b']}, "
+                      f"e.g. {w['cards']}: {ra} / {rb}")
+    c = d.comparisons
+    console.print(f"\n[bold]Comparisons[/] (exact, over the {c['common_plays']:,} plays both allow): "
+                  f"{c['pairs']:,} ordered pair(s) judged differently")
+    if c["groups"]:
+        t = Table("play", "on", "beats only under", "pairs", "smallest witnesses", box=None)
+        for g in c["groups"]:
+            who = d.a if g["beats_in"] == "a" else d.b
+            ws = ", ".join(f"{w['x']} on {w['y']}" for w in g["witnesses"])
+            t.add_row(g["x_combo"], g["y_combo"], who, f"{g['pairs']:,}", ws)
+        console.print(t)
+    if d.hands:
+        h = d.hands
+        console.print(f"\n[bold]Hands[/] ({h['hands']:,} random hands, seed {h['seed']}): leads differ in "
+                      f"{h['leads_differ_share']:.1%}, answers to a random play both allow differ in "
+                      f"{h['answers_differ_share']:.1%} (of {h['answers_checked']:,})"
+                      + (f"; e.g. hand {h['witness_lead']}" if h["witness_lead"] else ""))
+    if d.games:
+        _print_games(d)
+
+
+def _print_games(d: Any) -> None:
+    from .simulate import format_comparison  # type: ignore[attr-defined]
+
+    console.print("\n[bold]Games[/]")
+    console.print(format_comparison(d.games))
