@@ -129,8 +129,8 @@ def render_html(d: Any, a: Variant, b: Variant) -> str:
     """The whole report as one HTML document (no external resources)."""
     verdict = ("<p class='same'>No difference.</p>" if d.same
                else "<p class='differ'>The rule sets differ.</p>")
-    parts = [f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
-             f"<title>ddzrules diff {escape(d.a)} → {escape(d.b)}</title><style>{CSS}</style></head><body>",
+    parts = [(f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+              f"<title>ddzrules diff {escape(d.a)} → {escape(d.b)}</title><style>{CSS}</style></head><body>"),
              f"<h1>ddzrules diff <code>{escape(d.a)}</code> → <code>{escape(d.b)}</code></h1>", verdict]
     for note in d.notes:
         parts.append(f"<p><em>{escape(note)}</em></p>")
