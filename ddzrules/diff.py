@@ -49,6 +49,9 @@ class Diff:
     hands: dict[str, Any] | None = None
     games: dict[str, Any] | None = None
     notes: list[str] = field(default_factory=list)
+    #: every play only one rule set has (the JSON gives counts and witnesses)
+    only_a_plays: frozenset[str] = frozenset()
+    only_b_plays: frozenset[str] = frozenset()
 
     @property
     def same(self) -> bool:
@@ -385,7 +388,8 @@ def diff_specs(a: Variant, b: Variant, hands: int = 0, games: int = 0, seed: int
                      "comparisons are compared over the card sets each deck allows; random hands and "
                      "paired games need the same deck and are not compared")
     d = Diff(a.name, b.name, rules_diff(a, b, renamed), plays_diff(ta, tb, renamed, witnesses),
-             comparisons_diff(ta, tb, witnesses), notes=notes)
+             comparisons_diff(ta, tb, witnesses), notes=notes,
+             only_a_plays=frozenset(set(ta) - set(tb)), only_b_plays=frozenset(set(tb) - set(ta)))
     if hands and same_deck:
         d.hands = hands_diff(a, b, hands, seed)
     if games:
