@@ -70,10 +70,12 @@ def generate(spec: str, output: str, level: str, seed: int, as_json: bool) -> No
               help="Also write the results as JUnit XML to this file.")
 @click.option("--max-groups", type=click.IntRange(1), default=40, show_default=True,
               help="Text output: show at most this many failure groups.")
+@click.option("--strict", is_flag=True,
+              help="Count failures the adapter explains by a documented engine defect as failures.")
 @json_option
 @user_errors
 def run(suite: str, engine: str, spec: str | None, options: tuple[str, ...], categories: tuple[str, ...],
-        junit: str | None, max_groups: int, as_json: bool) -> None:
+        junit: str | None, max_groups: int, strict: bool, as_json: bool) -> None:
     """Run a suite against an engine. Exit 0 when nothing failed (skips are not passes), 1 otherwise."""
     from .conformance_run import junit_xml, run_suite
 
@@ -85,7 +87,7 @@ def run(suite: str, engine: str, spec: str | None, options: tuple[str, ...], cat
         opts[key] = value
     if spec:
         opts["spec"] = spec
-    report = _run_with_progress(run_suite, suite, engine, opts, categories)
+    report = _run_with_progress(run_suite, suite, engine, opts, categories, strict)
     if junit:
         try:
             Path(junit).write_text(junit_xml(report), encoding="utf-8")
@@ -98,7 +100,7 @@ def run(suite: str, engine: str, spec: str | None, options: tuple[str, ...], cat
     sys.exit(0 if report.ok else 1)
 
 
-def _run_with_progress(run_suite, suite, engine, opts, categories):  # type: ignore[no-untyped-def]
+def _run_with_progress(run_suite, suite, engine, opts, categories, strict):  # type: ignore[no-untyped-def]
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -109,35 +111,46 @@ def _run_with_progress(run_suite, suite, engine, opts, categories):  # type: ign
             if done % 50 == 0 or done == total:
                 bar.update(task, description=category, completed=done, total=total)
 
-        return run_suite(suite, engine, opts, categories or None, progress)
+        return run_suite(suite, engine, opts, categories or None, progress, strict)
 
 
 def _print_report(report, max_groups: int) -> None:  # type: ignore[no-untyped-def]
     console.print(f"[bold]{report.spec}[/] suite ({report.level}) against [bold]{report.engine}[/]")
-    table = Table("category", "passed", "failed", "skipped", box=None)
+    any_known = any(n["known"] for n in report.counts.values())
+    table = Table("category", "passed", "failed", *(["known defect"] if any_known else []), "skipped",
+                  box=None)
     for c, n in report.counts.items():
         failed = f"[red]{n['failed']:,}[/]" if n["failed"] else "0"
         skipped = f"{n['skipped']:,}" + (f"  ({report.skip_reasons[c]})" if c in report.skip_reasons else "")
-        table.add_row(c, f"{n['passed']:,}", failed, skipped)
+        table.add_row(c, f"{n['passed']:,}", failed, *([f"{n['known']:,}"] if any_known else []), skipped)
     console.print(table)
-    if report.groups:
-        console.print(f"\n[bold]failures by cause[/] ({len(report.groups)} group(s)):")
-        for g in report.groups[:max_groups]:
-            console.print(f"[red]✗[/] {g.category} · [bold]{g.subject}[/] · {g.kind}: "
-                          f"{g.vectors:,} vector(s)")
+    failing = [g for g in report.groups if not g.known]
+    known = [g for g in report.groups if g.known]
+    for title, groups, mark in (("failures by cause", failing, "[red]✗[/]"),
+                                ("known defects of the engine (run --strict to count them as failures)",
+                                 known, "[yellow]~[/]")):
+        if not groups:
+            continue
+        console.print(f"\n[bold]{title}[/] ({len(groups)} group(s)):")
+        for g in groups[:max_groups]:
+            console.print(f"{mark} {g.category} · [bold]{g.subject}[/] · {g.kind}: {g.vectors:,} vector(s)"
+                          + (f" — known defect [bold]{g.known}[/]" if g.known else ""))
             console.print(f"    smallest witness: {g.witness}" + (f"  — {g.detail}" if g.detail else ""))
             if g.explain:
                 console.print(f"    the spec: {g.explain}")
-        if len(report.groups) > max_groups:
-            console.print(f"… {len(report.groups) - max_groups} more group(s) (--json lists every one)")
+        if len(groups) > max_groups:
+            console.print(f"… {len(groups) - max_groups} more group(s) (--json lists every one)")
+    for name, text in report.known_defects.items():
+        console.print(f"\n[yellow]known defect[/] [bold]{name}[/]: {text}")
     for f in report.findings:
         console.print(f"\n[yellow]finding:[/] [bold]{f.title}[/]: {f.detail}")
         if f.witnesses:
             console.print("    e.g. " + ", ".join(f.witnesses[:8]))
-    total = {k: sum(c[k] for c in report.counts.values()) for k in ("passed", "failed", "skipped")}
+    total = {k: sum(c[k] for c in report.counts.values()) for k in ("passed", "failed", "known", "skipped")}
     verdict = "[green]PASS[/]" if report.ok else "[red]FAIL[/]"
     console.print(f"\n{verdict}: {total['passed']:,} passed, {total['failed']:,} failed, "
-                  f"{total['skipped']:,} skipped")
+                  + (f"{total['known']:,} known engine defect(s), " if total["known"] else "")
+                  + f"{total['skipped']:,} skipped")
 
 
 @conformance.command("engines")

@@ -29,7 +29,7 @@ from .conformance import (
     sort_plays,
     suite_variant,
 )
-from .engines import Finding, Unsupported, capability, open_engine
+from .engines import Discrepancy, Finding, Unsupported, capability, open_engine
 from .errors import DdzError
 from .variant import Variant
 
@@ -48,10 +48,19 @@ class Cause:
     detail: str = ""
     #: for moves causes: (hand, after, play, wild) so the witness can be shrunk
     shrinkable: tuple[str, str | None, str, str | None] | None = None
+    #: for compare causes: the two plays (x on y)
+    pair: tuple[str, str] | None = None
+    #: the engine's documented defect that explains it (see engines.Discrepancy)
+    known: str | None = None
 
     @property
-    def key(self) -> tuple[str, str, str]:
-        return (self.category, self.kind, self.subject)
+    def key(self) -> tuple[str, str, str, str]:
+        return (self.category, self.kind, self.subject, self.known or "")
+
+    def discrepancy(self) -> Discrepancy:
+        hand, after, play, wild = self.shrinkable or (None, None, None, None)
+        x, y = self.pair or (play, None)
+        return Discrepancy(self.category, self.kind, x, y, hand, after, wild)
 
 
 @dataclass
@@ -59,7 +68,7 @@ class Outcome:
     vector_id: str
     category: str
     covers: str
-    status: str  # passed | failed | skipped
+    status: str  # passed | failed | known | skipped
     causes: list[Cause] = field(default_factory=list)
     message: str = ""
 
@@ -74,11 +83,12 @@ class Group:
     detail: str
     explain: str = ""
     ids: list[str] = field(default_factory=list)
+    known: str = ""  # the engine's documented defect explaining the group, if any
 
     def to_dict(self) -> dict[str, Any]:
         return {"category": self.category, "kind": self.kind, "subject": self.subject,
                 "vectors": self.vectors, "witness": self.witness, "detail": self.detail,
-                "explain": self.explain, "ids": self.ids[:50]}
+                "explain": self.explain, "known_defect": self.known or None, "ids": self.ids[:50]}
 
 
 @dataclass
@@ -92,6 +102,7 @@ class Report:
     groups: list[Group]
     outcomes: list[Outcome]
     findings: list[Finding]
+    known_defects: dict[str, str] = field(default_factory=dict)  # name -> description
 
     @property
     def ok(self) -> bool:
@@ -109,6 +120,7 @@ class Report:
                          for o in self.outcomes if o.status == "failed"],
             "findings": [{"title": f.title, "detail": f.detail, "witnesses": list(f.witnesses)}
                          for f in self.findings],
+            "known_defects": self.known_defects,
         }
 
 
@@ -165,7 +177,8 @@ class _Checker:
             if got != want:
                 subject = f"{self.combo_of(x, wild)} on {self.combo_of(y, wild)}"
                 kind = "a beat the engine refuses" if want else "a beat the engine allows"
-                causes.append(Cause("compare", kind, subject, f"{x} on {y}" + (f" (wild {wild})" if wild else "")))
+                causes.append(Cause("compare", kind, subject, f"{x} on {y}" + (f" (wild {wild})" if wild else ""),
+                                    pair=(x, y)))
         return causes
 
     def moves(self, vec: dict[str, Any]) -> list[Cause]:
@@ -326,8 +339,10 @@ ASK = {"classify": "classify", "compare": "compare", "moves": "moves", "census":
 
 def run_suite(directory: str | Path, engine_name: str, options: dict[str, str] | None = None,
               categories: Iterable[str] | None = None,
-              progress: Callable[[str, int, int], None] | None = None) -> Report:
-    """Run every vector of a suite against an engine and group the failures."""
+              progress: Callable[[str, int, int], None] | None = None, strict: bool = False) -> Report:
+    """Run every vector of a suite against an engine and group the failures. A failure
+    the adapter explains by a documented defect of its engine counts as *known*
+    (``strict``: as failed)."""
     manifest = load_manifest(directory)
     ref = suite_variant(manifest)
     chosen = list(categories) if categories else list(CATEGORIES)
@@ -337,13 +352,15 @@ def run_suite(directory: str | Path, engine_name: str, options: dict[str, str] |
     vectors = {c: read_vectors(directory, manifest, c) for c in chosen}  # all checked before any run
     engine = open_engine(engine_name, manifest, options or {})
     checker = _Checker(engine, ref)
+    explain = capability(engine, "known_defect")
+    described: dict[str, str] = dict(getattr(engine, "KNOWN_DEFECTS", {}) or {})
     outcomes: list[Outcome] = []
     counts: dict[str, dict[str, int]] = {}
     skip_reasons: dict[str, str] = {}
     total = sum(len(v) for v in vectors.values())
     done = 0
     for category in chosen:
-        c = counts[category] = {"passed": 0, "failed": 0, "skipped": 0}
+        c = counts[category] = {"passed": 0, "failed": 0, "known": 0, "skipped": 0}
         check = getattr(checker, ASK[category])
         for vec in vectors[category]:
             o = Outcome(vec["id"], category, vec.get("covers", ""), "passed")
@@ -358,6 +375,11 @@ def run_suite(directory: str | Path, engine_name: str, options: dict[str, str] |
                 o.message = f"{type(e).__name__}: {e}"
                 o.causes = [Cause(category, "the engine raised an error", type(e).__name__,
                                   _vector_input(vec), _clean(str(e))[:300])]
+            if o.status == "failed" and explain is not None and o.causes:
+                for cause in o.causes:
+                    cause.known = _known(explain, cause, described)
+                if not strict and all(cause.known for cause in o.causes):
+                    o.status = "known"
             c[o.status] += 1
             outcomes.append(o)
             done += 1
@@ -371,8 +393,19 @@ def run_suite(directory: str | Path, engine_name: str, options: dict[str, str] |
             findings = list(findings_fn())
         except Exception as e:  # noqa: BLE001 - a third party's code: report, do not crash
             findings = [Finding("the adapter's findings() raised", f"{type(e).__name__}: {e}")]
+    used = {g.known for g in groups if g.known}
     return Report(str(directory), str(manifest["spec"]), str(manifest["level"]),
-                  str(getattr(engine, "name", engine_name)), counts, skip_reasons, groups, outcomes, findings)
+                  str(getattr(engine, "name", engine_name)), counts, skip_reasons, groups, outcomes, findings,
+                  {k: described.get(k, "") for k in sorted(used)})
+
+
+def _known(explain: Callable[[Discrepancy], str | None], cause: Cause, described: dict[str, str]) -> str | None:
+    """The adapter's documented defect explaining ``cause``, if it names one it documents."""
+    try:
+        name = explain(cause.discrepancy())
+    except Exception:  # noqa: BLE001 - a broken predicate explains nothing
+        return None
+    return name if isinstance(name, str) and name in described else None
 
 
 def _vector_input(vec: dict[str, Any]) -> str:
@@ -412,7 +445,7 @@ def _group(checker: _Checker, outcomes: list[Outcome]) -> list[Group]:
         distinct_witnesses = len({c.witness for _, c in items})
         g = Group(key[0], key[1], key[2], len({o.vector_id for o, _ in items}), witness,
                   best.detail if best.shrinkable is None else f"{distinct_witnesses} distinct play(s)",
-                  _explain(checker.ref, key[2]), [o.vector_id for o, _ in items])
+                  _explain(checker.ref, key[2]), [o.vector_id for o, _ in items], key[3])
         groups.append(g)
     return groups
 
@@ -433,13 +466,13 @@ def _explain(ref: Variant, subject: str) -> str:
 def junit_xml(report: Report) -> str:
     """The run as JUnit XML: one testsuite per category, one testcase per vector."""
     failed = sum(c["failed"] for c in report.counts.values())
-    skipped = sum(c["skipped"] for c in report.counts.values())
+    skipped = sum(c["skipped"] + c["known"] for c in report.counts.values())
     lines = ['<?xml version="1.0" encoding="UTF-8"?>',
              (f'<testsuites name={quoteattr("ddzrules conformance " + report.spec)} '
               f'tests="{len(report.outcomes)}" failures="{failed}" skipped="{skipped}">')]
     for category, c in report.counts.items():
         lines.append(f'  <testsuite name={quoteattr(category)} tests="{sum(c.values())}" '
-                     f'failures="{c["failed"]}" skipped="{c["skipped"]}">')
+                     f'failures="{c["failed"]}" skipped="{c["skipped"] + c["known"]}">')
         for o in report.outcomes:
             if o.category != category:
                 continue
@@ -450,6 +483,10 @@ def junit_xml(report: Report) -> str:
             elif o.status == "skipped":
                 lines.append(head + "><skipped message="
                              + quoteattr(report.skip_reasons.get(category, "")) + "/></testcase>")
+            elif o.status == "known":
+                names = ", ".join(sorted({c.known or "" for c in o.causes}))
+                lines.append(head + "><skipped message=" + quoteattr("known engine defect: " + names)
+                             + "/></testcase>")
             else:
                 msg = "; ".join(f"{c.kind}: {c.witness}" for c in o.causes[:5]) or o.message
                 body = "\n".join(f"{c.kind} [{c.subject}]: {c.witness} {c.detail}" for c in o.causes)

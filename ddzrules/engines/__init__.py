@@ -32,6 +32,14 @@ Capabilities (each answer in canonical notation):
 An adapter may also define ``findings() -> list[Finding]``: facts it noticed
 about its engine during the run that are not failures of the suite (its engine
 disagreeing with itself, duplicates in its lists); the report prints them.
+
+And ``known_defect(discrepancy: Discrepancy) -> str | None``: called for each way a
+vector failed; it returns the name of a documented defect of the engine that
+explains it (a key of the adapter's ``KNOWN_DEFECTS`` dict, whose values describe
+each defect), or None. A vector whose every discrepancy is explained counts as
+*known*, not failed, and the report lists the known defects with witnesses apart;
+``run --strict`` counts them as failures. The predicate must be a property of the
+engine's behaviour stated in its docs, never a list of vector ids.
 """
 
 from __future__ import annotations
@@ -109,6 +117,22 @@ class GameAnswer:
     events: list[str] | None = None
     scores: list[int] | None = None
     error: str | None = None  # the engine refused an action of the record: where and why
+
+
+@dataclass(frozen=True)
+class Discrepancy:
+    """One way an engine's answer differs from a vector's, as ``known_defect`` sees it.
+
+    ``play`` is the card set concerned (for compare: the play on the left, ``other``
+    the play it is put on); ``hand``/``after``/``wild`` the moves question."""
+
+    category: str
+    kind: str
+    play: str | None = None
+    other: str | None = None
+    hand: str | None = None
+    after: str | None = None
+    wild: str | None = None
 
 
 @dataclass(frozen=True)

@@ -57,12 +57,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, ClassVar
 
 from .. import cards as C
 from . import (
     CensusAnswer,
     Classification,
+    Discrepancy,
     Finding,
     MovesAnswer,
     PerftAnswer,
@@ -401,6 +402,16 @@ class OpenSpielEngine:
     rule set)."""
 
     name = "openspiel"
+    #: defects of open-spiel 2.0.2's dou_dizhu found by conformance runs (docs/engines/openspiel.md)
+    KNOWN_DEFECTS: ClassVar[dict[str, str]] = {
+        "chain-with-four-of-its-lowest-rank": (
+            "OpenSpiel never offers a straight, pair chain or plane without wings when the hand "
+            "holds four cards of the chain's lowest rank (leading or answering)"),
+        "bomb-on-rocket": (
+            "OpenSpiel lets any bomb answer the rocket (its search adds the hand's bombs to every "
+            "answer unless the play to answer is in the bomb id block, which the rocket is not)"),
+    }
+    _CHAIN_FAMILIES: ClassVar[frozenset[str]] = frozenset({"solo_chain", "pair_chain", "airplane"})
 
     def __init__(self, manifest: dict[str, Any], options: dict[str, str]) -> None:
         spec = manifest.get("spec_resolved") or {}
@@ -546,6 +557,21 @@ class OpenSpielEngine:
         if "pass" in divide:
             out["pass"] = divide["pass"]
         return PerftAnswer(total, out)
+
+    def known_defect(self, d: Discrepancy) -> str | None:
+        """Which of :data:`KNOWN_DEFECTS` explains a discrepancy, judged from the cards
+        alone (the hand, the play, the play to answer), never from a vector's identity."""
+        families = {self.layout.actions[a].family for a in self._ids(d.play)} if d.play else set()
+        if d.category == "moves" and d.kind == "a legal play the engine does not list" and d.hand \
+                and families & self._CHAIN_FAMILIES and d.play:
+            lowest = min(C.RANK_INDEX[c] for c in d.play)
+            if C.counts_of(C.parse_ranks(d.hand))[lowest] == 4:
+                return "chain-with-four-of-its-lowest-rank"
+        allows = ("a play the engine lists that the spec does not allow here", "a beat the engine allows")
+        rocket_answered = (d.after if d.category == "moves" else d.other) == "XD"
+        if d.kind in allows and rocket_answered and "bomb" in families:
+            return "bomb-on-rocket"
+        return None
 
     def findings(self) -> list[Finding]:
         out = []
