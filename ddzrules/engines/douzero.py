@@ -3,8 +3,10 @@
 DouZero has three pieces of rules code that do not quite agree, and a conformance
 run should show each where the game uses it:
 
-* ``classify``: ``move_detector.get_move_type`` (a play iff its type is neither
-  ``TYPE_15_WRONG`` nor pass), the classifier its game applies to the rival's move;
+* ``classify``: the lead generator — a card set is a play iff ``MovesGener`` makes
+  it from a hand of exactly those cards (readings are not reported: the generator
+  names families, not ranks); ``move_detector.get_move_type``, the classifier its game
+  applies to the rival's move, is asked too, and where it disagrees that is a finding;
 * ``moves``, ``compare``: ``GameEnv.get_legal_card_play_actions`` itself, run on a
   ``GameEnv`` whose acting player holds the hand and whose action sequence ends with
   the play to answer: the detector types the rival move, ``MovesGener`` generates that
@@ -28,9 +30,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from importlib import metadata
-from typing import Any
+from typing import Any, ClassVar
 
-from . import CensusAnswer, Classification, Finding, MovesAnswer, Reading, Unsupported
+from . import CensusAnswer, Classification, Discrepancy, Finding, MovesAnswer, Unsupported
 
 INSTALL = "pip install --no-deps douzero==1.1.0"
 RANKS = "3456789TJQKA2XD"
@@ -178,6 +180,17 @@ class DouZeroEngine:
     ``hands`` (default: the full deck, serial trios with single wings from cover hands)
     or ``deck`` (everything from the full deck: ~10 s, ~600 MB)."""
 
+    #: where DouZero's answers follow its detector or selector rather than its generator
+    #: (docs/engines/douzero.md); ``known_defect`` tells them from the cards alone
+    KNOWN_DEFECTS: ClassVar[dict[str, str]] = {
+        "plane-ranked-by-a-wing-trio": (
+            "move_selector compares planes with single wings by the highest rank held three "
+            "times, wings included, so 333444555999 beats 444555666JQK"),
+        "answer-to-a-rejected-play": (
+            "after a play its own detector rejects (TYPE_15_WRONG: planes of 4-5 trios whose "
+            "single wings hold a trio or a four), DouZero allows only bombs and the rocket"),
+    }
+
     def __init__(self, manifest: dict[str, Any], options: dict[str, str]) -> None:
         check_suite(manifest, "DouZero")
         self._census_mode = options.get("census", "hands")
@@ -229,16 +242,6 @@ class DouZeroEngine:
         moves: list[list[int]] = env.get_legal_card_play_actions()
         return moves
 
-    def _reading(self, t: dict[str, int]) -> Reading:
-        """The detector's one reading in compat/douzero's terms: its ``rank`` is a chain's
-        lowest rank, ddzrules reports the highest (``rank + len - 1``)."""
-        kind = t["type"]
-        if kind == self._md.TYPE_5_KING_BOMB:
-            return Reading("rocket", "D", 1)
-        length = int(t.get("len", 1))
-        return Reading(COMBOS[kind], CARD_OF[t["rank"] + length - 1] if length > 1 else CARD_OF[t["rank"]],
-                       length)
-
     def _wing_trio_rank(self, cards: str) -> int:
         """The rank ``move_selector.filter_type_11_serial_3_1`` compares: the highest rank
         held three times, wings included."""
@@ -248,9 +251,9 @@ class DouZeroEngine:
     # ------------------------------------------------------------------ capabilities
 
     def classify(self, cards: str, wild: str | None) -> Classification:
-        """A play iff the detector types it; its one reading is the detector's. The
-        generator is asked too (on a hand of exactly these cards): where the two disagree,
-        that is a finding."""
+        """A play iff the lead generator makes it from a hand of exactly these cards (what
+        a DouZero player can play). The detector is asked too: where the two disagree,
+        that is a finding, not the answer."""
         no_wild(wild, "DouZero")
         cards = from_douzero(to_douzero(cards))
         t = self._type(cards)
@@ -265,7 +268,7 @@ class DouZeroEngine:
                             "two pairs, four trios (three in a row) with any extra cards as a plane "
                             "of three trios, whatever the number of wings",
                             f"{cards} ({COMBOS.get(t['type'], t['type'])})", _play_key(cards))
-        return Classification(play, (self._reading(t),) if play else None)
+        return Classification(made, None)
 
     def compare(self, a: str, b: str, wild: str | None) -> bool:
         """Whether ``a`` is among the legal actions of a player holding exactly ``a`` after
@@ -367,6 +370,22 @@ class DouZeroEngine:
                         "but move_selector compares by a higher trio in the wings, so they beat "
                         "planes with a higher chain", f"{p} (chain to {CARD_OF[chain_top]}, "
                         f"ranked {CARD_OF[by_selector]})", _play_key(p))
+
+    def known_defect(self, d: Discrepancy) -> str | None:
+        """Which of :data:`KNOWN_DEFECTS` explains a compare or answer discrepancy."""
+        rival = d.other if d.category == "compare" else d.after
+        if d.category not in ("compare", "moves") or not rival or not d.play:
+            return None
+        t = self._type(rival)
+        if not self._is_play(t):
+            return "answer-to-a-rejected-play"
+        mine = self._type(d.play)
+        if t["type"] == mine["type"] == self._md.TYPE_11_SERIAL_3_1:
+            tops = [x["rank"] + x["len"] - 1 for x in (mine, t)]
+            ranked = [self._wing_trio_rank(c) for c in (d.play, rival)]
+            if tops != ranked:
+                return "plane-ranked-by-a-wing-trio"
+        return None
 
     def findings(self) -> list[Finding]:
         """DouZero disagreeing with itself, as far as this run has looked (``census``
