@@ -138,6 +138,19 @@ TWO_FAMILIES = "plays two of its generators both make"
 REPEATED = "plays listed more than once for one hand"
 
 
+def _chain_top(cards: str) -> int:
+    """The top (a DouZero card int) of the longest run of trios 3..A in ``cards``, the
+    highest such run on a tie: where a plane's chain ends, wings aside."""
+    held = Counter(to_douzero(cards))
+    best = (0, 0)
+    run = 0
+    for n in range(3, 15):
+        run = run + 1 if held[n] >= 3 else 0
+        if run:
+            best = max(best, (run, n))
+    return best[1]
+
+
 def cover_hands(length: int) -> Iterator[list[int]]:
     """Hands whose ``gen_type_11_serial_3_1(repeat_num=length)`` outputs, together, hold
     every distinct play that call makes on the full deck, at a tenth of the work.
@@ -379,12 +392,10 @@ class DouZeroEngine:
         t = self._type(rival)
         if not self._is_play(t):
             return "answer-to-a-rejected-play"
-        mine = self._type(d.play)
-        if t["type"] == mine["type"] == self._md.TYPE_11_SERIAL_3_1:
-            tops = [x["rank"] + x["len"] - 1 for x in (mine, t)]
-            ranked = [self._wing_trio_rank(c) for c in (d.play, rival)]
-            if tops != ranked:
-                return "plane-ranked-by-a-wing-trio"
+        # the selector ranks two single-wing planes by their highest trio, wings included
+        if t["type"] == self._md.TYPE_11_SERIAL_3_1 and len(d.play) == len(rival) \
+                and any(self._wing_trio_rank(c) != _chain_top(c) for c in (d.play, rival)):
+            return "plane-ranked-by-a-wing-trio"
         return None
 
     def findings(self) -> list[Finding]:
