@@ -31,7 +31,10 @@ from .conformance import (
 )
 from .engines import Discrepancy, Finding, Unsupported, capability, open_engine
 from .errors import DdzError
+from .moves import Move
 from .variant import Variant
+
+ACE = C.RANKS.index("A")
 
 #: a shrink asks the engine at most this many questions per group
 SHRINK_BUDGET = 120
@@ -133,12 +136,22 @@ class _Checker:
         self.ref = ref  # the suite's own spec: names the combo of a witness
         self.vocabulary = set(ref.combo_names)
 
-    def combo_of(self, cards: str, wild: str | None = None) -> str:
+    def combo_of(self, cards: str, wild: str | None = None, kickers: bool = False) -> str:
+        """The combo(s) of ``cards`` under the suite's spec; with ``kickers``, and what
+        sets its kickers apart (both jokers, a four, a trio next to the chain …), which
+        is where engines' kicker policies differ."""
         try:
             readings = self.ref.classify(cards, wild=wild)
         except DdzError:
             readings = ()
-        return "/".join(sorted({m.combo for m in readings})) or "no combo of the spec"
+        name = "/".join(sorted({m.combo for m in readings})) or "no combo of the spec"
+        if kickers and readings and not any(m.substitution for m in readings):
+            # what every reading's kickers share (a card set read two ways says it twice)
+            each = [kicker_features(m) for m in readings]
+            features = [f for f in each[0] if all(f in e for e in each[1:])]
+            if features:
+                name += f" (kickers: {', '.join(features)})"
+        return name
 
     # each returns the causes of failure (empty: passed); raises Unsupported to skip
     def classify(self, vec: dict[str, Any]) -> list[Cause]:
@@ -148,7 +161,8 @@ class _Checker:
         cards, wild = vec["cards"], vec.get("wild")
         got = fn(cards, wild)
         exp = vec["expect"]
-        subject = "/".join(sorted({r["combo"] for r in exp["readings"]})) or _covers_subject(vec)
+        subject = (self.combo_of(cards, wild, kickers=True) if exp["play"] else
+                   "/".join(sorted({r["combo"] for r in exp["readings"]})) or _covers_subject(vec))
         if got.play != exp["play"]:
             kind = "a play the engine does not accept" if exp["play"] else \
                 "a non-play the engine accepts as a play"
@@ -192,10 +206,11 @@ class _Checker:
         causes = []
         where = f"hand {hand}" + (f" after {after}" if after else " leading") + (f" wild {wild}" if wild else "")
         for p in sort_plays(want - got.plays):
-            causes.append(Cause("moves", "a legal play the engine does not list", self.combo_of(p, wild),
+            causes.append(Cause("moves", "a legal play the engine does not list",
+                                self.combo_of(p, wild, kickers=True),
                                 p, where, (hand, after, p, wild)))
         for p in sort_plays(got.plays - want):
-            subject = self.combo_of(p, wild)
+            subject = self.combo_of(p, wild, kickers=True)
             kind = ("a play the engine lists that the spec does not allow here"
                     if subject != "no combo of the spec" else "a play the engine lists that is no combo")
             causes.append(Cause("moves", kind, subject, p, where, (hand, after, p, wild)))
@@ -271,6 +286,40 @@ class _Checker:
                     causes.append(Cause("games", f"final {name} differs", subject, witness,
                                         f"expected {exp[name]}, engine {value}"))
         return causes
+
+
+def kicker_features(m: Move) -> list[str]:
+    """What sets a play's kickers apart: the cards outside its main group or chain.
+
+    >>> from ddzrules import load_variant
+    >>> v = load_variant("compat/douzero")
+    >>> kicker_features(v.classify("3333XD")[0]), kicker_features(v.classify("3333444555666777")[0])
+    (['both jokers'], ['a four'])
+    """
+    counts = C.unpack(m.packed)
+    top, length = m.rank, m.length
+    core = range(top - length + 1, top + 1)
+    if top < 0 or top >= C.NUM_RANKS or any(r < 0 or not counts[r] for r in core):
+        return []
+    unit = min(counts[r] for r in core)
+    rest = list(counts)
+    for r in core:
+        rest[r] -= unit
+    if not any(rest):
+        return []
+    out = []
+    if all(rest[j] for j in C.JOKERS):
+        out.append("both jokers")
+    if any(c >= 4 for c in rest):
+        out.append("a four")
+    trios = [r for r, c in enumerate(rest) if c == 3]
+    if any(r in (core.start - 1, core.stop) and r <= ACE for r in trios) and length > 1:
+        out.append("a trio next to the chain")
+    elif trios:
+        out.append("a trio")
+    if any(rest[r] for r in core):
+        out.append("a rank of the chain")
+    return out
 
 
 def _same(a: Any, b: Any) -> bool:

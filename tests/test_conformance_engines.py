@@ -45,10 +45,14 @@ def test_douzero_suite_fails_against_rlcard_on_the_kicker_policies(tmp_path_fact
     report = run_suite(d, "rlcard")
     assert not report.ok
     moves = {g.subject: g for g in report.groups if g.category == "moves"}
-    # the two combos whose kickers the engines allow differently (tests/reference/README.md)
-    assert set(moves) == {"four_two", "plane_solos"}
+    # the two combos whose kickers the engines allow differently, and how (the kicker
+    # policies of tests/reference/README.md): both jokers, a four, a trio next to the chain
+    assert {s.split(" ")[0] for s in moves} == {"four_two", "plane_solos"}
+    policies = {f for s in moves for f in s.partition("(kickers: ")[2].rstrip(")").split(", ")}
+    assert policies <= {"both jokers", "a four", "a trio next to the chain", "a trio"}
+    assert {"both jokers", "a four"} <= policies
     assert all(g.kind == "a legal play the engine does not list" for g in moves.values())
-    play, _, hand = moves["four_two"].witness.partition(" from hand ")
+    play, _, hand = moves["four_two (kickers: both jokers)"].witness.partition(" from hand ")
     assert play.endswith("XD") and hand.startswith(play)  # four + both jokers, shrunk to itself
     census = {g.subject for g in report.groups if g.category == "census"}
     assert census == {"four_two", "plane_solos", "total"}
