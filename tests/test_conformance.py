@@ -305,7 +305,9 @@ def test_cli_generate_and_run(tmp_path: Path) -> None:
                              "compat/douzero", "--json"])
     assert r.exit_code == 1
     data = json.loads(r.output)
-    assert any(g["subject"].startswith("plane_solos (kickers: ") for g in data["groups"])
+    subjects = {(g["category"], g["subject"]) for g in data["groups"]}
+    assert ("census", "plane_solos") in subjects and ("census", "four_two") in subjects
+    assert ("moves", "no combo of the spec") in subjects  # DouZero's extra plays, for RLCard's rules
 
 
 def test_cli_schema_and_engines() -> None:
