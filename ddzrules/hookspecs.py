@@ -132,7 +132,21 @@ def ddzrules_settle_escape(game: Game, seat: int) -> list[int] | None:
 
 @hookspec
 def ddzrules_describe() -> dict[str, Any] | None:
-    """Describe the plugin for ``ddzrules plugins``: a short ``summary`` and anything else.
+    """Describe the plugin, as configured, for people: the rule sheets of ``ddzrules sheet``
+    print what it returns, so a sheet states the rules the plugin was actually given, in
+    English and in Chinese, and can never drift from them.
 
-    Called only by tooling, never during a game. All plugins are called.
+    Called only by tooling (on the activated instance, whose parameters are known), never
+    during a game. All plugins are called. Returns a mapping:
+
+    * ``summary`` — one line: ``{"en": ..., "zh": ...}``; a plain string is accepted and
+      shown in both languages;
+    * ``rules`` (optional) — ``{"en": [...], "zh": [...]}``: one sentence per rule the
+      plugin enforces, built from its actual parameters, in the order a player meets
+      them; the two lists translate each other item by item;
+    * ``params`` (optional) — ``[{"name", "value", "en", "zh"}, ...]``: every parameter
+      with its effective value (defaults filled in) and what it means in each language.
+
+    A plugin without this hook is shown by its docstring's first line and the parameters
+    the spec gives it. The built-ins build the mapping with ``ddzrules_plugins.Description``.
     """

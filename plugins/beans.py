@@ -34,6 +34,8 @@ from ddzrules import cards as C
 from ddzrules.hookspecs import hookimpl
 from ddzrules.runtime import Action, Game
 
+from . import Description, times
+
 # ====================================================================== helpers
 
 
@@ -169,16 +171,58 @@ class BeanSettlement:
 
     @hookimpl
     def ddzrules_describe(self) -> dict[str, Any]:
-        extra = []
+        """The bean arithmetic as configured: room, take, wild factor, cap, holdings, escape."""
+        n, a = self.rate, self.take
+        d = Description(f"欢乐豆 beans: a loser pays X×{n}+{a}, a winner receives X×{n}−{a}",
+                        f"欢乐豆：输家支付X×{n}+{a}，赢家获得X×{n}−{a}")
+        d.rule("X = stake (底分) × multiple × role factor (farmer 1, landlord 2), settled separately "
+               "between each farmer and the landlord (× that pair's 加倍 factor).",
+               "X = 底分 × 倍数 × 身份系数（农民1，地主2），每位农民与地主之间分别结算"
+               "（乘以该组的加倍系数）。")
+        d.rule(f"A loser pays X×{n} + {a}, a winner receives X×{n} − {a}: the room factor N = "
+               f"{n}, and the house takes A = {a} from every player after the transfers (never "
+               f"below 0).",
+               f"输家支付 X×{n}+{a}，赢家获得 X×{n}−{a}：房间系数N={n}；结算后系统向每位玩家"
+               f"回收A={a}（只扣到0为止）。")
         if self.wild_factor != 1:
-            extra.append(f"×{self.wild_factor} wild")
+            d.rule(f"The amounts are {times(self.wild_factor)} (the wildcard room's factor).",
+                   f"结算数额再{times(self.wild_factor)}（癞子场系数）。")
         if self.cap is not None:
-            extra.append(f"cap {self.cap}")
-        more = f" ({', '.join(extra)})" if extra else ""
-        return {"summary": f"欢乐豆: loser X×{self.rate}+{self.take}, winner X×{self.rate}−{self.take}{more}; "
-                           f"escape 20×/4× (landlord), 10×/2× (farmer)"}
+            d.rule(f"A player wins or loses at most {self.cap} beans a game, before the take.",
+                   f"每位玩家每盘输赢最多{self.cap}欢乐豆（回收之前）。")
+        d.rule("A loser pays at most what he holds; the winners share what was paid in proportion "
+               "to their claims.", "输家最多输光身上的欢乐豆，赢家按应得数额的比例分配。")
+        if self.start is not None:
+            d.rule(f"Unless the match says otherwise, every seat holds {self.start} beans.",
+                   f"比赛未指定时，每位玩家持有{self.start}欢乐豆。")
+        each = times(self.bomb_factor)
+        per_en = "".join(f", {k} {times(v)}" for k, v in self.bomb_factors.items())
+        per_zh = "".join(f"，{k} {times(v)}" for k, v in self.bomb_factors.items())
+        d.rule(f"Escape (逃跑): with M = the multiple × the factor of every bomb still in any hand "
+               f"({each} each{per_en}), an escaping landlord is charged as if the multiple were "
+               f"20 when M < 10, else 4 × M; an escaping farmer 10 when M < 10, else 2 × M; the "
+               f"charge goes to the opponents.",
+               f"逃跑：M = 倍数 × 所有手中炸弹的倍数（每个{each}{per_zh}）；地主逃跑，M不足10倍"
+               f"按20倍计，否则按4×M计；农民逃跑，M不足10倍按10倍计，否则按2×M计；罚分归对手。")
+        if not self.take_on_escape:
+            d.rule("The house takes nothing from an abandoned game.", "逃跑的一局系统不回收欢乐豆。")
+        d.param("rate", n, "N, the room factor: beans per point", "房间系数N：每分的欢乐豆数")
+        d.param("take", a, "A, the beans the house takes from every player each game",
+                "A：每盘系统向每位玩家回收的欢乐豆")
+        d.param("wild_factor", self.wild_factor, "the factor on every amount (癞子场)",
+                "结算数额的系数（癞子场）")
+        d.param("cap", self.cap, "the most beans a player may win or lose in a game",
+                "每盘每位玩家输赢的上限")
+        d.param("start", self.start, "the beans each seat holds when the match gives none (none: "
+                "unlimited)", "比赛未指定时每位玩家持有的欢乐豆（未设：不限）")
+        d.param("bomb_factor", self.bomb_factor, "escape: the factor of each bomb still in a hand",
+                "逃跑：手中每个炸弹的倍数")
+        d.param("bomb_factors", self.bomb_factors or None, "escape: factors by combo",
+                "逃跑：各牌型的倍数")
+        d.param("take_on_escape", self.take_on_escape, "whether the house takes from an abandoned "
+                "game", "逃跑的一局是否回收")
+        return d.done()
 
-    # ------------------------------------------------------------------ hooks
     @hookimpl
     def ddzrules_settle(self, game: Game) -> list[int]:
         landlord = game.landlord
@@ -324,8 +368,28 @@ class Doubling:
 
     @hookimpl
     def ddzrules_describe(self) -> dict[str, Any]:
-        return {"summary": f"加倍: each player may double (×{self.factor} per pair) when holdings "
-                           f"exceed {self.threshold}"}
+        """加倍 as configured: who may double, when, and what it multiplies."""
+        f, t = times(self.factor), self.threshold
+        d = Description(f"加倍: each player may double ({f}) when holdings exceed {t}",
+                        f"加倍：欢乐豆超过{t}时每位玩家可加倍（{f}）")
+        d.rule("After the kitty and before the first play, each player in turn, the landlord "
+               "first, may double (加倍) or decline.",
+               "拿到底牌后、出第一手牌前，每位玩家从地主开始依次选择加倍或不加倍。")
+        d.rule(f"The landlord may double only when every player holds more than {t} beans; a "
+               f"farmer only when he and the landlord do.",
+               f"所有玩家的欢乐豆都超过{t}时地主才能加倍；农民须自己和地主都超过{t}才能加倍。")
+        d.rule(f"A double multiplies the settlement between that farmer and the landlord by {f} "
+               f"(the landlord's double: with both farmers); the common multiple is unchanged.",
+               f"加倍使该农民与地主之间的结算{f}（地主加倍则与两位农民之间都{f}），不改变公共倍数。")
+        if self.start is not None:
+            d.rule(f"Unless the match says otherwise, every seat holds {self.start} beans.",
+                   f"比赛未指定时，每位玩家持有{self.start}欢乐豆。")
+        d.param("factor", self.factor, "the multiplier of each double", "每次加倍的倍数")
+        d.param("threshold", t, "the beans a holding must exceed to allow a double",
+                "允许加倍须超过的欢乐豆数")
+        d.param("start", self.start, "the beans each seat holds when the match gives none (none: "
+                "unlimited)", "比赛未指定时每位玩家持有的欢乐豆（未设：不限）")
+        return d.done()
 
     @hookimpl
     def ddzrules_declaration_phases(self, game: Game) -> list[DoublingPhase]:

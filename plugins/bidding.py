@@ -9,6 +9,8 @@ from ddzrules import cards as C
 from ddzrules.hookspecs import hookimpl
 from ddzrules.runtime import Action, Game
 
+from . import Description, first_bidder_rule
+
 
 class PointBids:
     """Bids of 1/2/3 points (or as configured); the highest bid takes the landlord.
@@ -64,7 +66,50 @@ class PointBids:
 
     @hookimpl
     def ddzrules_describe(self) -> dict[str, Any]:
-        return {"summary": f"point bids {self.bids}, {self.rounds}, first bidder {self.first_bidder}"}
+        """The auction as configured: the sheet prints it as the spec's landlord rules."""
+        bids = ", ".join(map(str, self.bids))
+        top = self.bids[-1]
+        d = Description(f"叫分: bids of {bids} points, the highest bidder is the landlord",
+                        f"叫分：可叫{'、'.join(map(str, self.bids))}分，叫分最高者为地主")
+        first_bidder_rule(d, self.first_bidder)
+        if self.rounds == "once":
+            d.rule("Each player bids once, in turn: a bid higher than every earlier bid, or a "
+                   "pass.", "每人按顺序只叫一次：叫比之前都高的分，或不叫。")
+        elif self.passes_to_end is None:
+            d.rule("Bidding goes round the table, each bid higher than the last, until every other "
+                   "player has passed in a row after a bid; a player who passed may bid again.",
+                   "叫分轮流进行，每次须高于前一次，直到有人叫分后其余玩家都连续不叫为止；"
+                   "不叫过的玩家轮到时仍可再叫。")
+        else:
+            d.rule(f"Bidding goes round the table, each bid higher than the last, until "
+                   f"{self.passes_to_end} consecutive passes follow a bid; a player who passed may "
+                   f"bid again.",
+                   f"叫分轮流进行，每次须高于前一次，直到有人叫分后连续{self.passes_to_end}人不叫为止；"
+                   f"不叫过的玩家轮到时仍可再叫。")
+        d.rule(f"A bid of {top} ends the bidding at once.", f"叫到{top}分立即结束叫分。")
+        d.rule("The highest bidder is the landlord, and his bid is the stake (底分).",
+               "叫分最高的玩家成为地主，所叫分数即底分。")
+        d.rule("If every player passes, the cards are dealt again.", "如果所有人都不叫，重新发牌。")
+        if self.must_rocket:
+            d.rule("A player holding every joker must bid when nobody has bid before him.",
+                   "手握全部王牌的玩家，在之前无人叫分时必须叫分。")
+        if self.must_bombs is not None:
+            d.rule(f"A player holding {self.must_bombs} bombs (ranks of 4 or more cards) must bid "
+                   f"when nobody has bid before him.",
+                   f"手握{self.must_bombs}个炸弹（同点数4张或以上）的玩家，在之前无人叫分时必须叫分。")
+        must = {k: v for k, v in (("rocket", self.must_rocket), ("bombs", self.must_bombs)) if v}
+        d.param("bids", self.bids, "the bids allowed", "可叫的分数")
+        d.param("rounds", self.rounds,
+                "once: each player bids once; until-passes: bidding goes round until passes end it",
+                "once：每人只叫一次；until-passes：轮流叫分直到连续不叫为止")
+        d.param("passes_to_end", self.passes_to_end,
+                "until-passes: the passes after a bid that end the bidding (none: every other "
+                "player)",
+                "until-passes：有人叫分后结束叫分的连续不叫人数（未设：其余所有玩家）")
+        d.param("must_bid", must or None, "the hands that may not pass while nobody has bid",
+                "在无人叫分时不得不叫的牌")
+        d.param("first_bidder", self.first_bidder, "who bids first", "谁先叫分")
+        return d.done()
 
     @hookimpl
     def ddzrules_first_bidder(self, game: Game) -> int:

@@ -17,6 +17,8 @@ from ddzrules import cards as C
 from ddzrules.hookspecs import hookimpl
 from ddzrules.runtime import Action, Game, MultiplierEvent
 
+from . import Description, times
+
 _SHOW_GROUP = "mingpai"
 
 
@@ -73,8 +75,72 @@ class CallRob:
 
     @hookimpl
     def ddzrules_describe(self) -> dict[str, Any]:
-        extra = ", rob back" if self.rob_back else ""
-        return {"summary": f"叫地主/抢地主, ×{self.rob_factor} per rob{extra}"}
+        """明牌, calling, robbing and 黄金眼 as configured (the sheet's landlord rules)."""
+        rob = times(self.rob_factor)
+        d = Description(f"叫地主/抢地主: a call, then one rob each ({rob})"
+                        + (", rob back" if self.rob_back else ""),
+                        f"叫地主/抢地主：叫地主后每人一次抢地主机会（{rob}）"
+                        + ("，可抢回" if self.rob_back else ""))
+        if self.show_moments:
+            en = "; ".join(f"before any card is seen {times(f)}" if n == 0 else
+                           f"after {n} cards {times(f)}" for _, n, f in self.show_moments)
+            zh = "；".join(f"发牌前{times(f)}" if n == 0 else f"发到第{n}张牌时{times(f)}"
+                          for _, n, f in self.show_moments)
+            d.rule(f"Before the calling, each player in turn may show his hand (明牌): {en}. The "
+                   f"first to show calls first; of several 明牌 only the largest factor counts.",
+                   f"叫地主前，每位玩家依次可选择明牌：{zh}。最先明牌的玩家先叫地主；"
+                   f"多人明牌时只按最大的明牌倍数计算。")
+        if self.first_caller == "random-then-rotate":
+            d.rule("The first caller is drawn at random in a match's first game, then it is the "
+                   "next seat each game (a redeal counts as a new game).",
+                   "首局随机选定第一个叫地主的玩家，之后每局（重新发牌也算一局）由下一位玩家先叫。")
+        else:
+            d.rule("The first caller is drawn at random in every deal.",
+                   "每次发牌后随机选定第一个叫地主的玩家。")
+        d.rule("Each player in turn may call the landlord (叫地主) or decline; the first call ends "
+               "the calling.", "每位玩家依次选择叫地主或不叫；有人叫地主即结束叫地主。")
+        if self.show_moments:
+            d.rule("If nobody calls, the first player who showed his hand is the landlord; if "
+                   "nobody showed, the cards are dealt again.",
+                   "如果无人叫地主，由最先明牌的玩家当地主；无人明牌则重新发牌。")
+        else:
+            d.rule("If nobody calls, the cards are dealt again.", "如果无人叫地主，重新发牌。")
+        d.rule(f"Then each player who did not decline to call, in order after the caller, has one "
+               f"chance to rob (抢地主), {rob} each; the last to rob is the landlord, or the caller "
+               f"if nobody robs.",
+               f"之后未选择不叫的玩家从叫地主者的下家起按顺序各有一次抢地主的机会，每抢一次{rob}；"
+               f"最后抢地主的玩家成为地主，无人抢则叫地主者为地主。")
+        if self.rob_back:
+            d.rule("A caller who has been robbed may rob back, once.", "被抢的叫地主者可以再抢回一次。")
+        else:
+            d.rule("A caller who has been robbed does not rob back.", "叫地主者被抢后不能再抢回。")
+        if self.peeks:
+            d.rule(f"黄金眼: while calling or robbing, a player may look at {self.peek_cards} kitty "
+                   f"cards drawn at random, at most {self.peeks} times a game; only he sees them.",
+                   f"黄金眼：叫地主或抢地主时，玩家可查看随机{self.peek_cards}张底牌，"
+                   f"每局最多{self.peeks}次，只有自己可见。")
+        d.rule("The stake (底分) is 1; robs and 明牌 multiply the score.",
+               "底分为1；抢地主和明牌的倍数计入总倍数。")
+        show: dict[str, Any] | None = None
+        if self.show_moments:
+            show = {}
+            for name, _, f in self.show_moments:
+                if name == "show_before_deal":
+                    show["before_deal"] = f
+            during = [{"cards": n, "factor": f} for name, n, f in self.show_moments
+                      if name == "show_during_deal"]
+            if during:
+                show["during_deal"] = during
+        eye = {"peeks": self.peeks, "cards": self.peek_cards} if self.peeks else None
+        d.param("rob_factor", self.rob_factor, "the multiplier of each rob", "每次抢地主的倍数")
+        d.param("rob_back", self.rob_back, "whether a caller who was robbed may rob back once",
+                "被抢的叫地主者能否再抢回一次")
+        d.param("first_caller", self.first_caller, "who calls first", "谁先叫地主")
+        d.param("show", show, "明牌 before the calling: the factor of each moment",
+                "叫地主前明牌：各时机的倍数")
+        d.param("golden_eye", eye, "黄金眼: peeks a game, and kitty cards a peek",
+                "黄金眼：每局次数与每次查看的底牌张数")
+        return d.done()
 
     @hookimpl
     def ddzrules_first_bidder(self, game: Game) -> int:

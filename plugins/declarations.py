@@ -7,6 +7,8 @@ from typing import Any, ClassVar
 from ddzrules.hookspecs import hookimpl
 from ddzrules.runtime import Action, Game, MultiplierEvent
 
+from . import Description, times
+
 
 class ShowHand:
     """亮牌: the landlord may play with his hand shown to everyone, multiplying the score.
@@ -31,7 +33,22 @@ class ShowHand:
 
     @hookimpl
     def ddzrules_describe(self) -> dict[str, Any]:
-        return {"summary": f"亮牌: the landlord may show his hand, ×{self.factor}"}
+        """亮牌 as configured: its factor and its multiplier group."""
+        f = times(self.factor)
+        d = Description(f"亮牌: the landlord may show his hand, {f}", f"亮牌：地主可亮牌，{f}")
+        d.rule(f"After taking the kitty and before the first play, the landlord may play with his "
+               f"hand shown to everyone (亮牌): {f}.",
+               f"地主拿到底牌后、出第一手牌前，可选择亮牌（明牌）给所有人看：{f}。")
+        d.rule("A landlord who has already shown his hand (明牌 before the calling) is not asked "
+               "again.", "已经明牌的地主不再询问。")
+        if self.group:
+            d.rule(f"It is in the multiplier group “{self.group}”: of several events of one group "
+                   f"only the largest factor counts.",
+                   f"属于倍数组“{self.group}”：同组的多个倍数只计最大的一个。")
+        d.param("factor", self.factor, "the multiplier of showing the hand", "亮牌的倍数")
+        d.param("group", self.group or None, "the multiplier group (of a group, only the largest "
+                "counts)", "倍数组（同组只计最大）")
+        return d.done()
 
     @hookimpl
     def ddzrules_declaration_phases(self, game: Game) -> list[ShowHandPhase]:

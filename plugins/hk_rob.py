@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 from ddzrules.hookspecs import hookimpl
 from ddzrules.runtime import Action, Game, MultiplierEvent
 
+from . import Description, first_bidder_rule, times
 from .bidding import PointBids
 
 
@@ -59,9 +60,37 @@ class HkRob:
 
     @hookimpl
     def ddzrules_describe(self) -> dict[str, Any]:
-        ends = "the second rob" if self.ends == "second-rob" else "a player's second rob"
-        return {"summary": f"HK 搶地主: take ×{self.take_stake} base, ×{self.rob_factor} per rob, "
-                           f"final at {ends} or when all others decline; first: {self.first_bidder}"}
+        """Taking, robbing and the end of robbing as configured (the sheet's landlord rules)."""
+        rob, stake = times(self.rob_factor), f"{self.take_stake:g}"
+        d = Description(f"搶地主: take the landlord (stake {stake}), then robs {rob} each",
+                        f"抢地主：当地主（底分{stake}），之后每抢一次{rob}")
+        first_bidder_rule(d, self.first_bidder, "chooses", "选择")
+        d.rule("Each player in turn may take the landlord or decline, until one takes it; if all "
+               "decline, the cards are dealt again.",
+               "每位玩家依次选择当地主或放弃，直到有人当地主；所有人都放弃则重新发牌。")
+        d.rule(f"Taking the landlord sets the stake to {stake}.", f"当地主后底分为{stake}。")
+        d.rule(f"Then each other player in turn who has not declined may rob ({rob}; he becomes "
+               f"the landlord) or decline; declining gives the landlord up for the deal, and a "
+               f"player robbed from may rob back when his turn comes round.",
+               f"之后其他未放弃的玩家依次可以抢地主（{rob}，抢到者成为地主）或放弃；"
+               f"放弃即本局不再当地主，被抢者轮到时可以抢回。")
+        if self.ends == "second-rob":
+            d.rule("The second rob of the deal ends the robbing, whoever makes it; otherwise it "
+                   "ends when every other player has declined.",
+                   "本局第二次有人抢地主即结束抢地主；否则在其他玩家都放弃时结束。")
+        else:
+            d.rule("A player's own second rob ends the robbing; otherwise it ends when every other "
+                   "player has declined.",
+                   "有玩家自己第二次抢到地主即结束抢地主；否则在其他玩家都放弃时结束。")
+        d.param("take_stake", self.take_stake, "the stake once a player takes the landlord",
+                "当地主后的底分")
+        d.param("rob_factor", self.rob_factor, "the multiplier of each rob", "每次抢地主的倍数")
+        d.param("ends", self.ends,
+                "second-rob: the deal's second rob ends the robbing; own-second-rob: a player's "
+                "own second rob does",
+                "second-rob：本局第二次抢地主即结束；own-second-rob：玩家自己的第二次抢地主才结束")
+        d.param("first_bidder", self.first_bidder, "who chooses first", "谁先选择")
+        return d.done()
 
     @hookimpl
     def ddzrules_first_bidder(self, game: Game) -> int:

@@ -14,6 +14,8 @@ from typing import Any, ClassVar
 from ddzrules.hookspecs import hookimpl
 from ddzrules.runtime import Action, Game
 
+from . import Description, times
+
 
 class JiaBang:
     """加棒: offered only when the stake equals ``top_bid``; each farmer in turn, ×``factor``."""
@@ -37,8 +39,22 @@ class JiaBang:
 
     @hookimpl
     def ddzrules_describe(self) -> dict[str, Any]:
-        return {"summary": f"加棒: after a {self.top_bid}-point bid each farmer may ×{self.factor} "
-                           f"his own settlement with the landlord"}
+        """加棒 as configured: when it is open and what it multiplies."""
+        f, top = times(self.factor), f"{self.top_bid:g}"
+        d = Description(f"加棒: after a {top}-point bid each farmer may {f} his own settlement with "
+                        f"the landlord",
+                        f"加棒：地主叫{top}分时，每位农民可将自己与地主之间的得失分{f}")
+        d.rule(f"加棒 is offered only when the landlord's bid (the stake) is {top}.",
+               f"只有地主所叫为{top}分时才能加棒。")
+        d.rule(f"Each farmer in turn, in the order of play from the landlord, may 加棒 once: the "
+               f"settlement between him and the landlord {f}, the other farmer's untouched; both "
+               f"farmers may.",
+               f"两位农民从地主下家起依次可选择加棒一次：该农民与地主之间的得失分{f}，"
+               f"另一位农民不受影响；两位农民都可以加棒。")
+        d.param("factor", self.factor, "the factor on that farmer's settlement with the landlord",
+                "该农民与地主之间得失分的倍数")
+        d.param("top_bid", self.top_bid, "the bid that opens 加棒", "可以加棒的叫分")
+        return d.done()
 
     @hookimpl
     def ddzrules_declaration_phases(self, game: Game) -> list[JiaBangPhase]:

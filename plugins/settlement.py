@@ -7,6 +7,8 @@ from typing import Any, ClassVar
 from ddzrules.hookspecs import hookimpl
 from ddzrules.runtime import Game
 
+from . import Description
+
 
 class StakeSettlement:
     """Each farmer pays the landlord (or is paid) ``per_farmer × stake × multiple``,
@@ -32,7 +34,18 @@ class StakeSettlement:
 
     @hookimpl
     def ddzrules_describe(self) -> dict[str, Any]:
-        return {"summary": f"each farmer ±{self.per_farmer}×stake×multiple, landlord the sum"}
+        """The settlement formula with its factor."""
+        k = f"{self.per_farmer:g}"
+        d = Description(f"each farmer ±{k} × stake × multiple, the landlord the sum",
+                        f"每位农民±{k}×底分×倍数，地主得失其总和")
+        d.rule(f"Each farmer pays the landlord, or is paid by him, {k} × stake × multiple × that "
+               f"farmer's own factor (加倍, 加棒), rounded to a whole point; the landlord receives or "
+               f"pays the sum, so the scores add up to zero.",
+               f"每位农民向地主支付（或从地主获得）{k}×底分×倍数×该农民自己的系数（加倍、加棒），"
+               f"取整；地主得失其总和，总分为零。")
+        d.param("per_farmer", self.per_farmer, "units of stake × multiple each farmer settles",
+                "每位农民结算的底分×倍数的份数")
+        return d.done()
 
     @hookimpl
     def ddzrules_settle(self, game: Game) -> list[int]:
@@ -68,7 +81,12 @@ class WinPoints:
 
     @hookimpl
     def ddzrules_describe(self) -> dict[str, Any]:
-        return {"summary": f"each winner +{self.points}"}
+        """Win points: what each winner scores."""
+        d = Description(f"each winner +{self.points}", f"胜方每人+{self.points}")
+        d.rule(f"Each player on the winning side scores {self.points}; the losers score 0, so the "
+               f"scores do not add up to zero.", f"胜方每人得{self.points}分，负方得0分（总分不为零）。")
+        d.param("points", self.points, "the points of each winner", "胜方每人的得分")
+        return d.done()
 
     @hookimpl
     def ddzrules_settle(self, game: Game) -> list[int]:
