@@ -476,4 +476,4 @@ def demo(spec: str, seed: int) -> None:
 
 # the game commands (play, simulate, replay, plugins) and the conformance suites
 # (ddzrules conformance ...) register themselves on `main`
-from . import cli_conformance, cli_diff, cli_game  # noqa: F401
+from . import cli_conformance, cli_diff, cli_game, cli_sheet  # noqa: F401
