@@ -181,6 +181,9 @@ def test_html_report_is_self_contained_and_well_formed(tmp_path: Path) -> None:
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium:  # a real browser: it must render the page without errors
         proc = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu",
-                               "--disable-background-networking", "--dump-dom", out.as_uri()],
+                               "--disable-background-networking", "--enable-logging=stderr", "--v=0",
+                               "--dump-dom", out.as_uri()],
                               capture_output=True, text=True, timeout=60, check=False)
         assert proc.returncode == 0 and "plane_solos" in proc.stdout
+        # the page's own errors (script, resources) are logged as CONSOLE lines
+        assert not [line for line in proc.stderr.splitlines() if "CONSOLE" in line]
