@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import click
@@ -14,7 +15,7 @@ from .cli import console, emit_json, err_console, json_option, main, user_errors
 from .errors import DdzError, PlayError
 from .records import game_record, load_record, replay, write_record
 from .runtime import Action, Game, GameRules, PlayerView, default_registry, implemented_hooks
-from .simulate import aggregate, game_seed, play_game, run_games
+from .simulate import FIGURES, Figure, compare_specs, game_seed, play_game
 
 
 def _seat_name(game: Game, seat: int, human: int | None = None) -> str:
@@ -190,7 +191,7 @@ def play(spec: str, auto: bool, seed: int | None, seat: int, bots: str, record_p
 
 
 @main.command()
-@click.argument("spec", metavar="SPEC")
+@click.argument("specs", metavar="SPEC...", nargs=-1, required=True)
 @click.option("--games", type=int, default=1000, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--workers", type=int, default=1, show_default=True)
@@ -198,45 +199,146 @@ def play(spec: str, auto: bool, seed: int | None, seat: int, bots: str, record_p
               help=f"Bot per seat, comma-separated ({', '.join(BOTS)}); one name means every seat.")
 @json_option
 @user_errors
-def simulate(spec: str, games: int, seed: int, workers: int, bots: str, as_json: bool) -> None:
-    """Play many all-bot games and summarise them (same seed → same figures, any --workers)."""
-    rules = GameRules.load(spec)  # fail early, in this process, on a bad spec
+def simulate(specs: tuple[str, ...], games: int, seed: int, workers: int, bots: str,
+             as_json: bool) -> None:
+    """Play many all-bot games and summarise them, every figure with its 95% interval.
+
+    With several SPECs every spec plays the same seeded games (same deals where the
+    decks match, same bots) and each is compared with the first: the paired
+    difference and, for comparison, the unpaired one. Same seed → same figures, any
+    --workers. See docs/simulation.md.
+    """
     kinds = [k.strip() for k in bots.split(",")]
     for k in kinds:
         if k not in BOTS:
             raise DdzError(f"unknown bot {k!r}; choose from {', '.join(BOTS)}")
-    kinds = (kinds * rules.players)[: rules.players]
     if games < 1 or workers < 1:
         raise DdzError("--games and --workers must be at least 1")
-    summaries = []
-    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
-                  TimeRemainingColumn(), console=err_console, disable=as_json, transient=True) as progress:
-        task = progress.add_task(f"simulating {rules.variant.name}", total=games)
-        for s in run_games(spec, games, seed, kinds, workers):
-            summaries.append(s)
-            progress.advance(task)
-    figures = aggregate(summaries, kinds)
-    figures = {"spec": rules.variant.name, "seed": seed, "bots": kinds, **figures}
+    with Progress(TextColumn("{task.description}"), BarColumn(),
+                  TextColumn("{task.completed}/{task.total}"), TimeRemainingColumn(),
+                  console=err_console, disable=not _stderr_is_terminal(),
+                  transient=True) as progress:
+        task = progress.add_task(f"simulating {', '.join(specs)}", total=games)
+
+        def advance(done: int, total: int) -> None:
+            progress.update(task, completed=done)
+
+        result = compare_specs(list(specs), games, seed, kinds, workers, progress=advance)
     if as_json:
-        emit_json(figures)
+        emit_json(result["specs"][0] if len(specs) == 1 else result)
         return
-    table = Table("figure", "value", box=None)
-    for key in ("games", "landlord_win_rate", "mean_multiple", "bombs_per_game", "spring_rate",
-                "anti_spring_rate", "mean_plays", "redeals_per_game", "mean_stake"):
-        value = figures[key]
-        table.add_row(key.replace("_", " "), f"{value:.4g}" if isinstance(value, float) else str(value))
-    for kind, rate in figures["win_rate_by_bot"].items():
-        table.add_row(f"win rate: {kind}", f"{rate:.4g}")
-    for kind, mean in figures["mean_score_by_bot"].items():
-        table.add_row(f"mean score: {kind}", f"{mean:+.4g}")
-    for name, rate in figures["events_per_game"].items():
-        table.add_row(f"per game: {name} events", f"{rate:.4g}")
-    for name, rate in figures["stats_per_game"].items():  # the protocol's own figures
-        table.add_row(f"per game: {name.replace('_', ' ')}", f"{rate:.4g}")
-    console.print(f"[bold]{rules.variant.name}[/]: {games} games, seed {seed}, bots {','.join(kinds)}")
+    _print_simulation(result)
+
+
+def _stderr_is_terminal() -> bool:
+    """The progress bar is drawn only on a terminal (stderr), never into a pipe or file."""
+    stream = err_console.file
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def _decimals(fig: Figure, halves: list[float]) -> int:
+    """Decimals of a figure: 3 for a proportion; else two significant digits of the
+    narrowest of the interval half-widths shown together (3 when none is finite)."""
+    if fig.kind == "proportion":
+        return 3
+    finite = [h for h in halves if math.isfinite(h) and h > 0]
+    if not finite:
+        return 3
+    return max(0, 1 - math.floor(math.log10(min(finite))))
+
+
+def _half(low: float | None, high: float | None) -> float:
+    return math.inf if low is None or high is None else (high - low) / 2
+
+
+def _bounds(low: float | None, high: float | None, d: int) -> str:
+    """``[low, high]``; an interval that cannot be estimated (one game) is ``[?]``."""
+    return "[?]" if low is None or high is None else f"[{low:.{d}f}, {high:.{d}f}]"
+
+
+def _figure_cell(fig: Figure, e: dict[str, Any] | None) -> str:
+    if e is None:
+        return "n/a"
+    d = _decimals(fig, [_half(e["low"], e["high"])])
+    return f"{e['mean']:.{d}f} {_bounds(e['low'], e['high'], d)}"
+
+
+def _print_simulation(result: dict[str, Any]) -> None:
+    """Figures as rows, specs as columns (``mean [low, high]``, or n/a); then, for each
+    spec after the first, its differences to the first."""
+    runs = result["specs"]
+    names = [r["spec"] for r in runs]
+    bots = ",".join(result["bots"])
+    console.print(f"[bold]{', '.join(names)}[/]: {result['games']} games, seed {result['seed']}, "
+                  f"bots {bots}; mean [{result['confidence']:.0%} interval]; "
+                  "n/a: the rule set has no such figure")
+    table = Table("figure", *names, box=None)
+    table.add_row("games", *[str(r["games"]) for r in runs])
+    for fig in FIGURES:
+        table.add_row(fig.label, *[_figure_cell(fig, r["figures"][fig.name]) for r in runs])
+    table.add_row("score unit", *[r["unit"] or "n/a" for r in runs])
+    table.add_row("mean stake unit",
+                  *["n/a" if r["mean_stake_unit"] is None else f"{r['mean_stake_unit']:.4g}"
+                    for r in runs])
+
+    def union(key: str) -> list[str]:
+        seen: dict[str, None] = {}
+        for r in runs:
+            seen.update(dict.fromkeys(r[key]))
+        return list(seen)
+
+    def cell(r: dict[str, Any], key: str, name: str, fmt: str) -> str:
+        value = r[key].get(name)
+        return "—" if value is None else format(value, fmt)
+
+    for kind in union("win_rate_by_bot"):
+        table.add_row(f"win rate: {kind}", *[cell(r, "win_rate_by_bot", kind, ".4g") for r in runs])
+    for kind in union("mean_score_by_bot"):
+        table.add_row(f"mean score: {kind}",
+                      *[cell(r, "mean_score_by_bot", kind, "+.4g") for r in runs])
+    # events and the protocols' own counts; — : none recorded in that rule set's games
+    for name in sorted(union("events_per_game")):
+        table.add_row(f"per game: {name} events",
+                      *[cell(r, "events_per_game", name, ".4g") for r in runs])
+    for name in sorted(union("stats_per_game")):
+        table.add_row(f"per game: {name.replace('_', ' ')}",
+                      *[cell(r, "stats_per_game", name, ".4g") for r in runs])
     console.print(table)
-    dist = figures["landlord_score_distribution"]
-    console.print("landlord score distribution: " + ", ".join(f"{k}: {v}" for k, v in dist.items()))
+    for r in runs:
+        where = f" ({r['spec']})" if len(runs) > 1 else ""
+        dist = r["multiple_distribution"]
+        console.print(f"multiple distribution{where}: "
+                      + ", ".join(f"×{k}: {v}" for k, v in dist.items()))
+        dist = r["landlord_score_distribution"]
+        console.print(f"landlord score distribution{where}: "
+                      + ", ".join(f"{k}: {v}" for k, v in dist.items()))
+    for comp in result["comparisons"]:
+        _print_comparison(comp, result["confidence"])
+
+
+def _print_comparison(comp: dict[str, Any], confidence: float) -> None:
+    console.print()
+    console.print(f"[bold]{comp['spec']} − {comp['baseline']}[/]: the difference of the means "
+                  f"with its {confidence:.0%} interval, paired (per-game differences over the "
+                  "same games) and unpaired (Welch)")
+    if not comp["paired"]:
+        console.print(f"{comp['reason']}: unpaired intervals only")
+    table = Table("figure", "difference", "paired", "unpaired", "paired/unpaired width", box=None)
+    for fig in FIGURES:
+        e = comp["figures"][fig.name]
+        if e is None:
+            table.add_row(fig.label, "n/a", "n/a", "n/a", "")
+            continue
+        un, pa = e["unpaired"], e["paired"]
+        d = _decimals(fig, [_half(iv["low"], iv["high"]) for iv in (un, pa) if iv is not None])
+        paired = "n/a (not paired)" if pa is None else _bounds(pa["low"], pa["high"], d)
+        ratio = "" if e["narrowing"] is None else f"{e['narrowing']:.2f}"
+        table.add_row(fig.label, f"{e['difference']:+.{d}f}", paired,
+                      _bounds(un["low"], un["high"], d), ratio)
+    console.print(table)
 
 
 @main.command("replay")

@@ -1,21 +1,35 @@
-"""Driving games with agents: one game, or many in parallel with a summary.
+"""Driving games with agents: one game, or many in parallel, summarised with intervals.
 
 Game ``i`` of a simulation with seed ``S`` uses its own seed derived from
 ``(S, i)`` and sits at index ``i`` of a match seeded by ``S``; so the figures do
 not depend on how many worker processes share the games.
+
+Each finished game is reduced to a :class:`GameSummary` (its per-game figures,
+:data:`FIGURES`) and fed to an :class:`Accumulator`, which keeps running sums and
+distributions only — never the summaries — and gives every figure's mean with its
+95% interval (:mod:`ddzrules.stats`). :func:`compare_specs` plays the *same* seeded
+games under several rule sets and adds, for each rule set after the first, the
+paired difference to the first. See ``docs/simulation.md``.
 """
 
 from __future__ import annotations
 
 import hashlib
-import statistics
+import math
+import weakref
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bots import Agent, make_bot
-from .runtime import Game, GameRules, MatchInfo
+from . import cards as C
+from .bots import BOTS, Agent, make_bot
+from .runtime import Game, GameRules, MatchInfo, implemented_hooks
+from .stats import CONFIDENCE, Moments, moments_interval, welch_from_moments, wilson_interval
+
+#: a progress callback: (games finished, games in all); a "game" of a comparison is
+#: one seed played under every rule set
+Progress = Callable[[int, int], None]
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -39,106 +53,600 @@ def play_game(rules: GameRules, agents: Sequence[Agent], seed: int, match: Match
     return game
 
 
+def seat_bots(bots: Sequence[str], players: int) -> list[str]:
+    """One bot kind per seat: ``bots`` repeated (or cut) to ``players`` seats."""
+    if not bots:
+        raise ValueError("at least one bot kind is needed")
+    return (list(bots) * players)[:players]
+
+
+# ====================================================================== figures
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A per-game figure: ``proportion`` (a yes/no per game; Wilson interval) or
+    ``mean`` (a number per game; normal interval of the mean). The interval of a
+    figure that cannot be negative (a count, a multiple) is cut at 0: the normal
+    approximation would otherwise put the lower end of a rare count below it."""
+
+    name: str
+    kind: str
+    label: str
+    about: str
+    nonnegative: bool = True
+
+
+#: every per-game figure, in the order reports print them
+FIGURES: tuple[Figure, ...] = (
+    Figure("landlord_won", "proportion", "landlord win rate", "the landlord's side won the game"),
+    Figure("multiple", "mean", "multiple",
+           "the game's multiple: the product of its multiplier events "
+           "(bombs, spring, robs, 明牌 …)"),
+    Figure("bombs", "mean", "bombs",
+           "bomb-tier plays other than rockets (led or not, effective or not)"),
+    Figure("rockets", "mean", "rockets", "bomb-tier plays of the highest tier made of jokers only"),
+    Figure("spring", "proportion", "spring rate", "春天: a spring was scored"),
+    Figure("anti_spring", "proportion", "anti-spring rate", "反春: an anti-spring was scored"),
+    Figure("redeals", "mean", "redeals", "deals thrown in because nobody took the landlord"),
+    Figure("bids", "mean", "bids",
+           "landlord claims: bid (叫分), call (叫地主), take (HK 選擇當地主) "
+           "and rob (抢地主) actions"),
+    Figure("robs", "mean", "robs", "rob actions (抢地主, rob-back included)"),
+    Figure("plays", "mean", "plays", "plays of cards (passes not counted)"),
+    Figure("stake", "mean", "stake",
+           "the game's stake: the winning bid, or the base a call or take sets"),
+    Figure("landlord_score", "mean", "landlord score",
+           "the landlord's score, in the settlement's unit", nonnegative=False),
+    Figure("score_per_stake", "mean", "landlord score / stake unit",
+           "the landlord's score divided by the game's stake unit (comparable across "
+           "settlements)", nonnegative=False),
+)
+FIGURE_NAMES = tuple(f.name for f in FIGURES)
+_KIND = {f.name: f.kind for f in FIGURES}
+_NONNEGATIVE = {f.name for f in FIGURES if f.nonnegative}
+
+#: the landlord-phase action kinds counted as bids, by landlord plugin. A plugin not
+#: listed may declare its own as a class attribute ``bid_kinds``; otherwise its
+#: rule sets have no bids figure (n/a).
+BID_KINDS: dict[str, tuple[str, ...]] = {
+    "point-bids": ("bid",),
+    "call-rob": ("call", "rob"),
+    "hk-rob": ("take", "rob"),
+}
+
+
+@dataclass(frozen=True)
+class RuleFacts:
+    """What a rule set has, so that a figure it lacks is ``None`` (n/a), never 0."""
+
+    has_bombs: bool
+    has_rockets: bool
+    top_tier: int
+    has_spring: bool
+    bid_kinds: tuple[str, ...] | None
+    settlement: str | None
+    unit: str | None
+    #: what a comparison must share for a seed to deal the same cards
+    deal_key: tuple[Any, ...]
+
+    @property
+    def has_robs(self) -> bool:
+        return self.bid_kinds is not None and "rob" in self.bid_kinds
+
+
+_facts_cache: weakref.WeakKeyDictionary[GameRules, RuleFacts] = weakref.WeakKeyDictionary()
+
+
+def _plugin_name(inst: Any, registered: str) -> str:
+    return str(getattr(inst, "name", registered))
+
+
+def _is_rocket_cards(cards: str) -> bool:
+    return bool(cards) and all(c in "XD" for c in cards)
+
+
+def rule_facts(rules: GameRules) -> RuleFacts:
+    """The figures a rule set has: bombs, rockets, spring, bids, robs, the score's unit."""
+    cached = _facts_cache.get(rules)
+    if cached is not None:
+        return cached
+    variant = rules.variant
+    deck = variant.rules.deck
+    tiers = [c.tier for c in variant.rules.combos if c.tier >= 0]
+    top = max(tiers) if tiers else -1
+    # a rocket: a top-tier bomb made of jokers only; list what a hand of every joker
+    # of the deck can play (the legal-move tables games use anyway)
+    jokers = [0] * len(deck)
+    for j in C.JOKERS:
+        jokers[j] = deck[j]
+    rocket_combos = {m.combo for m in variant.legal_moves(C.deck_list(jokers)).moves
+                     if m.is_bomb and m.tier == top and _is_rocket_cards(m.cards)}
+    has_bombs = any(c.tier >= 0 and c.name not in rocket_combos for c in variant.rules.combos)
+    has_spring = False
+    bid_kinds: tuple[str, ...] | None = None
+    settlement: str | None = None
+    for role, registered, inst in rules.active:
+        if role == "multipliers" and "ddzrules_on_game_end" in implemented_hooks(inst):
+            has_spring = True
+        if role == "landlord":
+            name = _plugin_name(inst, registered)
+            declared = getattr(inst, "bid_kinds", None)
+            bid_kinds = tuple(declared) if declared else BID_KINDS.get(name)
+        if role == "settlement":
+            settlement = _plugin_name(inst, registered)
+    units = {"stake-settlement": "points", "win-points": "points", "beans": "beans"}
+    unit = units.get(settlement or "")
+    for role, _, inst in rules.active:
+        if role == "settlement" and unit is None:
+            unit = getattr(inst, "stake_unit_name", None)
+    facts = RuleFacts(has_bombs, bool(rocket_combos), top, has_spring, bid_kinds, settlement, unit,
+                      (tuple(deck), rules.players, rules.hand_size, rules.kitty_size))
+    _facts_cache[rules] = facts
+    return facts
+
+
+def stake_unit(game: Game) -> tuple[float, str] | None:
+    """The game's stake unit and its name: what one farmer–landlord pair settles at
+    multiple 1 (no 加倍/加棒), so that ``score / unit`` compares across settlements.
+
+    * ``stake-settlement``: ``per_farmer × stake`` points (the stake is the winning
+      bid, or 3 for an HK take);
+    * ``win-points``: ``points`` (the points a winner scores);
+    * ``beans``: ``stake × rate × wild_factor`` beans (底分 × N, × the 癞子场 factor).
+
+    Another settlement plugin may provide a method ``stake_unit(game) -> float`` and
+    a class attribute ``stake_unit_name``; without them the answer is None.
+    """
+    for role, registered, inst in game.rules.active:
+        if role != "settlement":
+            continue
+        name = _plugin_name(inst, registered)
+        if name == "stake-settlement":
+            return float(inst.per_farmer * game.stake), "points"
+        if name == "win-points":
+            return float(inst.points), "points"
+        if name == "beans":
+            return float(game.stake * inst.rate * inst.wild_factor), "beans"
+        custom = getattr(inst, "stake_unit", None)
+        if callable(custom):
+            return float(custom(game)), str(getattr(inst, "stake_unit_name", "points"))
+    return None
+
+
 @dataclass
 class GameSummary:
-    """The figures of one game that a simulation aggregates."""
+    """The figures of one game that a simulation aggregates (None: the rule set
+    does not have the figure)."""
 
     index: int
     landlord: int
     landlord_won: bool
     multiple: float
-    bombs: int
-    spring: bool
-    anti_spring: bool
+    bombs: int | None  # bomb-tier plays other than rockets
+    spring: bool | None
+    anti_spring: bool | None
     plays: int
     redeals: int
     stake: int
     scores: list[int]
     events: dict[str, int] = field(default_factory=dict)
     stats: dict[str, float] = field(default_factory=dict)
+    rockets: int | None = None
+    bids: int | None = None
+    robs: int | None = None
+    landlord_score: int = 0
+    stake_unit: float | None = None
+    unit: str | None = None
+    score_per_stake: float | None = None
+
+    def figures(self) -> dict[str, float | None]:
+        """Every figure of :data:`FIGURES`: booleans as 0/1, None where n/a."""
+        out: dict[str, float | None] = {}
+        for name in FIGURE_NAMES:
+            v = getattr(self, name)
+            out[name] = None if v is None else (int(v) if isinstance(v, bool) else v)
+        return out
 
 
 def summarise(game: Game, index: int) -> GameSummary:
+    """The per-game figures of a finished game."""
     assert game.landlord is not None and game.scores is not None
+    facts = rule_facts(game.rules)
     plays = sum(1 for a in game.history if a.kind == "play")
-    bombs = sum(1 for ms in game.played for m in ms if m.is_bomb)
+    bombs = rockets = 0
+    for ms in game.played:
+        for m in ms:
+            if not m.is_bomb:
+                continue
+            if m.tier == facts.top_tier and _is_rocket_cards(m.cards):
+                rockets += 1
+            else:
+                bombs += 1
     names = Counter(e.name for e in game.events)
-    return GameSummary(index, game.landlord, bool(game.landlord_won), game.multiple, bombs,
-                       names["spring"] > 0, names["anti_spring"] > 0, plays, len(game.redeal_reasons),
-                       game.stake, list(game.scores), dict(names), dict(game.stats))
+    kinds = facts.bid_kinds
+    bids = None if kinds is None else sum(1 for a in game.history if a.kind in kinds)
+    robs = sum(1 for a in game.history if a.kind == "rob") if facts.has_robs else None
+    landlord_score = game.scores[game.landlord]
+    unit = stake_unit(game)
+    per_stake = landlord_score / unit[0] if unit is not None and unit[0] else None
+    return GameSummary(
+        index, game.landlord, bool(game.landlord_won), game.multiple,
+        bombs if facts.has_bombs else None,
+        names["spring"] > 0 if facts.has_spring else None,
+        names["anti_spring"] > 0 if facts.has_spring else None,
+        plays, len(game.redeal_reasons), game.stake, list(game.scores), dict(names),
+        dict(game.stats),
+        rockets=rockets if facts.has_rockets else None, bids=bids, robs=robs,
+        landlord_score=landlord_score, stake_unit=unit[0] if unit else None,
+        unit=unit[1] if unit else facts.unit, score_per_stake=per_stake)
 
 
-# per-process state of the worker pool
-_worker_rules: GameRules | None = None
-_worker_bots: list[str] = []
+# ====================================================================== aggregation
 
 
-def _init_worker(spec: str, bots: list[str]) -> None:
-    global _worker_rules, _worker_bots
-    _worker_rules = GameRules.load(spec)
-    _worker_bots = bots
+def _figure_entry(name: str, m: Moments, confidence: float) -> dict[str, Any] | None:
+    """A figure's mean with its interval (Wilson for proportions), or None (n/a)."""
+    if m.n == 0:
+        return None
+    if _KIND[name] == "proportion":
+        iv = wilson_interval(int(m.total), m.n, confidence)
+    else:
+        iv = moments_interval(m, confidence)
+    d = iv.to_dict()
+    if name in _NONNEGATIVE and d["low"] is not None and d["low"] < 0:
+        d["low"] = 0.0
+    return {"mean": d["estimate"], "low": d["low"], "high": d["high"], "n": m.n,
+            "sd": m.sd if m.n > 1 else None, "method": iv.method}
 
 
-def _run_one(args: tuple[int, int]) -> GameSummary:
+def _key(x: float) -> str:
+    return f"{x:g}"
+
+
+class Accumulator:
+    """Running figures of one rule set's games: feed summaries with :meth:`add` as
+    games finish, read :meth:`result` at any time. Keeps sums, Welford moments and
+    distributions, never the summaries; the same summaries in the same order give
+    identical results."""
+
+    def __init__(self, bots: Sequence[str], confidence: float = CONFIDENCE) -> None:
+        self.bots = list(bots)
+        self.confidence = confidence
+        self.n = 0
+        self.moments = {name: Moments() for name in FIGURE_NAMES}
+        self.all_bombs = Moments()  # bombs + rockets: the legacy bombs_per_game
+        self.seat_totals: list[int] = []
+        self.bot_scores: dict[str, list[int]] = {}  # kind -> [total score, seat-games]
+        self.bot_wins: dict[str, list[int]] = {}  # kind -> [wins, seat-games]
+        self.landlord_scores: Counter[int] = Counter()
+        self.multiples: Counter[float] = Counter()
+        self.events: Counter[str] = Counter()
+        self.stats: dict[str, float] = {}
+        self.units: Counter[str] = Counter()
+        self.unit_total = Moments()
+
+    def add(self, s: GameSummary) -> None:
+        self.n += 1
+        for name, value in s.figures().items():
+            if value is not None:
+                self.moments[name].add(value)
+        if s.bombs is not None or s.rockets is not None:
+            self.all_bombs.add((s.bombs or 0) + (s.rockets or 0))
+        if len(self.seat_totals) < len(s.scores):
+            self.seat_totals.extend([0] * (len(s.scores) - len(self.seat_totals)))
+        for seat, score in enumerate(s.scores):
+            self.seat_totals[seat] += score
+            kind = self.bots[seat] if seat < len(self.bots) else "?"
+            won = (seat == s.landlord) == s.landlord_won
+            tot = self.bot_scores.setdefault(kind, [0, 0])
+            tot[0] += score
+            tot[1] += 1
+            w = self.bot_wins.setdefault(kind, [0, 0])
+            w[0] += 1 if won else 0
+            w[1] += 1
+        self.landlord_scores[s.scores[s.landlord]] += 1
+        self.multiples[s.multiple] += 1
+        self.events.update(s.events)
+        for k, v in s.stats.items():
+            self.stats[k] = self.stats.get(k, 0) + v
+        if s.unit is not None:
+            self.units[s.unit] += 1
+        if s.stake_unit is not None:
+            self.unit_total.add(s.stake_unit)
+
+    def _mean(self, name: str) -> float | None:
+        m = self.moments[name]
+        return m.mean if m.n else None
+
+    def result(self) -> dict[str, Any]:
+        """The figures: the historical ones (``landlord_win_rate``, ``mean_multiple`` …)
+        and, under ``figures``, every figure with its interval."""
+        n = self.n
+        if n == 0:
+            return {"games": 0}
+        figures = {name: _figure_entry(name, self.moments[name], self.confidence)
+                   for name in FIGURE_NAMES}
+        return {
+            "games": n,
+            "landlord_win_rate": self._mean("landlord_won"),
+            "mean_multiple": self._mean("multiple"),
+            "bombs_per_game": self.all_bombs.mean if self.all_bombs.n else None,
+            "spring_rate": self._mean("spring"),
+            "anti_spring_rate": self._mean("anti_spring"),
+            "mean_plays": self._mean("plays"),
+            "redeals_per_game": self._mean("redeals"),
+            "mean_stake": self._mean("stake"),
+            "mean_score_by_seat": [t / n for t in self.seat_totals],
+            "mean_score_by_bot": {k: t / c for k, (t, c) in self.bot_scores.items()},
+            "win_rate_by_bot": {k: w / c for k, (w, c) in self.bot_wins.items()},
+            "landlord_score_distribution": {str(k): self.landlord_scores[k]
+                                            for k in sorted(self.landlord_scores)},
+            "events_per_game": {k: self.events[k] / n for k in sorted(self.events)},
+            "stats_per_game": {k: self.stats[k] / n for k in sorted(self.stats)},
+            # added: every figure with its interval, the multiple's distribution, units
+            "confidence": self.confidence,
+            "figures": figures,
+            "multiple_distribution": {_key(k): self.multiples[k] for k in sorted(self.multiples)},
+            "unit": self.units.most_common(1)[0][0] if self.units else None,
+            "mean_stake_unit": self.unit_total.mean if self.unit_total.n else None,
+        }
+
+
+def aggregate(summaries: Iterable[GameSummary], bots: list[str],
+              confidence: float = CONFIDENCE) -> dict[str, Any]:
+    """The simulation's figures; identical for identical summaries in the same order."""
+    acc = Accumulator(bots, confidence)
+    for s in summaries:
+        acc.add(s)
+    return acc.result()
+
+
+class PairedAccumulator:
+    """Running per-game differences ``b − a`` of every figure, for two rule sets
+    playing the same games (game ``i`` of each from the same seed)."""
+
+    def __init__(self) -> None:
+        self.diffs = {name: Moments() for name in FIGURE_NAMES}
+
+    def add(self, a: GameSummary, b: GameSummary) -> None:
+        if a.index != b.index:
+            raise ValueError(f"games {a.index} and {b.index} are not a pair")
+        fb = b.figures()
+        for name, x in a.figures().items():
+            y = fb[name]
+            if x is not None and y is not None:
+                self.diffs[name].add(y - x)
+
+
+def _correlation(a: Moments, b: Moments, d: Moments) -> float | None:
+    """corr(a, b) from var(a), var(b) and var(b − a): cov = (va + vb − vd) / 2."""
+    if min(a.n, b.n, d.n) < 2:
+        return None
+    va, vb, vd = a.variance, b.variance, d.variance
+    if va <= 0 or vb <= 0:
+        return None
+    r = (va + vb - vd) / 2 / math.sqrt(va * vb)
+    return max(-1.0, min(1.0, r))
+
+
+def _difference_entry(a: Moments, b: Moments, d: Moments | None,
+                      confidence: float) -> dict[str, Any] | None:
+    if a.n == 0 or b.n == 0:
+        return None
+    unpaired = welch_from_moments(a, b, confidence)
+    out: dict[str, Any] = {"difference": b.mean - a.mean,
+                           "unpaired": {**unpaired.to_dict(),
+                                        "width": _finite_or_none(unpaired.width)},
+                           "paired": None, "correlation": None, "narrowing": None}
+    if d is not None and d.n:
+        paired = moments_interval(d, confidence, "paired")
+        out["paired"] = {**paired.to_dict(), "width": _finite_or_none(paired.width)}
+        out["correlation"] = _correlation(a, b, d) if d.n == a.n == b.n else None
+        if math.isfinite(paired.width) and math.isfinite(unpaired.width) and unpaired.width > 0:
+            out["narrowing"] = paired.width / unpaired.width
+    return out
+
+
+def _finite_or_none(x: float) -> float | None:
+    return x if math.isfinite(x) else None
+
+
+# ====================================================================== running games
+
+# per-process state of the worker pool: (rules, bot kind per seat) per rule set
+_worker_sets: list[tuple[GameRules, list[str]]] = []
+
+
+def _init_worker(specs: Sequence[str], bots: Sequence[Sequence[str]],
+                 loaded: Sequence[GameRules] | None = None) -> None:
+    """Load the rule sets (or take those already ``loaded`` in this process)."""
+    global _worker_sets
+    rules = list(loaded) if loaded is not None else [GameRules.load(spec) for spec in specs]
+    _worker_sets = [(r, list(kinds)) for r, kinds in zip(rules, bots)]
+
+
+def _play_index(args: tuple[int, int]) -> list[GameSummary]:
+    """Game ``index`` of a run seeded ``seed``, under every rule set of the worker:
+    same game seed, same match position, same bots seeded the same way."""
     seed, index = args
-    assert _worker_rules is not None
     gseed = game_seed(seed, index)
-    agents = [make_bot(kind, gseed + 101 * (i + 1)) for i, kind in enumerate(_worker_bots)]
-    game = play_game(_worker_rules, agents, gseed, MatchInfo(index, seed))
-    return summarise(game, index)
+    out = []
+    for rules, kinds in _worker_sets:
+        agents = [make_bot(kind, gseed + 101 * (i + 1)) for i, kind in enumerate(kinds)]
+        game = play_game(rules, agents, gseed, MatchInfo(index, seed))
+        out.append(summarise(game, index))
+    return out
 
 
-def run_games(spec: str, games: int, seed: int, bots: list[str], workers: int = 1) -> Iterator[GameSummary]:
-    """Yield the summaries of ``games`` games in index order."""
+def _run(specs: Sequence[str], bots: Sequence[Sequence[str]], games: int, seed: int,
+         workers: int, loaded: Sequence[GameRules] | None = None) -> Iterator[list[GameSummary]]:
+    """Yield, game index by game index, the summaries of that game under every spec
+    (``loaded``: the specs' rules, already loaded, for the single-process case)."""
     jobs = [(seed, i) for i in range(games)]
     if workers <= 1:
-        _init_worker(spec, bots)
+        _init_worker(specs, bots, loaded)
         for job in jobs:
-            yield _run_one(job)
+            yield _play_index(job)
         return
     import multiprocessing as mp
 
     ctx = mp.get_context("spawn")
-    with ctx.Pool(workers, initializer=_init_worker, initargs=(spec, bots)) as pool:
-        yield from pool.imap(_run_one, jobs, chunksize=max(1, min(64, games // (workers * 8) or 1)))
+    initargs = (list(specs), [list(b) for b in bots])
+    chunksize = max(1, min(64, games // (workers * 8) or 1))
+    with ctx.Pool(workers, initializer=_init_worker, initargs=initargs) as pool:
+        yield from pool.imap(_play_index, jobs, chunksize=chunksize)
 
 
-def aggregate(summaries: list[GameSummary], bots: list[str]) -> dict[str, Any]:
-    """The simulation's figures; identical for identical summaries in the same order."""
-    n = len(summaries)
-    if n == 0:
-        return {"games": 0}
-    landlord_scores = [s.scores[s.landlord] for s in summaries]
-    per_seat = [statistics.fmean(s.scores[i] for s in summaries) for i in range(len(summaries[0].scores))]
-    by_bot: dict[str, list[float]] = {}
-    wins_by_bot: dict[str, list[int]] = {}
-    for s in summaries:
-        for seat, score in enumerate(s.scores):
-            kind = bots[seat] if seat < len(bots) else "?"
-            by_bot.setdefault(kind, []).append(score)
-            won = (seat == s.landlord) == s.landlord_won
-            wins_by_bot.setdefault(kind, []).append(1 if won else 0)
-    events: Counter[str] = Counter()
-    stats: dict[str, float] = {}
-    for s in summaries:
-        events.update(s.events)
-        for k, v in s.stats.items():
-            stats[k] = stats.get(k, 0) + v
-    dist = Counter(landlord_scores)
-    return {
-        "games": n,
-        "landlord_win_rate": sum(s.landlord_won for s in summaries) / n,
-        "mean_multiple": statistics.fmean(s.multiple for s in summaries),
-        "bombs_per_game": statistics.fmean(s.bombs for s in summaries),
-        "spring_rate": sum(s.spring for s in summaries) / n,
-        "anti_spring_rate": sum(s.anti_spring for s in summaries) / n,
-        "mean_plays": statistics.fmean(s.plays for s in summaries),
-        "redeals_per_game": statistics.fmean(s.redeals for s in summaries),
-        "mean_stake": statistics.fmean(s.stake for s in summaries),
-        "mean_score_by_seat": per_seat,
-        "mean_score_by_bot": {k: statistics.fmean(v) for k, v in by_bot.items()},
-        "win_rate_by_bot": {k: statistics.fmean(v) for k, v in wins_by_bot.items()},
-        "landlord_score_distribution": {str(k): dist[k] for k in sorted(dist)},
-        "events_per_game": {k: events[k] / n for k in sorted(events)},
-        "stats_per_game": {k: stats[k] / n for k in sorted(stats)},
-    }
+def run_games(spec: str, games: int, seed: int, bots: list[str],
+              workers: int = 1) -> Iterator[GameSummary]:
+    """Yield the summaries of ``games`` games in index order (``bots`` repeated to
+    fill the seats)."""
+    rules = GameRules.load(spec)
+    kinds = seat_bots(bots, rules.players)
+    for row in _run([spec], [kinds], games, seed, workers, [rules]):
+        yield row[0]
+
+
+def _deal_description(rules: GameRules) -> str:
+    decks = rules.variant.rules.deck
+    return (f"{rules.players} hands of {rules.hand_size} and a kitty of {rules.kitty_size} "
+            f"from a {sum(decks)}-card deck")
+
+
+def compare_specs(specs: list[str], games: int, seed: int, bots: list[str], workers: int = 1,
+                  progress: Progress | None = None,
+                  confidence: float = CONFIDENCE) -> dict[str, Any]:
+    """Play the same seeded games under every rule set of ``specs`` and compare them.
+
+    Game ``i`` of every spec uses the game seed ``game_seed(seed, i)``, the match
+    position ``MatchInfo(i, seed)`` and the bots ``bots`` (repeated to fill the
+    seats) seeded ``game seed + 101·(seat + 1)``. ``runtime.Game`` shuffles with
+    ``random.Random(game seed)`` before anything else, so specs with the same deck,
+    players, hand and kitty sizes deal the same first deal. ``progress(done, games)``
+    is called as each game index finishes under every spec.
+
+    Returns ``{"games", "seed", "bots", "confidence", "specs": [...],
+    "comparisons": [...]}``: ``specs`` holds one :meth:`Accumulator.result` per spec
+    (plus ``spec``, ``seed``, ``bots``, ``deal``), ``comparisons`` one entry per spec
+    after the first: ``{"spec", "baseline", "paired", "reason", "figures"}`` where
+    each figure is None (n/a in either) or ``{"difference", "paired", "unpaired",
+    "correlation", "narrowing"}`` — the difference is *spec − baseline*, ``paired``
+    the interval of the mean per-game difference (None when the decks differ),
+    ``unpaired`` the Welch interval of the same difference, ``narrowing`` the paired
+    width over the unpaired width.
+    """
+    if not specs:
+        raise ValueError("compare_specs needs at least one spec")
+    if games < 1 or workers < 1:
+        raise ValueError("games and workers must be at least 1")
+    for kind in bots:
+        if kind not in BOTS:
+            raise ValueError(f"unknown bot {kind!r}; choose from {', '.join(BOTS)}")
+    rules = [GameRules.load(s) for s in specs]  # fail early, in this process, on a bad spec
+    kinds = [seat_bots(bots, r.players) for r in rules]
+    facts = [rule_facts(r) for r in rules]
+    accs = [Accumulator(k, confidence) for k in kinds]
+    pairable = [f.deal_key == facts[0].deal_key for f in facts]
+    pairs = [PairedAccumulator() if ok else None for ok in pairable]
+    for done, row in enumerate(_run(specs, kinds, games, seed, workers, rules), start=1):
+        for acc, s in zip(accs, row):
+            acc.add(s)
+        for p, s in zip(pairs[1:], row[1:]):
+            if p is not None:
+                p.add(row[0], s)
+        if progress is not None:
+            progress(done, games)
+    results = []
+    for r, k, acc in zip(rules, kinds, accs):
+        results.append({"spec": r.variant.name, "seed": seed, "bots": k,
+                        "deal": _deal_description(r),
+                        "settlement": rule_facts(r).settlement, **acc.result()})
+    comparisons = []
+    base = accs[0]
+    for i in range(1, len(specs)):
+        p = pairs[i]
+        reason = None
+        if p is None:
+            reason = (f"not paired: {results[i]['spec']} deals {results[i]['deal']}, "
+                      f"{results[0]['spec']} {results[0]['deal']}, so a seed deals different cards")
+        figures = {name: _difference_entry(base.moments[name], accs[i].moments[name],
+                                           p.diffs[name] if p is not None else None, confidence)
+                   for name in FIGURE_NAMES}
+        comparisons.append({"spec": results[i]["spec"], "baseline": results[0]["spec"],
+                            "paired": p is not None, "reason": reason, "figures": figures})
+    return {"games": games, "seed": seed, "bots": list(bots), "confidence": confidence,
+            "specs": results, "comparisons": comparisons}
+
+
+# ====================================================================== plain-text report
+
+
+def _decimals_for(kind: str, halves: Sequence[float]) -> int:
+    """3 decimals for a proportion; else two significant digits of the narrowest
+    finite half-width (3 when there is none)."""
+    if kind == "proportion":
+        return 3
+    finite = [h for h in halves if math.isfinite(h) and h > 0]
+    return max(0, 1 - math.floor(math.log10(min(finite)))) if finite else 3
+
+
+def _half_width(iv: dict[str, Any]) -> float:
+    low, high = iv.get("low"), iv.get("high")
+    return math.inf if low is None or high is None else (high - low) / 2
+
+
+def _bracket(iv: dict[str, Any], d: int) -> str:
+    low, high = iv.get("low"), iv.get("high")
+    return "[?]" if low is None or high is None else f"[{low:.{d}f}, {high:.{d}f}]"
+
+
+def _columns(rows: list[list[str]]) -> str:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows)
+
+
+def format_comparison(result: dict[str, Any]) -> str:
+    """A :func:`compare_specs` result as plain text (no markup): one table with the
+    figures as rows and the specs as columns (``mean [low, high]``, ``n/a`` where a
+    spec lacks the figure), then for each spec after the first its differences to the
+    first — ``difference``, the paired and the unpaired interval and the ratio of
+    their widths."""
+    runs = result["specs"]
+    conf = f"{result.get('confidence', CONFIDENCE):.0%}"
+    head = (f"{result['games']} games per spec, seed {result['seed']}, bots "
+            f"{','.join(result['bots'])}; mean [{conf} interval]; n/a: the rule set has no "
+            "such figure")
+    out = [head]
+    rows = [["figure", *[r["spec"] for r in runs]], ["games", *[str(r["games"]) for r in runs]]]
+    for fig in FIGURES:
+        cells = []
+        for r in runs:
+            e = r["figures"][fig.name]
+            if e is None:
+                cells.append("n/a")
+                continue
+            d = _decimals_for(fig.kind, [_half_width(e)])
+            cells.append(f"{e['mean']:.{d}f} {_bracket(e, d)}")
+        rows.append([fig.label, *cells])
+    rows.append(["score unit", *[r.get("unit") or "n/a" for r in runs]])
+    out.append(_columns(rows))
+    for comp in result["comparisons"]:
+        out.append("")
+        out.append(f"{comp['spec']} − {comp['baseline']}: difference of the means, {conf} "
+                   "intervals paired (per-game differences, same games) and unpaired (Welch)")
+        if not comp["paired"]:
+            out.append(f"{comp['reason']}: unpaired intervals only")
+        rows = [["figure", "difference", "paired", "unpaired", "paired/unpaired width"]]
+        for fig in FIGURES:
+            e = comp["figures"][fig.name]
+            if e is None:
+                rows.append([fig.label, "n/a", "n/a", "n/a", ""])
+                continue
+            un, pa = e["unpaired"], e["paired"]
+            d = _decimals_for(fig.kind, [_half_width(iv) for iv in (un, pa) if iv is not None])
+            rows.append([fig.label, f"{e['difference']:+.{d}f}",
+                         "n/a (not paired)" if pa is None else _bracket(pa, d), _bracket(un, d),
+                         "" if e["narrowing"] is None else f"{e['narrowing']:.2f}"])
+        out.append(_columns(rows))
+    return "\n".join(out)

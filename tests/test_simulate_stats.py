@@ -1,0 +1,388 @@
+"""Simulation statistics: the interval functions (ddzrules.stats), the per-game figures
+and their aggregation, paired comparisons of rule sets (compare_specs) and the
+multi-spec ``simulate`` command."""
+
+from __future__ import annotations
+
+import doctest
+import json
+import math
+import statistics
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ddzrules import stats
+from ddzrules.bots import make_bot
+from ddzrules.cli import main
+from ddzrules.runtime import GameRules
+from ddzrules.simulate import (
+    FIGURE_NAMES,
+    Accumulator,
+    GameSummary,
+    aggregate,
+    compare_specs,
+    format_comparison,
+    game_seed,
+    play_game,
+    rule_facts,
+    stake_unit,
+    summarise,
+)
+from ddzrules.stats import (
+    Moments,
+    mean_interval,
+    paired_difference,
+    welch_difference,
+    wilson_interval,
+)
+
+Z = 1.959963984540054  # the 97.5% standard normal quantile
+
+
+# ====================================================================== the interval functions
+
+
+def test_stats_docstring_examples() -> None:
+    result = doctest.testmod(stats, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_z_value() -> None:
+    assert stats.z_value() == pytest.approx(Z, abs=1e-12)
+    assert stats.z_value(0.99) == pytest.approx(2.5758293, abs=1e-6)
+    with pytest.raises(ValueError):
+        stats.z_value(1.0)
+
+
+def test_mean_interval_by_hand() -> None:
+    # 1..5: mean 3, s² = (4+1+0+1+4)/4 = 2.5, se = √(2.5/5) = √0.5, half = 1.96·0.70711 = 1.38590
+    iv = mean_interval([1, 2, 3, 4, 5])
+    assert (iv.estimate, iv.n, iv.method) == (3.0, 5, "normal")
+    half = Z * math.sqrt(0.5)
+    assert half == pytest.approx(1.3859038, abs=1e-6)
+    assert (iv.low, iv.high) == (pytest.approx(3 - half), pytest.approx(3 + half))
+    # one value: no spread can be estimated
+    one = mean_interval([7])
+    assert one.estimate == 7 and one.low == -math.inf and one.high == math.inf
+    assert one.to_dict()["low"] is None
+    with pytest.raises(ValueError):
+        mean_interval([])
+
+
+def test_wilson_interval_by_hand() -> None:
+    # 8 of 10: p = 0.8, z²/n = 0.3841459, centre = (0.8 + 0.1920729)/1.3841459 = 0.7167402,
+    # half = z·√(0.016 + 0.0096036)/1.3841459 = 0.3136178/1.3841459 = 0.2265777
+    # → [0.4901625, 0.9433178]
+    iv = wilson_interval(8, 10)
+    assert iv.estimate == 0.8 and iv.method == "wilson"
+    assert iv.low == pytest.approx(0.4901625, abs=1e-6)
+    assert iv.high == pytest.approx(0.9433178, abs=1e-6)
+    # 0 of 20: [0, z²/(n + z²)] = [0, 3.841459/23.841459] = [0, 0.161125]
+    zero = wilson_interval(0, 20)
+    assert zero.low == 0.0 and zero.high == pytest.approx(0.161125, abs=1e-6)
+    full = wilson_interval(20, 20)
+    assert full.high == 1.0 and full.low == pytest.approx(1 - 0.161125, abs=1e-6)
+    for bad in ((1, 0), (-1, 5), (6, 5)):
+        with pytest.raises(ValueError):
+            wilson_interval(*bad)
+
+
+def test_paired_and_unpaired_differences_by_hand() -> None:
+    a, b = [1, 2, 3], [2, 4, 5]
+    # differences 1, 2, 2: mean 5/3, s² = (4/9 + 1/9 + 1/9)/2 = 1/3, se = √(1/9) = 1/3
+    p = paired_difference(a, b)
+    assert p.estimate == pytest.approx(5 / 3)
+    assert (p.low, p.high) == (pytest.approx(5 / 3 - Z / 3), pytest.approx(5 / 3 + Z / 3))
+    assert p.method == "paired" and p.n == 3
+    # Welch: s_a² = 1, s_b² = 7/3, se = √(1/3 + 7/9) = √(10/9)
+    u = welch_difference(a, b)
+    se = math.sqrt(10 / 9)
+    assert u.estimate == pytest.approx(5 / 3)
+    assert (u.low, u.high) == (pytest.approx(5 / 3 - Z * se), pytest.approx(5 / 3 + Z * se))
+    assert p.width < u.width  # the series are positively correlated
+    with pytest.raises(ValueError):
+        paired_difference([1, 2], [1, 2, 3])
+
+
+def test_moments_match_the_statistics_module() -> None:
+    values = [3, -1, 4, 1, -5, 9, 2, 6, 5, 3, 5, 10_000]
+    m = Moments()
+    for x in values:
+        m.add(x)
+    assert m.total == sum(values) and m.n == len(values)
+    assert m.mean == pytest.approx(statistics.fmean(values))
+    assert m.variance == pytest.approx(statistics.variance(values))
+    assert math.isnan(Moments().mean) and math.isnan(Moments().variance)
+
+
+finite = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False, allow_infinity=False)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(finite, min_size=2, max_size=50))
+def test_paired_interval_of_a_series_with_itself_is_zero(xs: list[float]) -> None:
+    iv = paired_difference(xs, xs)
+    assert (iv.estimate, iv.low, iv.high) == (0.0, 0.0, 0.0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(min_value=1, max_value=10**6).flatmap(
+    lambda n: st.tuples(st.integers(min_value=0, max_value=n), st.just(n))),
+    st.sampled_from([0.5, 0.8, 0.9, 0.95, 0.99]))
+def test_wilson_interval_contains_the_proportion(kn: tuple[int, int], confidence: float) -> None:
+    k, n = kn
+    iv = wilson_interval(k, n, confidence)
+    assert 0.0 <= iv.low <= k / n <= iv.high <= 1.0
+
+
+# ====================================================================== per-game figures
+
+BOTS = ["heuristic", "random", "random"]
+
+
+@pytest.fixture(scope="module")
+def loaded() -> dict[str, GameRules]:
+    """Rule sets loaded once (each load prepares its own move tables)."""
+    return {name: GameRules.load(name) for name in ("hubei-3p", "qiangdizhu-classic", "laizi")}
+
+
+def one_game(rules: GameRules, seed: int, index: int = 0) -> GameSummary:
+    gseed = game_seed(seed, index)
+    agents = [make_bot(kind, gseed + 101 * (s + 1)) for s, kind in enumerate(BOTS)]
+    return summarise(play_game(rules, agents, gseed), index)
+
+
+def test_figures_a_rule_set_lacks_are_none(loaded: dict[str, GameRules]) -> None:
+    hubei = rule_facts(loaded["hubei-3p"])
+    assert hubei.has_spring and hubei.has_rockets and hubei.has_bombs and not hubei.has_robs
+    assert hubei.bid_kinds == ("bid",) and hubei.unit == "points"
+    classic = rule_facts(loaded["qiangdizhu-classic"])  # multipliers: [] — no spring
+    assert not classic.has_spring and classic.has_robs and classic.bid_kinds == ("call", "rob")
+    s = one_game(loaded["qiangdizhu-classic"], 5)
+    assert s.spring is None and s.anti_spring is None and s.robs is not None
+    assert s.figures()["spring"] is None
+    h = one_game(loaded["hubei-3p"], 5)
+    assert h.robs is None and h.spring is not None and h.bids is not None
+    assert h.figures()["robs"] is None and h.figures()["spring"] in (0, 1)
+
+
+def test_summary_figures_agree_with_the_game(loaded: dict[str, GameRules]) -> None:
+    rules = loaded["hubei-3p"]
+    for i in range(6):
+        gseed = game_seed(4, i)
+        agents = [make_bot("heuristic", gseed + 101 * (s + 1)) for s in range(3)]
+        game = play_game(rules, agents, gseed)
+        s = summarise(game, i)
+        played = [m for ms in game.played for m in ms]
+        assert s.bombs is not None and s.rockets is not None
+        assert s.bombs + s.rockets == sum(m.is_bomb for m in played)
+        assert s.rockets == sum(m.combo == "rocket" for m in played)
+        assert s.bids == sum(a.kind == "bid" for a in game.history)
+        assert s.plays == sum(a.kind == "play" for a in game.history)
+        assert game.landlord is not None and game.scores is not None
+        assert s.landlord_score == game.scores[game.landlord]
+        assert stake_unit(game) == (float(game.stake), "points")  # stake-settlement, per_farmer 1
+        assert s.score_per_stake == pytest.approx(s.landlord_score / game.stake)
+
+
+def test_units_of_the_bean_and_win_point_settlements(loaded: dict[str, GameRules]) -> None:
+    laizi = one_game(loaded["laizi"], 2)
+    assert rule_facts(loaded["laizi"]).unit == "beans"
+    assert laizi.unit == "beans" and laizi.stake_unit == 1 * 1000 * 0.25  # 底分 × N × 癞子场
+    assert laizi.score_per_stake == pytest.approx(laizi.landlord_score / 250)
+    classic = one_game(loaded["qiangdizhu-classic"], 2)
+    assert classic.unit == "points" and classic.stake_unit == 1.0
+    assert classic.score_per_stake in (0.0, 1.0)
+
+
+def test_accumulator_keeps_the_historical_fields_and_adds_intervals(
+        loaded: dict[str, GameRules]) -> None:
+    summaries = [one_game(loaded["hubei-3p"], 2, i) for i in range(30)]
+    figures = aggregate(summaries, BOTS)
+    for key in ("games", "landlord_win_rate", "mean_multiple", "bombs_per_game", "spring_rate",
+                "anti_spring_rate", "mean_plays", "redeals_per_game", "mean_stake",
+                "mean_score_by_seat", "mean_score_by_bot", "win_rate_by_bot",
+                "landlord_score_distribution", "events_per_game", "stats_per_game"):
+        assert key in figures
+    assert figures["landlord_win_rate"] == sum(s.landlord_won for s in summaries) / 30
+    all_bombs = sum((s.bombs or 0) + (s.rockets or 0) for s in summaries) / 30
+    assert figures["bombs_per_game"] == pytest.approx(all_bombs)
+    assert set(figures["figures"]) == set(FIGURE_NAMES)
+    win = figures["figures"]["landlord_won"]
+    assert win["method"] == "wilson" and win["low"] <= win["mean"] <= win["high"]
+    assert figures["figures"]["robs"] is None
+    assert sum(figures["multiple_distribution"].values()) == 30
+    for name, entry in figures["figures"].items():
+        if entry is not None and name not in ("landlord_score", "score_per_stake"):
+            assert entry["low"] >= 0  # counts and multiples are cut at 0
+    # fed one at a time: the same
+    acc = Accumulator(BOTS)
+    for s in summaries:
+        acc.add(s)
+    assert acc.result() == figures
+
+
+# ====================================================================== paired comparisons
+
+
+@pytest.fixture(scope="module")
+def trio() -> dict[str, Any]:
+    """hubei-3p, crown-3p and hubei-3p again on the same 80 games."""
+    calls: list[tuple[int, int]] = []
+    result = compare_specs(["hubei-3p", "crown-3p", "hubei-3p"], 80, 1, BOTS,
+                           progress=lambda done, total: calls.append((done, total)))
+    assert calls == [(i, 80) for i in range(1, 81)]
+    return result
+
+
+def test_a_spec_compared_with_itself_differs_by_zero(trio: dict[str, Any]) -> None:
+    first, _, again = trio["specs"]
+    assert first == again
+    comp = trio["comparisons"][1]
+    assert comp["spec"] == comp["baseline"] == "hubei-3p"
+    assert comp["paired"] and comp["reason"] is None
+    for name, entry in comp["figures"].items():
+        if entry is None:
+            assert first["figures"][name] is None  # n/a on both sides
+            continue
+        assert entry["difference"] == 0
+        assert (entry["paired"]["low"], entry["paired"]["high"]) == (0.0, 0.0)
+
+
+def test_the_same_seed_deals_the_same_cards_under_specs_with_one_deck() -> None:
+    specs = ["hubei-3p", "crown-3p", "laizi", "qiangdizhu-classic"]  # three landlord protocols
+    rules = [GameRules.load(s) for s in specs]
+    for i in range(20):
+        deals = {str(r.new_game(game_seed(9, i)).deals[0]) for r in rules}
+        assert len(deals) == 1
+
+
+def test_pairing_narrows_the_interval_of_the_landlord_win_rate(trio: dict[str, Any]) -> None:
+    comp = trio["comparisons"][0]
+    assert comp["spec"] == "crown-3p" and comp["baseline"] == "hubei-3p" and comp["paired"]
+    win = comp["figures"]["landlord_won"]
+    assert win["paired"]["width"] < win["unpaired"]["width"]
+    assert win["narrowing"] < 1 and win["correlation"] > 0
+    hubei, crown, _ = trio["specs"]
+    rates = crown["landlord_win_rate"] - hubei["landlord_win_rate"]
+    assert win["difference"] == pytest.approx(rates)
+    assert win["paired"]["estimate"] == pytest.approx(win["difference"])
+    assert win["unpaired"]["method"] == "welch" and win["paired"]["method"] == "paired"
+    # the paired interval is never wider where the figures are positively correlated
+    for entry in comp["figures"].values():
+        if entry is not None and entry["correlation"] is not None and entry["correlation"] > 0:
+            assert entry["paired"]["width"] <= entry["unpaired"]["width"] + 1e-12
+
+
+def test_figures_a_spec_lacks_are_na_in_the_comparison(trio: dict[str, Any]) -> None:
+    hubei, crown, _ = trio["specs"]
+    assert crown["figures"]["spring"] is None and crown["spring_rate"] is None  # no spring rule
+    assert hubei["figures"]["spring"] is not None and hubei["spring_rate"] is not None
+    assert hubei["figures"]["robs"] is None and crown["figures"]["robs"] is None  # point bids
+    comp = trio["comparisons"][0]
+    assert comp["figures"]["spring"] is None and comp["figures"]["robs"] is None
+
+
+def test_format_comparison_is_plain_text(trio: dict[str, Any]) -> None:
+    text = format_comparison(trio)
+    assert "[bold]" not in text and "\x1b" not in text
+    lines = text.splitlines()
+    assert lines[1].split() == ["figure", "hubei-3p", "crown-3p", "hubei-3p"]
+    spring = next(x for x in lines if x.startswith("spring rate")).split()
+    assert spring[5] == "n/a"  # spring rate, hubei-3p (3 words), then crown-3p: none
+    assert "crown-3p − hubei-3p" in text and "hubei-3p − hubei-3p" in text
+    win = [x for x in lines if x.startswith("landlord win rate")]
+    assert len(win) == 3  # the figures, then one row per comparison
+
+
+def test_specs_with_other_decks_are_not_paired() -> None:
+    result = compare_specs(["hubei-3p", "hubei-4p-2deck"], 2, 1, ["heuristic"])
+    comp = result["comparisons"][0]
+    assert not comp["paired"] and "not paired" in comp["reason"]
+    assert "108-card" in comp["reason"]
+    win = comp["figures"]["landlord_won"]
+    assert win["paired"] is None and win["narrowing"] is None and win["unpaired"] is not None
+    assert result["specs"][1]["bots"] == ["heuristic"] * 4  # the bots fill four seats
+
+
+def test_workers_do_not_change_the_figures() -> None:
+    specs = ["hubei-3p", "qiangdizhu-classic"]
+    one = compare_specs(specs, 4, 5, BOTS, workers=1)
+    two = compare_specs(specs, 4, 5, BOTS, workers=2)
+    assert json.dumps(one, sort_keys=True) == json.dumps(two, sort_keys=True)
+
+
+def test_compare_specs_rejects_bad_arguments() -> None:
+    with pytest.raises(ValueError):
+        compare_specs([], 10, 1, BOTS)
+    with pytest.raises(ValueError):
+        compare_specs(["hubei-3p"], 0, 1, BOTS)
+    with pytest.raises(ValueError):
+        compare_specs(["hubei-3p"], 1, 1, ["genius"])
+
+
+# ====================================================================== the command
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return CliRunner()
+
+
+def line_of(output: str, label: str) -> list[str]:
+    """The cells of the table row whose label starts with ``label``, split on spaces."""
+    line = next(x for x in output.splitlines() if x.strip().startswith(label))
+    return line.split()
+
+
+def test_simulate_several_specs_prints_one_table_and_the_differences(runner: CliRunner) -> None:
+    result = runner.invoke(main, ["simulate", "hubei-3p", "crown-3p", "qiangdizhu-classic",
+                                  "--games", "3", "--seed", "2", "--bots", "heuristic,random"],
+                           env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert line_of(out, "figure") == ["figure", "hubei-3p", "crown-3p", "qiangdizhu-classic"]
+    assert line_of(out, "spring rate")[-2:] == ["n/a", "n/a"]  # neither crown nor classic has it
+    assert line_of(out, "robs")[1:3] == ["n/a", "n/a"]  # point bids: no robbing
+    win = " ".join(line_of(out, "landlord win rate"))
+    assert win.count("[") == 3 and win.count("]") == 3  # mean [low, high] for each spec
+    assert "win rate: heuristic" in out
+    assert "crown-3p − hubei-3p" in out and "qiangdizhu-classic − hubei-3p" in out
+    headers = [x.split() for x in out.splitlines() if x.split()[:2] == ["figure", "difference"]]
+    header = ["figure", "difference", "paired", "unpaired", "paired/unpaired", "width"]
+    assert headers == [header, header]
+
+
+def test_simulate_json_of_several_specs(runner: CliRunner) -> None:
+    args = ["simulate", "hubei-3p", "crown-3p", "--games", "2", "--seed", "4", "--json"]
+    result = runner.invoke(main, args)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)  # nothing but the JSON on stdout: no progress bar
+    assert result.stderr == ""
+    assert [s["spec"] for s in data["specs"]] == ["hubei-3p", "crown-3p"]
+    assert data["games"] == 2 and data["seed"] == 4 and data["bots"] == ["random"]
+    for spec in data["specs"]:
+        assert set(spec["figures"]) == set(FIGURE_NAMES)
+        assert "landlord_win_rate" in spec and "multiple_distribution" in spec
+    comp = data["comparisons"][0]
+    assert comp["paired"] and set(comp["figures"]) == set(FIGURE_NAMES)
+
+
+def test_simulate_json_of_one_spec_keeps_its_shape(runner: CliRunner) -> None:
+    args = ["simulate", "qiangdizhu-classic", "--games", "2", "--seed", "1"]
+    result = runner.invoke(main, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)  # the one-spec shape: the figures at the top level
+    assert data["spec"] == "qiangdizhu-classic" and data["games"] == 2
+    assert data["spring_rate"] is None and data["figures"]["spring"] is None
+    assert data["unit"] == "points" and data["figures"]["robs"] is not None
+
+
+def test_simulate_needs_a_spec_and_valid_ones(runner: CliRunner) -> None:
+    assert runner.invoke(main, ["simulate", "--games", "2"]).exit_code != 0
+    bad = runner.invoke(main, ["simulate", "hubei-3p", "no-such-spec", "--games", "2"])
+    assert bad.exit_code == 1 and "Traceback" not in bad.output
