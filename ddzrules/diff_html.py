@@ -77,14 +77,15 @@ def games_plots(games: dict[str, Any]) -> list[str]:
         ax.legend()
         out.append(_svg(fig))
         plt.close(fig)
-    rates = [(s["spec"], s.get("landlord_win_rate")) for s in specs]
-    if all(isinstance(r, dict) for _, r in rates) and rates:
+    rates = [(s["spec"], (s.get("figures") or {}).get("landlord_won")) for s in specs]
+    if rates and all(isinstance(r, dict) for _, r in rates):
         fig, ax = plt.subplots(figsize=(6, 0.5 * len(rates) + 1.2))
-        for i, (name, r) in enumerate(rates):
-            lo, hi = r["low"], r["high"]
-            ax.errorbar([r["value"]], [i], xerr=[[r["value"] - lo], [hi - r["value"]]], fmt="o", capsize=4)
+        for i, (_, r) in enumerate(rates):
+            assert r is not None
+            ax.errorbar([r["mean"]], [i], xerr=[[r["mean"] - r["low"]], [r["high"] - r["mean"]]],
+                        fmt="o", capsize=4)
         ax.set_yticks(range(len(rates)), [n for n, _ in rates])
-        ax.set_xlabel("landlord win rate (95% interval)")
+        ax.set_xlabel(f"landlord win rate ({round(100 * games.get('confidence', 0.95))}% interval)")
         ax.set_title("Landlord win rate")
         out.append(_svg(fig))
         plt.close(fig)
@@ -180,16 +181,32 @@ def _short(value: Any) -> str:
     return text if len(text) < 300 else text[:299] + "…"
 
 
+def _interval(v: dict[str, Any] | None, key: str = "mean") -> str:
+    if v is None:
+        return "n/a"
+    return f"{v[key]:.4g} [{v['low']:.4g}, {v['high']:.4g}]"
+
+
 def _games_table(games: dict[str, Any]) -> str:
+    """Per rule set every figure with its interval, and the paired and unpaired
+    difference of the second to the first."""
     specs = games.get("specs", [])
-    figures = games.get("figures") or sorted({k for s in specs for k, v in s.items()
-                                              if isinstance(v, dict) and "value" in v})
+    comparison = (games.get("comparisons") or [None])[0]
+    names = list((specs[0].get("figures") or {}) if specs else [])
+    head = ["figure", *[f"{s['spec']} ({s.get('unit', '?')})" for s in specs]]
+    if comparison:
+        head += ["difference", "paired interval", "unpaired interval"]
     rows = []
-    for f in figures:
-        row: list[Any] = [f]
-        for s in specs:
-            v = s.get(f)
-            row.append("n/a" if v is None else
-                       f"{v['value']:.4g} [{v['low']:.4g}, {v['high']:.4g}]" if isinstance(v, dict) else v)
+    for f in names:
+        row: list[Any] = [f] + [_interval((s.get("figures") or {}).get(f)) for s in specs]
+        if comparison:
+            c = (comparison.get("figures") or {}).get(f)
+            row += (["n/a"] * 3 if c is None else
+                    [f"{c['difference']:+.4g}",
+                     _interval(c.get("paired"), "estimate") if c.get("paired") else "not paired",
+                     _interval(c.get("unpaired"), "estimate")])
         rows.append(row)
-    return _table(["figure", *[s["spec"] for s in specs]], rows)
+    note = ""
+    if comparison and not comparison.get("paired"):
+        note = f"<p><em>Not paired: {escape(str(comparison.get('reason') or ''))}</em></p>"
+    return _table(head, rows) + note

@@ -187,3 +187,26 @@ def test_html_report_is_self_contained_and_well_formed(tmp_path: Path) -> None:
         assert proc.returncode == 0 and "plane_solos" in proc.stdout
         # the page's own errors (script, resources) are logged as CONSOLE lines
         assert not [line for line in proc.stderr.splitlines() if "CONSOLE" in line]
+
+
+def test_paired_games_of_the_same_rules_differ_by_nothing() -> None:
+    r = CliRunner().invoke(main, ["diff", "hubei-3p", "hubei-3p", "--games", "40", "--seed", "3", "--json"])
+    assert r.exit_code == 0, r.output
+    games = json.loads(r.output)["games"]
+    (comparison,) = games["comparisons"]
+    assert comparison["paired"] is True
+    for name, fig in comparison["figures"].items():
+        if fig is not None:
+            assert fig["difference"] == 0 and fig["paired"]["low"] == fig["paired"]["high"] == 0, name
+
+
+def test_games_in_the_text_and_html_reports(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "games.html"
+    r = CliRunner().invoke(main, ["diff", "hubei-3p", "crown-3p", "--games", "40", "--seed", "1",
+                                  "--html", str(out)])
+    assert r.exit_code == 1, r.output
+    assert "Games" in r.output and "paired" in r.output and "n/a" in r.output  # crown-3p has no spring
+    html = out.read_text(encoding="utf-8")
+    assert "Distribution of the multiple" in html and "Landlord win rate" in html
+    assert html.count("<svg") == 3
