@@ -53,7 +53,7 @@ def diff_cmd(a: str, b: str, hands: int, games: int, seed: int, bots: str, worke
         va, vb = load_variant(a), load_variant(b)
         bot_list = [x.strip() for x in bots.split(",") if x.strip()]
         d = diff_specs(va, vb, hands=hands, games=games, seed=seed, witnesses=witnesses,
-                       bots=bot_list, workers=workers)
+                       bots=bot_list, workers=workers, sources=(a, b))
         if html_path:
             from .diff_html import render_html
 
@@ -117,7 +117,7 @@ def _print(d: Any) -> None:
 
 
 def _print_games(d: Any) -> None:
-    from .simulate import format_comparison  # type: ignore[attr-defined]
+    from .simulate import format_comparison
 
     console.print("\n[bold]Games[/]")
     console.print(format_comparison(d.games))

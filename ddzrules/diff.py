@@ -375,7 +375,8 @@ def hands_diff(a: Variant, b: Variant, hands: int, seed: int) -> dict[str, Any]:
 
 
 def diff_specs(a: Variant, b: Variant, hands: int = 0, games: int = 0, seed: int = 1,
-               witnesses: int = 5, bots: list[str] | None = None, workers: int = 1) -> Diff:
+               witnesses: int = 5, bots: list[str] | None = None, workers: int = 1,
+               sources: tuple[str, str] | None = None) -> Diff:
     """Compare two compiled rule sets (see the module docstring for the sections)."""
     a._ensure_table()
     b._ensure_table()
@@ -393,14 +394,12 @@ def diff_specs(a: Variant, b: Variant, hands: int = 0, games: int = 0, seed: int
     if hands and same_deck:
         d.hands = hands_diff(a, b, hands, seed)
     if games:
-        from .simulate import compare_specs  # type: ignore[attr-defined]
+        from .simulate import compare_specs
 
-        d.games = compare_specs([a.spec.file if a.spec.file.endswith((".yaml", ".yml")) and
-                                 not a.spec.file.startswith("specs/") else a.name,
-                                 b.spec.file if b.spec.file.endswith((".yaml", ".yml")) and
-                                 not b.spec.file.startswith("specs/") else b.name],
-                                games=games, seed=seed, bots=bots or ["heuristic", "random", "random"],
-                                workers=workers)
+        # the simulation loads each spec again, in every worker: by the name or path given
+        names = list(sources) if sources else [a.name, b.name]
+        d.games = compare_specs(names, games=games, seed=seed,
+                                bots=bots or ["heuristic", "random", "random"], workers=workers)
     return d
 
 
