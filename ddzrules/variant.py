@@ -12,8 +12,11 @@ False
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import os
+import stat
+import warnings
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -31,7 +34,7 @@ from .spec import Spec, load_spec
 from .wild import WildMoves
 
 #: bump when the cached table format or the enumeration changes
-TABLE_FORMAT = 2
+TABLE_FORMAT = 3
 #: universes larger than this are not tabulated; classification falls back to decomposition
 TABLE_LIMIT = 3_000_000
 
@@ -452,23 +455,108 @@ def _cache_file(rules: Rules) -> Path:
     return cache_dir() / f"{rules.content_hash[:32]}-{_code_hash()}.json"
 
 
+class CacheWarning(UserWarning):
+    """A table cache file that was not trusted: the table was rebuilt from the spec."""
+
+
+#: a cache file larger than this is not read (untrusted input: bounded memory)
+MAX_CACHE_BYTES = int(os.environ.get("DDZRULES_MAX_CACHE_BYTES", str(512 * 2**20)))
+_KEY_BYTES = 32
+
+
+def _cache_key() -> bytes | None:
+    """The secret this installation keys its cache digests with (``key`` in the cache
+    directory, created on first use, readable by the user only). A table file is served
+    only when its HMAC checks, so a file edited, truncated, corrupted or copied from
+    elsewhere is rebuilt, not believed. None when the directory cannot hold it."""
+    path = cache_dir() / "key"
+    try:
+        st = os.lstat(path)
+        if stat.S_ISREG(st.st_mode) and st.st_size == _KEY_BYTES:
+            return path.read_bytes()
+        return None  # not a regular key file: do not use the cache at all
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        key = os.urandom(_KEY_BYTES)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(key)
+        return key
+    except FileExistsError:  # another process made it first
+        return _cache_key()
+    except OSError:
+        return None
+
+
+def _read_regular(path: Path, limit: int) -> bytes | None:
+    """A regular file's bytes (no symlink, FIFO or device; at most ``limit`` bytes), or
+    None when there is no such file; raises ValueError when it is not one to read."""
+    try:
+        st = os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        raise ValueError("not a regular file")
+    if st.st_size > limit:
+        raise ValueError(f"larger than {limit} bytes")
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as f:
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise ValueError(f"larger than {limit} bytes")
+    return data
+
+
+def _check_table(rules: Rules, idents: Any, shapes: Any) -> tuple[list[tuple[int, int, int, int]], list[int]]:
+    """Types and ranges of a cached table, against the rules it claims to be for."""
+    if not isinstance(idents, list) or not isinstance(shapes, list) or len(idents) != len(shapes):
+        raise ValueError("malformed table")
+    deck, combos, n_shapes, max_hand = rules.deck, len(rules.combos), len(rules.shapes), rules.max_hand
+    out: list[tuple[int, int, int, int]] = []
+    for ident in idents:
+        if not isinstance(ident, list) or len(ident) != 4 or not all(type(x) is int for x in ident):
+            raise ValueError("malformed entry")
+        packed, combo, rank, length = ident
+        if packed <= 0 or packed >> (C.BITS * C.NUM_RANKS) or not 0 <= combo < combos \
+                or not 0 <= rank < C.NUM_RANKS or not 1 <= length <= C.NUM_RANKS:
+            raise ValueError("entry out of range")
+        counts = C.unpack(packed)
+        if any(map(gt, counts, deck)) or sum(counts) > max_hand:
+            raise ValueError("entry not a set of the deck's cards")
+        out.append((packed, combo, rank, length))
+    if not all(type(x) is int and 0 <= x < n_shapes for x in shapes):
+        raise ValueError("shape index out of range")
+    return out, shapes
+
+
 def _load_cached(rules: Rules) -> tuple[list[tuple[int, int, int, int]], list[int]] | None:
     """The cached universe table, or None. JSON, not pickle: a cache file is data and
-    can never run code, whoever wrote it."""
+    can never run code; and it is served only when its keyed digest (HMAC-SHA256) and
+    its structure check, so a tampered or corrupt file is rebuilt, with a warning."""
     if os.environ.get("DDZRULES_NO_CACHE"):
         return None
     path = _cache_file(rules)
     try:
-        payload = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(payload, dict) or payload.get("hash") != rules.content_hash:
+        data = _read_regular(path, MAX_CACHE_BYTES)
+        if data is None:
             return None
-        idents = [(int(a), int(b), int(c), int(d)) for a, b, c, d in payload["idents"]]
-        shapes = [int(x) for x in payload["shapes"]]
-    except (OSError, ValueError, KeyError, TypeError):
+        key = _cache_key()
+        if key is None:
+            return None
+        digest, _, body = data.partition(b"\n")
+        if not hmac.compare_digest(digest, hmac.new(key, body, hashlib.sha256).hexdigest().encode()):
+            raise ValueError("its digest does not match its content")
+        payload = json.loads(body)
+        if not isinstance(payload, dict) or payload.get("hash") != rules.content_hash:
+            raise ValueError("it is the table of other rules")
+        return _check_table(rules, payload.get("idents"), payload.get("shapes"))
+    except (OSError, ValueError, RecursionError) as e:
+        warnings.warn(f"ignoring the table cache {path} ({e}); rebuilding it", CacheWarning, stacklevel=4)
         return None
-    if len(shapes) != len(idents):
-        return None
-    return idents, shapes
 
 
 def _store_cached(rules: Rules, idents: list[tuple[int, int, int, int]], shapes: list[int]) -> None:
@@ -476,11 +564,18 @@ def _store_cached(rules: Rules, idents: list[tuple[int, int, int, int]], shapes:
         return
     path = _cache_file(rules)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps({"hash": rules.content_hash, "idents": idents, "shapes": shapes},
-                                  separators=(",", ":")), encoding="utf-8")
-        tmp.replace(path)
+        key = _cache_key()
+        if key is None:
+            return
+        body = json.dumps({"hash": rules.content_hash, "idents": idents, "shapes": shapes},
+                          separators=(",", ":")).encode("utf-8")
+        digest = hmac.new(key, body, hashlib.sha256).hexdigest().encode()
+        # a private temporary name, then an atomic rename: concurrent writers never mix
+        tmp = path.with_suffix(f".{os.getpid()}.{os.urandom(4).hex()}.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(digest + b"\n" + body)
+        os.replace(tmp, path)
     except OSError:
         pass  # a read-only home is no reason to fail; the table is rebuilt next time
 

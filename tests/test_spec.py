@@ -654,7 +654,8 @@ def cache(tmp_path, monkeypatch) -> Path:
 
 
 def _files(d: Path) -> set[Path]:
-    return {p for p in d.rglob("*") if p.is_file()} if d.exists() else set()
+    """The table files of a cache directory (not its ``key``)."""
+    return {p for p in d.rglob("*.json") if p.is_file()} if d.exists() else set()
 
 
 def test_cache_dir_is_used(tmp_path, cache):
