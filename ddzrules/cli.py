@@ -103,34 +103,101 @@ def _parent(file: str) -> str | None:
 
 @main.command()
 @click.argument("specs", nargs=-1, required=True, metavar="SPEC...")
+@click.option("--strict", is_flag=True, help="Warnings fail too (exit 1).")
+@click.option("--unreferenced-readings", is_flag=True,
+              help="Also warn about readings: no '# reading: ID' comment names.")
 @json_option
-def validate(specs: tuple[str, ...], as_json: bool) -> None:
-    """Validate specs: the schema, the patterns and, when a spec has a game: section,
-    its plugins and their parameters."""
-    from .runtime import GameRules
+def validate(specs: tuple[str, ...], strict: bool, unreferenced_readings: bool, as_json: bool) -> None:
+    """Validate specs in one pass: the schema of every file of the extends: chain, every
+    pattern, the compile, the game: plugins and their parameters, and warnings for likely
+    mistakes (exit 0 with warnings unless --strict)."""
+    from .lint import finding_dict, validate_spec
 
     results = []
     failed = False
     for name in specs:
-        try:
-            v = load_variant(name)
-            if v.spec.data.get("game"):
-                GameRules(v)
-            results.append({"spec": name, "ok": True, "combos": len(v.combo_names), "problems": []})
-        except DdzError as e:
-            failed = True
-            problems = [str(p) for p in getattr(e, "problems", [])] or [str(e)]
-            results.append({"spec": name, "ok": False, "problems": problems})
+        report = validate_spec(name, unreferenced_readings)
+        ok = report.ok(strict)
+        failed = failed or not ok
+        result: dict[str, Any] = {"spec": name, "ok": ok, "problems": [str(p) for p in report.findings],
+                                  "findings": [finding_dict(p) for p in report.findings]}
+        if report.combos is not None:
+            result["combos"] = report.combos
+        results.append(result)
+        if as_json:
+            continue
+        for p in report.findings:
+            text = str(p) if p.severity == "error" else str(p).replace(
+                f"{p.path}: " if p.path else "", f"{p.path}: warning: " if p.path else "warning: ", 1)
+            err_console.print(_plain(text), markup=False, soft_wrap=True, highlight=False)
+        if not report.errors:
+            warned = f", {len(report.warnings)} warning(s)" if report.warnings else ""
+            combos = f"{report.combos} combos" if report.combos is not None else "not compiled"
+            label = "[yellow]warn[/]" if report.warnings else "[green]ok[/]"
+            console.print(f"{label}  {name} ({combos}{warned})")
     if as_json:
         emit_json(results)
-    else:
-        for r in results:
-            if r["ok"]:
-                console.print(f"[green]ok[/]  {r['spec']} ({r['combos']} combos)")
-            else:
-                for p in r["problems"]:
-                    err_console.print(p, markup=False, soft_wrap=True)
     sys.exit(1 if failed else 0)
+
+
+@main.command("schema")
+def schema_cmd() -> None:
+    """Print the spec JSON Schema, for editors (yaml-language-server) to complete and
+    check specs as they are typed: `ddzrules schema > ddzrules-spec.schema.json`."""
+    from importlib import resources
+
+    click.echo(resources.files("ddzrules").joinpath("spec.schema.json").read_text(encoding="utf-8"),
+               nl=False)
+
+
+@main.command("new")
+@click.argument("name")
+@click.option("--extends", "parent", required=True, metavar="PARENT",
+              help="The parent spec: a bundled name or a .yaml file.")
+@click.option("-o", "--output", default=None, metavar="FILE", help="Write here (default: stdout).")
+@user_errors
+def new_cmd(name: str, parent: str, output: str | None) -> None:
+    """Write a commented starting spec that extends PARENT and validates as it is."""
+    import re
+
+    if not re.fullmatch(r"[a-z0-9][a-z0-9/_-]*", name):
+        raise click.BadParameter("lower case letters, digits, '/', '_' and '-'", param_hint="NAME")
+    base = load_spec(parent)
+    combos = [k for k, v in (base.data.get("combos") or {}).items() if v is not None]
+    example = next((c for c in ("straight", "single") if c in combos), combos[0] if combos else "single")
+    entry = (base.data.get("combos") or {}).get(example)
+    pattern = entry.get("pattern") if isinstance(entry, dict) else entry
+    plugins = []
+    for role, value in (base.data.get("game") or {}).items():
+        for e in value if isinstance(value, list) else [value]:
+            if isinstance(e, dict) and e.get("plugin"):
+                plugins.append(f"#   {role}: {e['plugin']}")
+    plugin_lines = "\n".join(plugins) or "#   (none: the parent has no game: section)"
+    text = f"""# yaml-language-server: $schema=ddzrules-spec.schema.json
+# {name}: house rules on top of {parent} (check with `ddzrules validate FILE`).
+# The schema for editors: `ddzrules schema > ddzrules-spec.schema.json`.
+name: {name}
+extends: {parent}
+title:
+  zh: {name}
+  en: {name}
+# readings: the reading this spec takes where the rules are ambiguous; name the id in a
+# comment next to the rule it governs (# reading: my-reading).
+readings: {{}}
+#   my-reading: >-
+#     What the rule text says and how this spec reads it.
+combos: {{}}
+# Override a combo by its inherited name (long form keeps its zh:), remove one with null:
+#   {example}: {{pattern: "{pattern}"}}     # reading: my-reading
+#   four_with_two: null       # a removed bomb class must also leave bombs: (restate it)
+# game: plugins; a child names a role to replace or merge it. The parent's plugins:
+{plugin_lines}
+"""
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+        err_console.print(f"wrote {output}")
+    else:
+        click.echo(text, nl=False)
 
 
 @main.command()

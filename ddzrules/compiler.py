@@ -342,15 +342,46 @@ class _Compiler:
         deck = data.get("deck", {})
         self.decks = int(deck.get("decks", 1))
         self.jokers = bool(deck.get("jokers", True))
-        self.deck = C.full_deck(self.decks, self.jokers)
+        self.deck = self._deck(deck)
         deal = data.get("deal", {})
         self.max_hand = int(data.get("max_hand") or (deal.get("hand", 17) + deal.get("kitty", 3)))
         self.all_ranks = tuple(r for r in range(C.NUM_RANKS) if self.deck[r] > 0)
         self.chain_bound = self._default_chain_bound()
         self.stand_for = self._stand_for()
 
-    def error(self, path: tuple[str | int, ...], message: str, offset: tuple[int, int] | None = None) -> None:
-        self.problems.append(self.spec.problem(path, message, offset))
+    def _deck(self, deck: dict[str, Any]) -> list[int]:
+        """Per-rank counts: ``decks`` full decks (with or without jokers) less ``remove:``
+        (whole ranks, then single cards; a card string is short for ``{cards: ...}``)."""
+        counts = C.full_deck(self.decks, self.jokers)
+        remove = deck.get("remove")
+        if not remove:
+            return counts
+        if isinstance(remove, str):
+            remove, base = {"cards": remove}, ("deck", "remove")
+        else:
+            base = ("deck", "remove", "cards")
+        for r in set(C.parse_ranks(str(remove.get("ranks") or "").strip())):
+            counts[r] = 0
+        taken = [0] * len(counts)
+        for r in C.parse_ranks(str(remove.get("cards") or "").strip()):
+            taken[r] += 1
+        for r, n in enumerate(taken):
+            if n > counts[r]:
+                self.error(base, f"cannot remove {n} × {C.RANKS[r]}: the deck holds {counts[r]} "
+                                 f"(after removing whole ranks)")
+            counts[r] = max(0, counts[r] - n)
+        if not any(counts):
+            self.error(("deck", "remove"), "removing these cards leaves no deck")
+        return counts
+
+    def error(self, path: tuple[str | int, ...], message: str, offset: tuple[int, int] | None = None,
+              code: str = "compile") -> None:
+        """Collect a problem (every one is reported together); ``code`` classifies it for
+        ``validate --json``."""
+        import dataclasses
+
+        problem = self.spec.problem(path, message, offset)
+        self.problems.append(dataclasses.replace(problem, code=code))
 
     def _stand_for(self) -> tuple[int, ...]:
         """The ranks a wild card may stand for (癞子场: any rank but a joker)."""
@@ -387,7 +418,7 @@ class _Compiler:
             return C.parse_rank(text)
         except ValueError:
             self.error(path, f"unknown rank {text!r} (ranks are 3-9, 10/T, J, Q, K, A, 2, X, D)",
-                       (pos.line, pos.column))
+                       (pos.line, pos.column), code="unknown-rank")
             return None
 
     def bound(self, b: RankBound | None, default: tuple[int, ...], path: tuple[str | int, ...]) -> tuple[int, ...]:
@@ -410,7 +441,8 @@ class _Compiler:
         for i, b in enumerate(bombs):
             if b not in combos_data:
                 hint = _close(b, list(combos_data))
-                self.error(("bombs", i), f"bomb class {b!r} is not a combo of this spec{hint}")
+                self.error(("bombs", i), f"bomb class {b!r} is not a combo of this spec{hint}",
+                           code="unknown-bomb")
         combos: list[ComboInfo] = []
         shapes: list[Shape] = []
         seen: dict[tuple[Any, ...], str] = {}
@@ -441,7 +473,7 @@ class _Compiler:
         try:
             pattern = parse_pattern(text)
         except PatternSyntaxError as e:
-            self.error(path, f"pattern syntax: {e.message}", (e.line, e.column))
+            self.error(path, f"pattern syntax: {e.message}", (e.line, e.column), code="pattern-syntax")
             return []
         out: list[Shape] = []
         for alt in pattern.alternatives:

@@ -33,12 +33,19 @@ class Problem:
     path: str  # key path, e.g. "combos.plane.pattern"
     message: str
     excerpt: str = ""  # the offending source line with a caret under the column
+    #: "error" stops a spec from loading; "warning" is a likely mistake (``validate --strict``)
+    severity: str = "error"
+    #: a stable, machine-readable kind (``schema``, ``unknown-rank``, …); "" when unclassified
+    code: str = ""
+    #: how to fix it, when there is one obvious fix
+    hint: str = ""
 
     def __str__(self) -> str:
         where = f"{self.location}: " if self.location else ""
         at = f"{self.path}: " if self.path else ""
         text = f"{where}{at}{self.message}"
-        return f"{text}\n{self.excerpt}" if self.excerpt else text
+        text = f"{text}\n{self.excerpt}" if self.excerpt else text
+        return f"{text}\n  hint: {self.hint}" if self.hint else text
 
 
 class SpecError(DdzError):

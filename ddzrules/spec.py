@@ -12,9 +12,12 @@ violation, a pattern syntax error, a compile error — can point at the source.
 from __future__ import annotations
 
 import copy
+import datetime
 import difflib
 import hashlib
 import json
+import os
+import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -185,8 +188,122 @@ def dotted(path: Path_) -> str:
 # --------------------------------------------------------------------------- YAML
 
 
+#: defaults of the loading limits; each can be raised through its environment variable
+DEFAULT_MAX_SPEC_BYTES = 1_000_000
+DEFAULT_MAX_SPEC_DEPTH = 32
+#: the tags a spec may carry explicitly: YAML's plain data types, nothing that builds objects
+SAFE_TAGS = frozenset("tag:yaml.org,2002:" + t for t in ("str", "int", "float", "bool", "null",
+                                                         "map", "seq"))
+
+
+def _limit(variable: str, default: int) -> int:
+    """A loading limit from the environment (a user with a genuinely large spec can raise
+    it); a value that is not a positive integer is ignored rather than trusted."""
+    raw = os.environ.get(variable, "")
+    try:
+        value = int(raw)
+    except ValueError:
+        return default
+    return value if value > 0 else default
+
+
+def max_spec_bytes() -> int:
+    """Largest spec file read (``DDZRULES_MAX_SPEC_BYTES``, default 1,000,000)."""
+    return _limit("DDZRULES_MAX_SPEC_BYTES", DEFAULT_MAX_SPEC_BYTES)
+
+
+def max_spec_depth() -> int:
+    """Deepest nesting of mappings and lists (``DDZRULES_MAX_SPEC_DEPTH``, default 32)."""
+    return _limit("DDZRULES_MAX_SPEC_DEPTH", DEFAULT_MAX_SPEC_DEPTH)
+
+
+def _at(file: str, text: str, line: int, col: int, message: str, path: str = "") -> SpecError:
+    """A one-problem error at a 1-based position, with the source line and a caret."""
+    lines = text.splitlines()
+    src_line = lines[line - 1] if 0 < line <= len(lines) else ""
+    shown = "".join(ch if ch.isprintable() else "?" for ch in src_line)[:200]
+    excerpt = f"  {shown}\n  {' ' * (col - 1)}^" if shown and col <= 200 else ""
+    return SpecError([Problem(Location(file, line, col), path, message, excerpt)])
+
+
+def read_spec_text(path: Path, file: str) -> str:
+    """A spec file's text, refused before any parsing when it is too large, not UTF-8 or
+    holds control characters: a hostile or mistaken file must fail fast with a position,
+    never reach the YAML parser as something it may choke on."""
+    limit = max_spec_bytes()
+    try:
+        size = path.stat().st_size
+        if size > limit:
+            raise SpecError([Problem(Location(file, 1, 1), "",
+                                     f"the file is {size:,} bytes, more than the {limit:,} a spec "
+                                     "may have (DDZRULES_MAX_SPEC_BYTES raises the limit)")])
+        with path.open("rb") as f:
+            raw = f.read(limit + 1)
+    except OSError as e:
+        raise SpecError([Problem(None, "", f"cannot read {file}: {e.strerror or e}")]) from None
+    if len(raw) > limit:  # grew while read, or not a regular file
+        raise SpecError([Problem(Location(file, 1, 1), "", f"the file is more than the {limit:,} "
+                                 "bytes a spec may have (DDZRULES_MAX_SPEC_BYTES raises the limit)")])
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        before = raw[: e.start]
+        line = before.count(b"\n") + 1
+        col = len(before) - (before.rfind(b"\n") + 1) + 1
+        raise SpecError([Problem(Location(file, line, col), "",
+                                 f"not UTF-8 text: byte 0x{raw[e.start]:02x} at byte {e.start + 1} "
+                                 "(save the spec as UTF-8)")]) from None
+    text = text.removeprefix("\ufeff")
+    for number, line_text in enumerate(text.split("\n"), 1):
+        for col, ch in enumerate(line_text, 1):
+            if ch not in "\t\r" and unicodedata.category(ch) in ("Cc", "Cs"):
+                name = "NUL" if ch == "\0" else f"U+{ord(ch):04X}"
+                raise _at(file, text, number, col, f"control character {name} in the file: a spec "
+                                                   "is plain text")
+    return text
+
+
+def _check_events(text: str, file: str) -> None:
+    """Walk the YAML event stream, before anything is built, refusing what could make
+    loading slow, huge or unsafe: aliases (a "billion laughs" expands a few lines into
+    billions of nodes; a self-referencing alias never ends), tags other than YAML's
+    plain data types (``!!python/...`` builds objects, a custom tag has no meaning
+    here) and nesting deeper than :func:`max_spec_depth` (the composer recurses)."""
+    depth_limit = max_spec_depth()
+    depth = 0
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        mark = event.start_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        if isinstance(event, yaml.AliasEvent):
+            raise _at(file, text, line, col, f"YAML alias *{event.anchor} is not allowed in a spec: "
+                                             "write the value out (aliases can expand without bound)")
+        tag = getattr(event, "tag", None)
+        if tag is not None and tag != "!" and tag not in SAFE_TAGS:
+            raise _at(file, text, line, col, f"YAML tag {tag!r} is not allowed in a spec: only plain "
+                                             "strings, numbers, booleans, null, mappings and lists")
+        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            depth += 1
+            if depth > depth_limit:
+                raise _at(file, text, line, col, f"nested more than {depth_limit} levels deep "
+                                                 "(DDZRULES_MAX_SPEC_DEPTH raises the limit)")
+        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            depth -= 1
+
+
+def _construct(node: yaml.Node) -> Any:
+    """A scalar's value as YAML's safe loader gives it, kept to JSON's types: a date
+    stays the text written (the content hash is JSON)."""
+    value = yaml.SafeLoader("").construct_object(node)
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        return str(node.value)
+    if isinstance(value, bytes):
+        return node.value
+    return value
+
+
 def _read_yaml(text: str, file: str) -> tuple[Any, dict[Path_, ScalarSource], dict[Path_, ScalarSource]]:
     try:
+        _check_events(text, file)
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
@@ -195,6 +312,10 @@ def _read_yaml(text: str, file: str) -> tuple[Any, dict[Path_, ScalarSource], di
         msg = f"YAML syntax error: {e.problem or e.context}"
         excerpt = f"  {src_line}\n  {' ' * (col - 1)}^" if src_line else ""
         raise SpecError([Problem(Location(file, line, col), "", msg, excerpt)]) from None
+    except yaml.YAMLError as e:  # the reader's own refusals carry no mark
+        raise SpecError([Problem(Location(file, 1, 1), "", f"YAML error: {e}")]) from None
+    except RecursionError:
+        raise SpecError([Problem(Location(file, 1, 1), "", "the YAML is nested too deeply")]) from None
     lines = text.splitlines()
     all_lines = tuple(lines)
     positions: dict[Path_, ScalarSource] = {}
@@ -222,10 +343,12 @@ def _read_yaml(text: str, file: str) -> tuple[Any, dict[Path_, ScalarSource], di
         if isinstance(node, yaml.MappingNode):
             out: dict[str, Any] = {}
             for knode, vnode in node.value:
-                key = yaml.SafeLoader(  # construct the key as YAML would (ints stay ints)
-                    ""
-                ).construct_object(knode) if not isinstance(knode, yaml.ScalarNode) else knode.value
-                key = str(key)
+                if not isinstance(knode, yaml.ScalarNode):
+                    m = knode.start_mark
+                    problems.append(Problem(Location(file, m.line + 1, m.column + 1), dotted(path),
+                                            "a key must be plain text, not a mapping or a list"))
+                    continue
+                key = str(knode.value)
                 if key in out:
                     m = knode.start_mark
                     problems.append(Problem(Location(file, m.line + 1, m.column + 1), dotted(path + (key,)),
@@ -235,7 +358,13 @@ def _read_yaml(text: str, file: str) -> tuple[Any, dict[Path_, ScalarSource], di
             return out
         if isinstance(node, yaml.SequenceNode):
             return [build(v, path + (i,)) for i, v in enumerate(node.value)]
-        return yaml.SafeLoader("").construct_object(node)
+        try:
+            return _construct(node)
+        except (yaml.YAMLError, ValueError, TypeError, OverflowError) as e:
+            m = node.start_mark
+            problems.append(Problem(Location(file, m.line + 1, m.column + 1), dotted(path),
+                                    f"bad value: {str(e).splitlines()[0][:200]}"))
+            return None
 
     data = build(root, ()) if root is not None else {}
     if problems:
@@ -259,8 +388,15 @@ def bundled_names() -> list[str]:
 
 
 def resolve_name(name_or_path: str, relative_to: Path | None = None) -> Path:
-    """A bundled spec name (``hubei-3p``, ``compat/rlcard``) or a path → a file."""
+    """A bundled spec name (``hubei-3p``, ``compat/rlcard``) or a path → a file.
+
+    With ``relative_to`` (an ``extends:``) only bundled names and ``.yaml``/``.yml``
+    files resolve: a parent that is some other file would have its lines echoed in
+    the errors about it (``extends: ../secrets.txt``).
+    """
     candidate = Path(name_or_path)
+    if "\0" in name_or_path:
+        raise SpecError([Problem(None, "", "a spec name holds no NUL character")])
     if candidate.suffix in (".yaml", ".yml"):
         if relative_to is not None and not candidate.is_absolute():
             rel = relative_to / candidate
@@ -269,8 +405,16 @@ def resolve_name(name_or_path: str, relative_to: Path | None = None) -> Path:
         if candidate.exists():
             return candidate
     bundled = bundled_root() / f"{name_or_path}.yaml"
-    if bundled.exists():
+    if bundled.exists() and bundled.resolve().is_relative_to(bundled_root().resolve()):
         return bundled
+    if relative_to is not None:
+        if candidate.suffix not in (".yaml", ".yml"):
+            close = difflib.get_close_matches(name_or_path, bundled_names(), n=1)
+            more = f" (did you mean {close[0]!r}?)" if close else ""
+            raise SpecError([Problem(None, "", f"no spec named {name_or_path!r}{more}: extends: names "
+                                     "a bundled spec or a .yaml/.yml spec file")])
+        raise SpecError([Problem(None, "", f"no spec file {name_or_path!r} (looked next to the "
+                                 "spec that extends it and in the current directory)")])
     if candidate.exists() and candidate.is_file():
         return candidate
     known = bundled_names()
@@ -429,10 +573,7 @@ def load_spec(name_or_path: str | Path, _seen: tuple[str, ...] = (), _relative_t
     if str(path.resolve()) in _seen:
         chain = " -> ".join(list(_seen) + [str(path.resolve())])
         raise SpecError([Problem(Location(file, 1, 1), "extends", f"extends loop: {chain}")])
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise SpecError([Problem(None, "", f"cannot read {file}: {e.strerror}")]) from None
+    text = read_spec_text(path, file)
     data, positions, key_positions = _read_yaml(text, file)
     if not isinstance(data, dict):
         raise SpecError([Problem(Location(file, 1, 1), "", "a spec is a YAML mapping (key: value lines)")])

@@ -1,0 +1,457 @@
+"""One-pass validation of spec files: every error and likely mistake in one run.
+
+``load_spec`` stops at the first stage that fails (a schema problem means the
+patterns are never compiled), which is right for loading but slow for a person
+fixing a spec: each run shows one layer of mistakes. :func:`validate_spec` runs
+every check that can still run — each file of the ``extends:`` chain against the
+schema, every combo's pattern on its own, the plugins even when a combo is
+broken — and adds warnings for what is legal but probably wrong (a new combo
+whose name is one letter away from an inherited one is usually a misspelt
+override). Every finding is a :class:`~ddzrules.errors.Problem` with a severity,
+a code and, where there is an obvious fix, a hint.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import difflib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import DdzError, Location, Problem, SpecError
+from .spec import (
+    Path_,
+    ScalarSource,
+    Spec,
+    _read_yaml,
+    bundled_root,
+    dangling_removals,
+    dotted,
+    merge,
+    read_spec_text,
+    resolve_name,
+    validate_data,
+)
+
+#: top-level keys that change what the compiler builds (a child changing one can break
+#: a parent's combo that compiled on its own)
+COMPILE_KEYS = ("deck", "deal", "max_hand", "chain_ranks", "wildcards")
+#: a comment that names readings: ``# reading: a, b``, ``# reading a: …``, ``(reading a)``
+_READING_REF = re.compile(r"(?:^\s*|\()reading:?\s+([a-z][a-z0-9-]*(?:\s*,\s*[a-z][a-z0-9-]*)*)")
+_COMMENT = re.compile(r"(?:^|\s)#(.*)$")
+
+
+@dataclass
+class SpecFile:
+    """One file of an ``extends:`` chain as written, with its own schema problems."""
+
+    path: Path
+    file: str  # as shown in messages
+    text: str
+    data: dict[str, Any]
+    positions: dict[Path_, ScalarSource]
+    key_positions: dict[Path_, ScalarSource]
+
+
+@dataclass
+class Report:
+    """Everything ``validate`` found in one spec."""
+
+    spec: str
+    findings: list[Problem] = field(default_factory=list)
+    combos: int | None = None
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.findings if p.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.findings if p.severity == "warning"]
+
+    def ok(self, strict: bool = False) -> bool:
+        return not self.errors and not (strict and self.warnings)
+
+
+def finding_dict(p: Problem) -> dict[str, Any]:
+    """The ``--json`` form of a finding."""
+    loc = p.location
+    return {"file": loc.file if loc else None, "line": loc.line if loc else None,
+            "column": loc.column if loc else None, "path": p.path, "severity": p.severity,
+            "code": p.code or "error", "message": p.message, "hint": p.hint}
+
+
+def _tag(problems: list[Problem], code: str, prefix: str = "") -> list[Problem]:
+    """Problems with a code (kept when the raiser gave one) and an optional prefix."""
+    return [dataclasses.replace(p, code=p.code or code, message=prefix + p.message) for p in problems]
+
+
+def user_file(path: Path) -> str:
+    """How a file is named in messages so that the name leads to it from the user's
+    directory: a bundled spec by its bundled name (its path inside the package means
+    nothing to a user), any other file relative to the current directory when inside it."""
+    try:
+        rel = path.resolve().relative_to(bundled_root().resolve())
+        return f"{rel.with_suffix('').as_posix()} (bundled) specs/{rel.as_posix()}"
+    except ValueError:
+        pass
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _key_loc(f: SpecFile, path: Path_) -> tuple[Location, str]:
+    src = f.key_positions.get(path) or f.positions.get(path)
+    if src is None:
+        return Location(f.file, 1, 1), ""
+    return src.location, f"  {src.source_line}\n  {' ' * (src.location.column - 1)}^"
+
+
+def _load_chain(name: str, report: Report) -> list[SpecFile] | None:
+    """The files from ``name`` up to its root, child first; None (with the problems in
+    ``report``) when a file cannot be read or a parent is missing. Each file is checked
+    against the schema on its own and its problems kept, but the chain goes on."""
+    files: list[SpecFile] = []
+    seen: list[str] = []
+    target: str = name
+    relative_to: Path | None = None
+    while True:
+        child = files[-1] if files else None
+        try:
+            path = resolve_name(target, relative_to)
+            if str(path.resolve()) in seen:
+                raise SpecError([Problem(None, "extends", "extends loop: "
+                                         + " -> ".join(seen + [str(path.resolve())]))])
+            file = user_file(path)
+            text = read_spec_text(path, file)
+            data, positions, key_positions = _read_yaml(text, file)
+        except SpecError as e:
+            if child is None:
+                report.findings.extend(_tag(e.problems, "load"))
+                return None
+            loc, excerpt = _key_loc(child, ("extends",))
+            missing = all(p.location is None for p in e.problems)
+            code = "missing-parent" if missing else "broken-parent"
+            for p in e.problems:
+                where = f" ({p.location})" if p.location else ""
+                hint = "name a bundled spec (`ddzrules list`) or a .yaml file" if missing else ""
+                report.findings.append(Problem(loc, "extends", f"parent {target!r}{where}: {p.message}",
+                                               excerpt, code=p.code if p.code and not missing
+                                               else code, hint=hint))
+            return None
+        except (OSError, ValueError) as e:
+            loc_file = child.file if child else name
+            report.findings.append(Problem(Location(loc_file, 1, 1), "", f"cannot read {target!r}: {e}",
+                                           code="load"))
+            return None
+        if not isinstance(data, dict):
+            report.findings.append(Problem(Location(file, 1, 1), "", "a spec is a YAML mapping "
+                                           "(key: value lines)", code="schema"))
+            return None
+        prefix = "" if child is None else f"in parent {target!r}: "
+        report.findings.extend(_tag(validate_data(data, file, positions, key_positions), "schema",
+                                    prefix))
+        files.append(SpecFile(path, file, text, data, positions, key_positions))
+        seen.append(str(path.resolve()))
+        parent = data.get("extends")
+        if not parent or not isinstance(parent, str):
+            return files
+        target, relative_to = parent, path.parent
+
+
+def _merged(files: list[SpecFile], upto: int = 0) -> Spec:
+    """The spec of ``files[upto:]`` merged (root first), positions of the nearest file."""
+    chain = files[upto:]
+    data: dict[str, Any] = {}
+    pos: dict[Path_, ScalarSource] = {}
+    kpos: dict[Path_, ScalarSource] = {}
+    for f in reversed(chain):
+        clean = {k: v for k, v in f.data.items() if k != "extends"}
+        data = merge(data, clean) if data else copy.deepcopy(clean)
+        pos.update(f.positions)
+        kpos.update(f.key_positions)
+    name = str(chain[0].data.get("name", ""))
+    return Spec(name, data, chain[0].file, [f.file for f in chain], pos, kpos)
+
+
+def _compilable(spec: Spec, broken: set[str]) -> Spec:
+    """``spec`` without the combos named in ``broken`` (and their bomb classes): what is
+    left still compiles, so the plugins can be checked beside a broken combo."""
+    data = copy.deepcopy(spec.data)
+    combos = data.get("combos")
+    if isinstance(combos, dict):
+        data["combos"] = {k: v for k, v in combos.items() if k not in broken}
+    if isinstance(data.get("bombs"), list):
+        data["bombs"] = [b for b in data["bombs"] if b not in broken and b in (data.get("combos") or {})]
+    return Spec(spec.name, data, spec.file, spec.chain, spec.positions, spec.key_positions)
+
+
+def _compile(spec: Spec) -> tuple[Any, list[Problem]]:
+    from .compiler import compile_spec
+
+    try:
+        return compile_spec(spec), []
+    except SpecError as e:
+        return None, e.problems
+    except DdzError as e:
+        return None, [Problem(Location(spec.file, 1, 1), "", str(e), code="compile")]
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError) as e:
+        # data the schema let through but the compiler cannot read: reported, never raised
+        return None, [Problem(Location(spec.file, 1, 1), "", f"cannot compile: {e!r}", code="compile")]
+
+
+def _schema_broken(findings: list[Problem]) -> tuple[set[str], bool]:
+    """Combos with schema problems, and whether any key the compiler reads is broken."""
+    combos: set[str] = set()
+    other = False
+    for p in findings:
+        if p.code != "schema" or p.severity != "error":
+            continue
+        parts = p.path.split(".") if p.path else []
+        if len(parts) >= 2 and parts[0] == "combos":
+            combos.add(parts[1])
+        elif not parts or parts[0] in COMPILE_KEYS + ("combos", "bombs", "name"):
+            other = True
+    return combos, other
+
+
+def _blame_child(p: Problem, child: SpecFile, spec: Spec) -> Problem:
+    """A problem located in a parent but caused by the child (the parent compiles on
+    its own): reported at the child's line that causes it, naming both places."""
+    combos = spec.data.get("combos") or {}
+    bombs = [b for b in spec.data.get("bombs") or []]
+    child_combos = child.data.get("combos") if isinstance(child.data.get("combos"), dict) else {}
+    where = f"{p.location}" if p.location else "the parent"
+    key: Path_ | None = None
+    hint = ""
+    if p.code == "unknown-bomb":
+        m = re.search(r"bomb class '([^']*)'", p.message)
+        gone = m.group(1) if m else ""
+        if gone in child_combos:
+            key = ("combos", gone)
+        rest = [b for b in bombs if b != gone and b in combos]
+        hint = f"restate the bomb classes in this spec: bombs: [{', '.join(rest)}]"
+    if key is None:
+        key = next(((k,) for k in COMPILE_KEYS if k in child.data), ("extends",))
+        combo = p.path.split(".")[1] if p.path.startswith("combos.") else ""
+        if combo:
+            rest = [b for b in bombs if b != combo and b in combos]
+            hint = f"remove the combo in this spec with `{combo}: null` under combos:"
+            if combo in bombs:
+                hint += f" and restate bombs: [{', '.join(rest)}]"
+    loc, excerpt = _key_loc(child, key)
+    message = f"{p.message} — at {where} ({p.path}), because of this spec's {dotted(key)}"
+    return Problem(loc, dotted(key), message, excerpt, code=p.code or "compile", hint=hint)
+
+
+def _plugins(spec: Spec, rules: Any) -> list[Problem]:
+    from .runtime import GameRules
+    from .variant import Variant
+
+    try:
+        GameRules(Variant(spec, rules))
+    except SpecError as e:
+        out = []
+        for p in e.problems:
+            code = ("unknown-plugin" if "unknown plugin" in p.message else
+                    "plugin-params" if p.message.startswith("plugin ") else "game")
+            out.append(dataclasses.replace(p, code=code))
+        return out
+    except DdzError as e:
+        return [Problem(Location(spec.file, 1, 1), "game", str(e), code="game")]
+    except Exception as e:  # noqa: BLE001 - a third-party plugin's own failure: reported
+        return [Problem(Location(spec.file, 1, 1), "game", f"a plugin failed to start: {e!r}",
+                        code="plugin-error")]
+    return []
+
+
+def _comments(f: SpecFile) -> list[tuple[int, int, str]]:
+    """(line, column of the text after #, text) of every comment of a file."""
+    out = []
+    for number, line in enumerate(f.text.splitlines(), 1):
+        m = _COMMENT.search(line)
+        if m:
+            out.append((number, m.start(1) + 1, m.group(1)))
+    return out
+
+
+def _reading_refs(f: SpecFile) -> list[tuple[int, int, str]]:
+    """(line, column, id) of every reading a comment of ``f`` names."""
+    refs = []
+    for number, col, text in _comments(f):
+        for m in _READING_REF.finditer(text):
+            start = m.start(1)
+            for part in re.finditer(r"[a-z][a-z0-9-]*", m.group(1)):
+                refs.append((number, col + start + part.start(), part.group(0)))
+    return refs
+
+
+def _warn(f: SpecFile, path: Path_, code: str, message: str, hint: str = "") -> Problem:
+    loc, excerpt = _key_loc(f, path)
+    return Problem(loc, dotted(path), message, excerpt, severity="warning", code=code, hint=hint)
+
+
+def _text_warnings(files: list[SpecFile], spec: Spec, unreferenced: bool) -> list[Problem]:
+    """Warnings read from the files themselves: misspelt overrides and readings."""
+    out: list[Problem] = []
+    child = files[0]
+    readings = spec.data.get("readings") if isinstance(spec.data.get("readings"), dict) else {}
+    if len(files) > 1:
+        inherited = _merged(files, 1).data.get("combos") or {}
+        mine = child.data.get("combos") if isinstance(child.data.get("combos"), dict) else {}
+        for name, value in mine.items():
+            if value is None or name in inherited:
+                continue
+            close = difflib.get_close_matches(name, list(inherited), n=1, cutoff=0.8)
+            if close:
+                out.append(_warn(child, ("combos", name), "close-to-inherited",
+                                 f"new combo {name!r} is close to the inherited combo {close[0]!r}: "
+                                 f"did you mean {close[0]!r}?",
+                                 f"to change the inherited combo write `{close[0]}:`; a new name adds "
+                                 f"a combo beside it"))
+    for line, col, rid in _reading_refs(child):
+        if rid not in readings:
+            hint = difflib.get_close_matches(rid, list(readings), n=1)
+            src = child.text.splitlines()[line - 1]
+            out.append(Problem(Location(child.file, line, col), "", f"the comment names reading {rid!r}, "
+                               "which is not in readings:" + (f" (did you mean {hint[0]!r}?)" if hint
+                                                              else ""),
+                               f"  {src}\n  {' ' * (col - 1)}^", severity="warning",
+                               code="unknown-reading",
+                               hint="add it to readings: or correct the comment"))
+    if unreferenced:
+        named = {rid for f in files for _, _, rid in _reading_refs(f)}
+        mine_r = child.data.get("readings") if isinstance(child.data.get("readings"), dict) else {}
+        for rid, text in mine_r.items():
+            if text is not None and rid not in named:
+                out.append(_warn(child, ("readings", rid), "unreferenced-reading",
+                                 f"no comment names the reading {rid!r}",
+                                 f"add `# reading: {rid}` next to the rule it governs"))
+    return out
+
+
+def _table_warnings(files: list[SpecFile], spec: Spec, rules: Any) -> list[Problem]:
+    """Warnings from the compiled universe: combos that share card sets, combos and
+    bomb classes no deal can ever hold."""
+    from .variant import Variant
+
+    out: list[Problem] = []
+    child = files[0]
+    v = Variant(spec, rules)
+    v._ensure_table()
+    table = getattr(v, "_table", None)
+    if not table:
+        return out
+    per: dict[str, int] = {}
+    pairs: dict[tuple[str, str], str] = {}
+    for ms in table.values():
+        names = sorted({m.combo for m in ms})
+        for n in names:
+            per[n] = per.get(n, 0) + 1
+        for i, a in enumerate(names):
+            for b in names[i + 1:]:
+                pairs.setdefault((a, b), ms[0].cards)
+    combos = spec.data.get("combos") or {}
+    readings = spec.data.get("readings") if isinstance(spec.data.get("readings"), dict) else {}
+    said = " ".join(f"{k} {v}" for k, v in readings.items() if v).lower()
+
+    def mentioned(name: str) -> bool:
+        entry = combos.get(name)
+        zh = entry.get("zh", "") if isinstance(entry, dict) else ""
+        words = {name, name.replace("_", " "), name.replace("_", "-"), name.split("_")[0]}
+        return any(re.search(rf"\b{re.escape(w)}", said) for w in words) or bool(zh and zh in said)
+
+    def owner(name: str) -> SpecFile:
+        return next((f for f in files if name in (f.data.get("combos") or {})), child)
+
+    for (a, b), cards in pairs.items():
+        if mentioned(a) or mentioned(b):
+            continue
+        f = owner(b)
+        out.append(_warn(f, ("combos", b), "same-cards",
+                         f"combos {a!r} and {b!r} both read the same cards (e.g. {cards}) and "
+                         f"readings: does not say why",
+                         "state the intended reading in readings: or narrow one pattern"))
+    natural = {rules.combos[s.combo].name for s in rules.shapes if s.natural}
+    bombs = spec.data.get("bombs") or []
+    for info in rules.combos:
+        if info.name not in natural or per.get(info.name):
+            continue
+        f = owner(info.name)
+        if info.name in bombs:
+            out.append(_warn(f, ("combos", info.name), "bomb-never-beats",
+                             f"bomb class {info.name!r} has no play in this deck and hand size, so "
+                             "it never beats anything", "remove it from bombs: or fix its pattern"))
+        else:
+            out.append(_warn(f, ("combos", info.name), "empty-combo",
+                             f"no hand of this deal can ever hold combo {info.name!r}",
+                             "check its pattern against the deck and max_hand"))
+    return out
+
+
+def validate_spec(name: str, unreferenced_readings: bool = False) -> Report:
+    """Every problem and warning of one spec (a bundled name or a path)."""
+    report = Report(name)
+    try:
+        _validate(name, report, unreferenced_readings)
+    except SpecError as e:
+        report.findings.extend(_tag(e.problems, "load"))
+    except RecursionError:
+        report.findings.append(Problem(None, "", "the spec is nested too deeply", code="load"))
+    report.findings.sort(key=lambda p: (p.severity != "error", str(p.location.file if p.location else ""),
+                                        p.location.line if p.location else 0))
+    return report
+
+
+def _validate(name: str, report: Report, unreferenced_readings: bool) -> None:
+    files = _load_chain(name, report)
+    if files is None:
+        return
+    child = files[0]
+    for i, f in enumerate(files[:-1]):
+        parent = _merged(files, i + 1).data
+        clean = {k: v for k, v in f.data.items() if k != "extends"}
+        for p, keys in dangling_removals(parent, clean):
+            close = difflib.get_close_matches(str(p[-1]), keys, n=1)
+            loc, excerpt = _key_loc(f, p)
+            report.findings.append(Problem(loc, dotted(p), f"removes {p[-1]!r}, which the parent does "
+                                           "not have" + (f" (did you mean {close[0]!r}?)" if close else ""),
+                                           excerpt, code="missing-removal"))
+    spec = _merged(files)
+    report.findings.extend(_text_warnings(files, spec, unreferenced_readings))
+    broken, other = _schema_broken(report.findings)
+    if other:
+        return
+    target = _compilable(spec, broken) if broken else spec
+    rules, problems = _compile(target)
+    if problems and len(files) > 1:
+        _, parent_problems = _compile(_merged(files, 1))
+        own = {(str(p.location), p.message) for p in parent_problems}
+        fixed = []
+        for p in problems:
+            at_parent = p.location is not None and p.location.file != child.file
+            fixed.append(_blame_child(p, child, spec) if at_parent and (str(p.location), p.message)
+                         not in own else p)
+        problems = fixed
+    report.findings.extend(_tag(problems, "compile"))
+    if rules is None and problems:
+        dropped = set(broken)
+        for p in problems:
+            parts = p.path.split(".")
+            if len(parts) >= 2 and parts[0] == "combos":
+                dropped.add(parts[1])
+        target = _compilable(spec, dropped)
+        rules, _ = _compile(target)
+    if rules is None:
+        return
+    game_broken = any(p.code == "schema" and p.path.split(".")[0] in ("game", "players", "deal", "deck")
+                      for p in report.findings)
+    if isinstance(spec.data.get("game"), dict) and spec.data["game"] and not game_broken:
+        report.findings.extend(_plugins(target, rules))
+    if not report.errors:
+        report.combos = len(rules.combos)
+        report.findings.extend(_table_warnings(files, spec, rules))
