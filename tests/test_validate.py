@@ -1,0 +1,189 @@
+"""``ddzrules validate`` in one pass: every problem of a spec in one run, each at its
+line with a code, warnings for likely mistakes, ``--strict``, ``schema`` and ``new``."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ddzrules.cli import main
+from ddzrules.lint import validate_spec
+from ddzrules.spec import bundled_names
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
+    return path
+
+
+def line_of(path: Path, needle: str) -> int:
+    return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if needle in line)
+
+
+@pytest.fixture
+def five_mistakes(tmp_path: Path) -> tuple[Path, Path]:
+    child = write(tmp_path / "house.yaml", """
+        name: house
+        extends: hubei-3p
+        combos:
+          straigth: "1{5..} in 3..2"
+          pair_chain: {pattern: "2{3.."}
+          trio_chain: {pattern: "3{2..} in 3..Z"}
+        game:
+          landlord:
+            plugin: point-bid
+    """)
+    orphan = write(tmp_path / "orphan.yaml", """
+        name: orphan
+        extends: hubei-3pp
+    """)
+    return child, orphan
+
+
+def test_five_mistakes_in_one_run(five_mistakes: tuple[Path, Path]) -> None:
+    child, orphan = five_mistakes
+    result = run("validate", str(child), str(orphan), "--json")
+    assert result.exit_code == 1
+    by_spec = {r["spec"]: r for r in json.loads(result.stdout)}
+    found = {f["code"]: f for f in by_spec[str(child)]["findings"]}
+    assert found["close-to-inherited"]["severity"] == "warning"
+    assert found["close-to-inherited"]["line"] == line_of(child, "straigth")
+    assert "did you mean 'straight'" in found["close-to-inherited"]["message"]
+    assert found["pattern-syntax"]["line"] == line_of(child, "pair_chain")
+    assert found["unknown-rank"]["line"] == line_of(child, "trio_chain")
+    missing = by_spec[str(orphan)]["findings"]
+    assert missing[0]["code"] == "missing-parent" and missing[0]["line"] == 2
+    assert "did you mean 'hubei-3p'" in missing[0]["message"]
+    for f in [*found.values(), *missing]:
+        assert set(f) == {"file", "line", "column", "path", "severity", "code", "message", "hint"}
+
+
+def test_misspelt_plugin_beside_broken_combos(five_mistakes: tuple[Path, Path]) -> None:
+    child, _ = five_mistakes
+    report = validate_spec(str(child))
+    codes = {p.code for p in report.findings}
+    assert {"pattern-syntax", "unknown-rank", "close-to-inherited"} <= codes
+    plugin = [p for p in report.findings if p.code in ("unknown-plugin", "plugin-error")]
+    assert plugin, "the plugins are checked even though combos are broken"
+    if plugin[0].code == "unknown-plugin":
+        assert plugin[0].location is not None
+        assert plugin[0].location.line == line_of(child, "point-bid")
+        assert "point-bids" in plugin[0].message
+
+
+def test_text_output_has_every_line(five_mistakes: tuple[Path, Path]) -> None:
+    child, orphan = five_mistakes
+    result = run("validate", str(child), str(orphan))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    for needle in ("straigth", "pair_chain", "trio_chain"):
+        assert f"{child.name}:{line_of(child, needle)}:" in result.stderr
+    assert f"{orphan.name}:2:1" in result.stderr
+    assert "warning:" in result.stderr
+
+
+def test_schema_and_patterns_in_one_run(tmp_path: Path) -> None:
+    spec = write(tmp_path / "s.yaml", """
+        name: s
+        playrs: 3
+        combos:
+          single: "1"
+          pair: "2 + wher"
+    """)
+    codes = {p.code for p in validate_spec(str(spec)).findings}
+    assert {"schema", "pattern-syntax"} <= codes
+
+
+def test_child_caused_problem_is_reported_at_the_child(tmp_path: Path) -> None:
+    spec = write(tmp_path / "nojoker.yaml", """
+        name: nojoker
+        extends: hubei-3p
+        deck: {jokers: false}
+    """)
+    errors = [e for e in validate_spec(str(spec)).errors if e.code != "plugin-error"]
+    assert errors
+    p = errors[0]
+    assert p.location is not None and p.location.file.endswith("nojoker.yaml") and p.location.line == 3
+    assert "hubei-3p (bundled) specs/hubei-3p.yaml:" in p.message
+    assert "rocket: null" in p.hint and "bombs:" in p.hint
+
+
+def test_removed_bomb_class_hint(tmp_path: Path) -> None:
+    spec = write(tmp_path / "norocket.yaml", """
+        name: norocket
+        extends: hubei-3p
+        combos:
+          rocket: null
+    """)
+    p = next(e for e in validate_spec(str(spec)).errors if e.code == "unknown-bomb")
+    assert p.location is not None and p.location.line == 4
+    assert p.hint == "restate the bomb classes in this spec: bombs: [bomb]"
+
+
+def test_strict_makes_warnings_fail(tmp_path: Path) -> None:
+    spec = write(tmp_path / "w.yaml", """
+        name: w
+        extends: hubei-3p
+        combos:
+          straigth: "1{5..} in 3..2"
+    """)
+    assert run("validate", str(spec)).exit_code in (0, 1)
+    report = validate_spec(str(spec))
+    assert report.ok() or report.errors
+    assert not report.ok(strict=True)
+
+
+def test_same_cards_and_empty_combo_warnings(tmp_path: Path) -> None:
+    spec = write(tmp_path / "w.yaml", """
+        name: w
+        combos:
+          single: "1"
+          solo: "1 in 3..5"
+          huge: "1{12..}"
+    """)
+    codes = {p.code for p in validate_spec(str(spec)).warnings}
+    assert "same-cards" in codes
+
+
+def test_unknown_reading_comment(tmp_path: Path) -> None:
+    spec = write(tmp_path / "r.yaml", """
+        name: r
+        readings:
+          kept: Something.
+        combos:
+          single: "1"   # reading: keptt
+    """)
+    warnings = validate_spec(str(spec)).warnings
+    assert [w.code for w in warnings] == ["unknown-reading"]
+    assert "did you mean 'kept'" in warnings[0].message
+
+
+@pytest.mark.parametrize("name", bundled_names())
+def test_no_bundled_spec_warns(name: str) -> None:
+    report = validate_spec(name)
+    assert not report.warnings, [str(w) for w in report.warnings]
+    assert not [p for p in report.errors if p.code != "plugin-error"], [str(p) for p in report.errors]
+
+
+def test_schema_command() -> None:
+    result = run("schema")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["properties"]["combos"]
+
+
+def test_new_command_validates(tmp_path: Path) -> None:
+    out = tmp_path / "mine.yaml"
+    result = run("new", "mine", "--extends", "hubei-3p", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    text = out.read_text()
+    assert "extends: hubei-3p" in text and "point-bids" in text and "null" in text
+    report = validate_spec(str(out))
+    assert not report.warnings
+    assert not [p for p in report.errors if p.code != "plugin-error"]
