@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import math
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import click
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -14,8 +20,67 @@ from .bots import BOTS, HeuristicBot, make_bot
 from .cli import console, emit_json, err_console, json_option, main, user_errors
 from .errors import DdzError, PlayError
 from .records import game_record, load_record, replay, write_record
-from .runtime import Action, Game, GameRules, PlayerView, default_registry, implemented_hooks
+from .runtime import (
+    Action,
+    Game,
+    GameRules,
+    PlayerView,
+    PluginRegistry,
+    default_registry,
+    implemented_hooks,
+    load_plugin_class,
+)
 from .simulate import FIGURES, Figure, compare_specs, game_seed, play_game
+
+# ====================================================================== --plugin
+
+plugin_option = click.option(
+    "--plugin", "plugins", multiple=True, metavar="MODULE:CLASS",
+    help="A plugin class not installed as a package (module:Class or path/to/file.py:Class), "
+         "registered under its `name` attribute (or its class name); repeatable.")
+
+
+@contextmanager
+def user_plugins(plugins: tuple[str, ...] | list[str]) -> Iterator[None]:
+    """Make the ``--plugin`` classes available to every registry while the command runs,
+    simulate's worker processes included (through the environment variable
+    :attr:`PluginRegistry.ENV`, which spawned workers inherit). Each class is imported and
+    checked first: a failure is a :class:`DdzError`."""
+    if not plugins:
+        yield
+        return
+    targets = []
+    for target in plugins:
+        module, _, attr = target.rpartition(":")
+        if module.endswith(".py") or "/" in module or os.sep in module:
+            target = f"{os.path.abspath(module)}:{attr}"  # workers may run elsewhere
+        if "," in target:
+            raise DdzError(f"--plugin {target!r}: a comma cannot appear in a plugin's module or path")
+        load_plugin_class(target)
+        targets.append(target)
+    before = os.environ.get(PluginRegistry.ENV)
+    os.environ[PluginRegistry.ENV] = ",".join(targets)
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(PluginRegistry.ENV, None)
+        else:
+            os.environ[PluginRegistry.ENV] = before
+
+
+def load_rules(spec: str, plugins: tuple[str, ...] | list[str] = ()) -> GameRules:
+    """``GameRules.load``; with ``--plugin`` classes, an exception one raises while the rules
+    are built (its constructor given the spec's parameters) is a plain error, not a traceback."""
+    try:
+        return GameRules.load(spec)
+    except DdzError:
+        raise
+    except Exception as e:
+        if not plugins:
+            raise
+        raise DdzError(f"building the rules of {spec} failed: {type(e).__name__}: {e} "
+                       f"(raised by a --plugin class? {', '.join(plugins)})") from None
 
 
 def _seat_name(game: Game, seat: int, human: int | None = None) -> str:
@@ -110,20 +175,31 @@ def _explain(game: Game, seat: int, cards: str) -> None:
     game.explain_illegal(seat, cards)
 
 
+SEED = click.IntRange(0, 2**63 - 1)
+
+
 @main.command()
 @click.argument("spec", metavar="SPEC")
 @click.option("--auto", is_flag=True, help="All seats are bots; print a readable log.")
-@click.option("--seed", type=int, default=None, help="Seed of the deal (and the bots).")
+@click.option("--seed", type=SEED, default=None, help="Seed of the deal (and the bots).")
 @click.option("--seat", type=int, default=0, help="Your seat (0-based).")
 @click.option("--bots", default="heuristic", help="Bot kind for the other seats: heuristic or random "
                                                    "(comma-separated per seat with --auto).")
 @click.option("--record", "record_path", default=None, help="Write the game record (JSON) to this file.")
+@plugin_option
 @user_errors
-def play(spec: str, auto: bool, seed: int | None, seat: int, bots: str, record_path: str | None) -> None:
+def play(spec: str, auto: bool, seed: int | None, seat: int, bots: str, record_path: str | None,
+         plugins: tuple[str, ...]) -> None:
     """Play a game at the terminal against bots (or watch bots with --auto)."""
+    with user_plugins(plugins):
+        _play(spec, auto, seed, seat, bots, record_path, plugins)
+
+
+def _play(spec: str, auto: bool, seed: int | None, seat: int, bots: str, record_path: str | None,
+          plugins: tuple[str, ...]) -> None:
     import random
 
-    rules = GameRules.load(spec)
+    rules = load_rules(spec, plugins)
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 31)
     kinds = [k.strip() for k in bots.split(",")]
@@ -193,14 +269,15 @@ def play(spec: str, auto: bool, seed: int | None, seat: int, bots: str, record_p
 @main.command()
 @click.argument("specs", metavar="SPEC...", nargs=-1, required=True)
 @click.option("--games", type=int, default=1000, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--workers", type=int, default=1, show_default=True)
 @click.option("--bots", default="random", show_default=True,
               help=f"Bot per seat, comma-separated ({', '.join(BOTS)}); one name means every seat.")
+@plugin_option
 @json_option
 @user_errors
 def simulate(specs: tuple[str, ...], games: int, seed: int, workers: int, bots: str,
-             as_json: bool) -> None:
+             plugins: tuple[str, ...], as_json: bool) -> None:
     """Play many all-bot games and summarise them, every figure with its 95% interval.
 
     With several SPECs every spec plays the same seeded games (same deals where the
@@ -214,6 +291,18 @@ def simulate(specs: tuple[str, ...], games: int, seed: int, workers: int, bots: 
             raise DdzError(f"unknown bot {k!r}; choose from {', '.join(BOTS)}")
     if games < 1 or workers < 1:
         raise DdzError("--games and --workers must be at least 1")
+    with user_plugins(plugins):
+        for spec in specs if plugins else ():
+            load_rules(spec, plugins)  # a --plugin class that fails is a plain error
+        result = _simulate(specs, games, seed, workers, kinds)
+    if as_json:
+        emit_json(result["specs"][0] if len(specs) == 1 else result)
+        return
+    _print_simulation(result)
+
+
+def _simulate(specs: tuple[str, ...], games: int, seed: int, workers: int,
+              kinds: list[str]) -> dict[str, Any]:
     with Progress(TextColumn("{task.description}"), BarColumn(),
                   TextColumn("{task.completed}/{task.total}"), TimeRemainingColumn(),
                   console=err_console, disable=not _stderr_is_terminal(),
@@ -223,11 +312,7 @@ def simulate(specs: tuple[str, ...], games: int, seed: int, workers: int, bots: 
         def advance(done: int, total: int) -> None:
             progress.update(task, completed=done)
 
-        result = compare_specs(list(specs), games, seed, kinds, workers, progress=advance)
-    if as_json:
-        emit_json(result["specs"][0] if len(specs) == 1 else result)
-        return
-    _print_simulation(result)
+        return compare_specs(list(specs), games, seed, kinds, workers, progress=advance)
 
 
 def _stderr_is_terminal() -> bool:
@@ -343,32 +428,227 @@ def _print_comparison(comp: dict[str, Any], confidence: float) -> None:
 
 @main.command("replay")
 @click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--spec", "spec_file", default=None, metavar="FILE",
+              help="Check that this spec (file or name) is the one the record was played under.")
+@plugin_option
 @json_option
 @user_errors
-def replay_cmd(file: str, as_json: bool) -> None:
-    """Replay a game record and verify every action and the scores."""
+def replay_cmd(file: str, spec_file: str | None, plugins: tuple[str, ...], as_json: bool) -> None:
+    """Replay a game record and verify every action and the final figures.
+
+    The rules come from the resolved spec stored in the record (no spec file needed);
+    with --spec, or when a spec of the record's name exists, it is compared with the
+    record's hash. A record that does not verify exits 1."""
     record = load_record(file)
-    result = replay(record)
+    with user_plugins(plugins):
+        try:
+            result = replay(record, spec_file=spec_file)
+        except DdzError:
+            raise
+        except Exception as e:
+            if not plugins:
+                raise
+            raise DdzError(f"replay failed: {type(e).__name__}: {e} (raised by a --plugin class? "
+                           f"{', '.join(plugins)})") from None
     game = result.game
     if as_json:
-        emit_json({"ok": True, "actions": result.actions, "scores": game.scores, "record": game_record(game)})
+        emit_json({"ok": True, "actions": result.actions, "scores": game.scores, "spec": result.spec_note,
+                   "record": game_record(game)})
         return
     console.print(f"ok: {result.actions} actions replayed under {game.variant.name}; "
-                  f"scores {game.scores} verified")
+                  f"scores {game.scores} verified", markup=False)
+    console.print(result.spec_note, markup=False, soft_wrap=True)
+
+
+DOCS_BEGIN = "<!-- BEGIN GENERATED: plugin params -->"
+DOCS_END = "<!-- END GENERATED -->"
+
+
+def _schema_type(prop: dict[str, Any]) -> str:
+    """A parameter's type in words, from its JSON Schema."""
+    if "enum" in prop:
+        kinds = sorted({type(v).__name__ for v in prop["enum"]})
+        return " or ".join({"str": "string", "int": "integer", "float": "number",
+                            "bool": "boolean", "NoneType": "null"}.get(k, k) for k in kinds)
+    if "const" in prop:
+        return "constant"
+    t = prop.get("type")
+    if isinstance(t, list):
+        return " or ".join(map(str, t))
+    if t == "array" and isinstance(prop.get("items"), dict):
+        return f"array of {_schema_type(prop['items'])}"
+    if t == "object" and isinstance(prop.get("additionalProperties"), dict):
+        return f"object of {_schema_type(prop['additionalProperties'])}"
+    if t is None:
+        for key in ("anyOf", "oneOf"):
+            if isinstance(prop.get(key), list):
+                return " or ".join(_schema_type(p) for p in prop[key] if isinstance(p, dict))
+        return "any"
+    return str(t)
+
+
+def _schema_allowed(prop: dict[str, Any]) -> str:
+    """The values a parameter allows, from its JSON Schema (enum, ranges, sizes, keys)."""
+    parts = []
+    if "enum" in prop:
+        parts.append(", ".join(json.dumps(v, ensure_ascii=False) for v in prop["enum"]))
+    for key, sign in (("minimum", "≥"), ("exclusiveMinimum", ">"), ("maximum", "≤"),
+                      ("exclusiveMaximum", "<"), ("minItems", "items: at least"), ("maxItems", "items: at most"),
+                      ("minLength", "length ≥"), ("maxLength", "length ≤")):
+        if key in prop:
+            parts.append(f"{sign} {prop[key]}")
+    items = prop.get("items")
+    if isinstance(items, dict):
+        inner = _schema_allowed(items)
+        if inner:
+            parts.append(f"each {inner}")
+    if prop.get("uniqueItems"):
+        parts.append("no repeats")
+    if isinstance(prop.get("properties"), dict):
+        keys = ", ".join(f"{k} ({_schema_type(v)})" for k, v in prop["properties"].items()
+                         if isinstance(v, dict))
+        parts.append(f"keys: {keys}")
+    return "; ".join(parts)
+
+
+def _described_defaults(cls: type) -> dict[str, dict[str, Any]]:
+    """``{param: {"value", "en"}}`` from the plugin's ``ddzrules_describe`` with no
+    parameters (its defaults), when it can be built that way; else empty."""
+    import jsonschema
+
+    schema = getattr(cls, "params_schema", {"type": "object"})
+    try:
+        if not jsonschema.Draft202012Validator(schema).is_valid({}):
+            return {}
+        inst = cls({})
+        describe = getattr(inst, "ddzrules_describe", None)
+        out = describe() if callable(describe) else None
+    except Exception:  # noqa: BLE001 - a plugin's own code: no defaults shown then
+        return {}
+    if not isinstance(out, dict) or not isinstance(out.get("params"), list):
+        return {}
+    return {str(p["name"]): p for p in out["params"] if isinstance(p, dict) and "name" in p}
+
+
+def plugin_params(cls: type) -> list[dict[str, Any]]:
+    """A plugin's parameters from its ``params_schema``: ``name``, ``type``, ``required``,
+    ``default`` (the schema's ``default``, else the value the plugin describes itself with
+    when given no parameters; None when unknown), ``allowed`` and ``meaning``."""
+    schema = getattr(cls, "params_schema", None)
+    if not isinstance(schema, dict):
+        return []
+    props = schema.get("properties") or {}
+    required = set(schema.get("required") or [])
+    described = _described_defaults(cls)
+    rows = []
+    for name, prop in props.items():
+        if not isinstance(prop, dict):
+            continue
+        d = described.get(name, {})
+        if "default" in prop:
+            default = json.dumps(prop["default"], ensure_ascii=False)
+        elif "value" in d:
+            default = "none" if d["value"] is None else json.dumps(d["value"], ensure_ascii=False)
+        else:
+            default = None
+        rows.append({"name": name, "type": _schema_type(prop), "required": name in required,
+                     "default": default, "allowed": _schema_allowed(prop),
+                     "meaning": str(prop.get("description") or d.get("en") or "")})
+    return rows
+
+
+def _summary(cls: type) -> str:
+    return (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
+
+
+def _cell(text: str) -> str:
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def params_markdown(registry: PluginRegistry, names: list[str]) -> str:
+    """The parameter reference of ``names`` as Markdown (what docs/plugins.md holds)."""
+    out = []
+    for name in names:
+        cls = registry.get(name)
+        if cls is None:
+            continue
+        out.append(f"### `{name}`")
+        out.append("")
+        out.append(_cell(_summary(cls)))
+        out.append("")
+        rows = plugin_params(cls)
+        if not rows:
+            out.append("No parameters.")
+            out.append("")
+            continue
+        out.append("| parameter | type | default | allowed | meaning |")
+        out.append("| --- | --- | --- | --- | --- |")
+        for r in rows:
+            default = "required" if r["required"] else (r["default"] or "—")
+            out.append(f"| `{r['name']}` | {_cell(r['type'])} | {_cell(default)} | "
+                       f"{_cell(r['allowed']) or '—'} | {_cell(r['meaning']) or '—'} |")
+        out.append("")
+    return "\n".join(out).rstrip() + "\n"
+
+
+def builtin_plugin_names(registry: PluginRegistry) -> list[str]:
+    """The plugins ddzrules itself ships (its own entry points)."""
+    return [n for n in registry.names() if registry.source(n).endswith("(ddzrules)")]
+
+
+def generated_docs(registry: PluginRegistry | None = None) -> str:
+    """The generated block of docs/plugins.md: every built-in plugin's parameters."""
+    registry = registry or PluginRegistry()
+    return (f"{DOCS_BEGIN}\n<!-- `ddzrules plugins --params all --update-docs docs/plugins.md` "
+            f"writes this block; do not edit it by hand -->\n\n"
+            f"{params_markdown(registry, builtin_plugin_names(registry))}\n{DOCS_END}")
+
+
+def update_docs(path: str | Path, registry: PluginRegistry | None = None) -> bool:
+    """Rewrite the generated block of ``path``; True when it changed."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise DdzError(f"cannot read {path}: {e.strerror}") from None
+    start, end = text.find(DOCS_BEGIN), text.find(DOCS_END)
+    if start < 0 or end < start:
+        raise DdzError(f"{path} has no block between {DOCS_BEGIN} and {DOCS_END}")
+    new = text[:start] + generated_docs(registry) + text[end + len(DOCS_END):]
+    if new != text:
+        path.write_text(new, encoding="utf-8")
+    return new != text
 
 
 @main.command("plugins")
+@click.option("--params", "params", default=None, metavar="NAME",
+              help="Show a plugin's parameters (types, defaults, allowed values, meaning); "
+                   "'all' for every plugin.")
+@click.option("--update-docs", "docs", default=None, metavar="FILE",
+              help="With --params all: rewrite FILE's generated block (the built-in plugins' "
+                   "parameters, e.g. docs/plugins.md).")
+@plugin_option
 @json_option
 @user_errors
-def plugins_cmd(as_json: bool) -> None:
-    """List the installed plugins and the hooks each implements."""
-    registry = default_registry()
-    rows = []
-    for name in registry.names():
-        cls = registry.get(name)
-        rows.append({"name": name, "source": registry.source(name),
-                     "hooks": implemented_hooks(cls) if cls else [],
-                     "summary": (cls.__doc__ or "").strip().splitlines()[0] if cls and cls.__doc__ else ""})
+def plugins_cmd(params: str | None, docs: str | None, plugins: tuple[str, ...], as_json: bool) -> None:
+    """List the installed plugins and the hooks each implements (--params NAME: its parameters)."""
+    if docs is not None:
+        if params != "all":
+            raise DdzError("--update-docs goes with --params all")
+        changed = update_docs(docs)
+        console.print(f"{docs}: {'updated' if changed else 'already up to date'}", markup=False)
+        return
+    with user_plugins(plugins):
+        registry = default_registry()
+        if params is not None:
+            _print_params(registry, params, as_json)
+            return
+        rows = []
+        for name in registry.names():
+            cls = registry.get(name)
+            rows.append({"name": name, "source": registry.source(name),
+                         "hooks": implemented_hooks(cls) if cls else [],
+                         "summary": _summary(cls) if cls else ""})
     if as_json:
         emit_json(rows)
         return
@@ -378,22 +658,57 @@ def plugins_cmd(as_json: bool) -> None:
     console.print(table)
 
 
+def _print_params(registry: PluginRegistry, name: str, as_json: bool) -> None:
+    import difflib
+
+    names = registry.names() if name == "all" else [name]
+    if name != "all" and registry.get(name) is None:
+        hint = difflib.get_close_matches(name, registry.names(), n=1)
+        more = f" (did you mean {hint[0]!r}?)" if hint else ""
+        raise DdzError(f"unknown plugin {name!r}{more}; installed: {', '.join(registry.names())}")
+    found = [(n, cls) for n in names if (cls := registry.get(n)) is not None]
+    if as_json:
+        emit_json([{"plugin": n, "summary": _summary(cls), "params": plugin_params(cls)}
+                   for n, cls in found])
+        return
+    for n, cls in found:
+        console.print(f"[bold]{n}[/]: {escape(_summary(cls))}", soft_wrap=True)
+        rows = plugin_params(cls)
+        if not rows:
+            console.print("  no parameters")
+            continue
+        table = Table(box=None)
+        for column in ("parameter", "type", "default", "allowed", "meaning"):
+            table.add_column(column, overflow="fold")
+        for r in rows:
+            default = "required" if r["required"] else (r["default"] or "—")
+            table.add_row(r["name"], r["type"], default, r["allowed"] or "—", r["meaning"] or "—")
+        console.print(table)
+
 
 @main.command("match")
 @click.argument("spec", metavar="SPEC")
 @click.option("--games", type=int, default=10, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--bots", default="heuristic", show_default=True,
               help=f"Bot per seat, comma-separated ({', '.join(BOTS)}).")
 @click.option("--holdings", type=int, default=None,
               help="Beans each seat starts with; carried from game to game (bean settlements).")
+@plugin_option
 @json_option
 @user_errors
-def match_cmd(spec: str, games: int, seed: int, bots: str, holdings: int | None, as_json: bool) -> None:
+def match_cmd(spec: str, games: int, seed: int, bots: str, holdings: int | None,
+              plugins: tuple[str, ...], as_json: bool) -> None:
     """Play a match of consecutive all-bot games and report the totals and the winner."""
+    with user_plugins(plugins):
+        _match(spec, games, seed, bots, holdings, plugins, as_json)
+
+
+def _match(spec: str, games: int, seed: int, bots: str, holdings: int | None,
+           plugins: tuple[str, ...], as_json: bool) -> None:
     from .runtime import MatchInfo
 
-    rules = GameRules.load(spec)
+    rules = load_rules(spec, plugins)
     kinds = [k.strip() for k in bots.split(",")]
     kinds = (kinds * rules.players)[: rules.players]
     if games < 1:

@@ -1,33 +1,67 @@
 """Game records as JSON, and replay that verifies them.
 
-A record holds the spec's name and content hash, the seed, every deal, every
-action, the multiplier events and the final scores. Replaying re-deals from the
-seed and re-applies each action through the rules; the first action (or deal, or
-final figure) that does not agree is reported.
+A record holds the spec (its name, its content hash and, since format
+``ddzrules-game/2``, the resolved spec itself), the seed, every deal, every action,
+the multiplier events and the final figures. Replaying re-deals from the seed and
+re-applies each action through the rules; the first action (or deal, or final
+figure) that does not agree is reported.
+
+A record is untrusted input: before anything is replayed it is checked against
+``schemas/record.schema.json`` (types, integer ranges, bounded arrays and strings,
+every final figure present), nesting depth, size and non-finite numbers, so a
+tampered record is refused with a :class:`ReplayError` instead of making the replay
+hang or crash, and is never reported as verified.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
+from collections import OrderedDict
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+import jsonschema
 
 from . import cards as C
 from .errors import DdzError
 from .runtime import Action, Game, GameRules, MatchInfo, PluginRegistry
+from .variant import Variant
 
-FORMAT = "ddzrules-game/1"
+FORMAT = "ddzrules-game/2"
+#: formats replay accepts: /1 names the spec only (it is loaded by name), /2 stores it
+FORMATS = ("ddzrules-game/1", FORMAT)
+#: the largest record file load_record reads
+MAX_RECORD_BYTES = 8 * 1024 * 1024
+#: the deepest nesting of objects and arrays a record may have (a resolved spec is ~7 deep)
+MAX_DEPTH = 32
+#: the longest integer literal (in digits) a record may hold
+MAX_INT_DIGITS = 24
+#: the figures a replay compares once the game is over; a record must carry every one
+FINAL_FIGURES = ("landlord", "stake", "winner", "multiple", "scores", "escaped", "events")
+
+
+def _hash_of(data: Any) -> str:
+    """The content hash of a resolved spec's data (as :attr:`Spec.content_hash`)."""
+    text = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def game_record(game: Game) -> dict[str, Any]:
     """The JSON-ready record of a finished (or unfinished) game."""
+    match: dict[str, Any] = {"index": game.match.index, "seed": game.match.seed}
+    if game.match.holdings is not None:
+        match["holdings"] = list(game.match.holdings)
     return {
         "format": FORMAT,
         "spec": game.variant.name,
         "spec_hash": game.variant.spec.content_hash,
+        "spec_resolved": game.variant.spec.data,
         "seed": game.seed,
-        "match": {"index": game.match.index, "seed": game.match.seed},
+        "match": match,
         "deals": game.deals,
         "actions": [a.to_dict() for a in game.history],
         "landlord": game.landlord,
@@ -57,6 +91,166 @@ class ReplayError(DdzError):
 class ReplayResult:
     game: Game
     actions: int
+    #: where the rules came from and how they compare with the spec on disk, in plain words
+    spec_note: str = ""
+
+
+# ====================================================================== checking a record
+
+
+@lru_cache(maxsize=1)
+def record_schema() -> dict[str, Any]:
+    """The JSON Schema of the record format (``ddzrules/schemas/record.schema.json``)."""
+    text = (Path(__file__).parent / "schemas" / "record.schema.json").read_text(encoding="utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+@lru_cache(maxsize=1)
+def _validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(record_schema())
+
+
+def _where(path: Any) -> str:
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".")
+
+
+def _check_shape(record: Any) -> None:
+    """Depth, non-finite numbers and oversized integers, without recursion (a record
+    built in Python may be nested arbitrarily deep; JSON from a file is checked by
+    :func:`load_record` too)."""
+    stack: list[tuple[Any, int, tuple[Any, ...]]] = [(record, 1, ())]
+    while stack:
+        value, depth, path = stack.pop()
+        if isinstance(value, dict | list):
+            if depth > MAX_DEPTH:
+                raise ReplayError(f"the record is nested more than {MAX_DEPTH} levels deep "
+                                  f"(at {_where(path) or 'the top'})")
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            stack.extend((v, depth + 1, path + (k,)) for k, v in items)
+        elif isinstance(value, float) and not math.isfinite(value):
+            raise ReplayError(f"{_where(path)}: {value} is not a number a record may hold")
+        elif isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** MAX_INT_DIGITS:
+            raise ReplayError(f"{_where(path)}: an integer of more than {MAX_INT_DIGITS} digits")
+
+
+def _short(text: str, limit: int = 160) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def check_record(record: Any) -> None:
+    """Raise :class:`ReplayError` unless ``record`` has the shape of a game record: the
+    schema (types, ranges, bounded sizes, every final figure), depth and finite numbers.
+    An error inside ``actions[i]`` is reported at action ``i``."""
+    if not isinstance(record, dict):
+        raise ReplayError("a game record is a JSON object")
+    if record.get("format") not in FORMATS:
+        raise ReplayError(f"not a ddzrules game record (format {_short(repr(record.get('format')), 60)}, "
+                          f"expected {FORMAT!r})")
+    _check_shape(record)
+    try:
+        errors = list(_validator().iter_errors(record))
+    except (RecursionError, ValueError) as e:  # pragma: no cover - _check_shape bounds both
+        raise ReplayError(f"the record cannot be checked: {type(e).__name__}") from None
+    if not errors:
+        return
+    err = min(errors, key=lambda e: (list(e.absolute_path) != [], len(e.absolute_path)))
+    path = list(err.absolute_path)
+    if err.validator == "required":
+        missing = [k for k in err.validator_value if isinstance(err.instance, dict) and k not in err.instance]
+        key = missing[0] if missing else "?"
+        where = f"{_where(path)}: " if path else ""
+        if not path and key in FINAL_FIGURES:
+            raise ReplayError(f"the record has no {key!r}: its final figures cannot be verified")
+        index = path[1] if len(path) >= 2 and path[0] == "actions" else None
+        raise ReplayError(f"{where}the record has no {key!r}", index)
+    if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+        allowed = err.schema.get("properties", {})
+        extra = [k for k in err.instance if k not in allowed]
+        err_text = f"unexpected field(s) {', '.join(map(repr, extra))}"
+    else:
+        err_text = err.message
+    index = path[1] if len(path) >= 2 and path[0] == "actions" and isinstance(path[1], int) else None
+    where = _where(path) or "the record"
+    raise ReplayError(f"malformed record: {where}: {_short(err_text)}", index)
+
+
+# ====================================================================== the rules of a record
+
+_VARIANTS: OrderedDict[str, Variant] = OrderedDict()  # compiled stored specs by content hash
+
+
+def _stored_variant(record: dict[str, Any]) -> Variant:
+    """The variant of the resolved spec a record stores, checked against its hash."""
+    from .compiler import compile_spec
+    from .spec import spec_from_data
+
+    data = record["spec_resolved"]
+    digest = _hash_of(data)
+    name = record["spec"]
+    if digest != record["spec_hash"]:
+        raise ReplayError(f"the spec stored in the record ({name!r}) does not match the record's "
+                          f"spec_hash ({record['spec_hash'][:12]}…, stored spec {digest[:12]}…): "
+                          "the record has been changed")
+    if data.get("name") != name:
+        raise ReplayError(f"the record names spec {name!r} but stores spec "
+                          f"{_short(repr(data.get('name')), 60)}: the record has been changed")
+    if digest in _VARIANTS:
+        _VARIANTS.move_to_end(digest)
+        return _VARIANTS[digest]
+    spec = spec_from_data(data, f"the spec stored in the record ({name})")
+    variant = Variant(spec, compile_spec(spec))
+    _VARIANTS[digest] = variant
+    while len(_VARIANTS) > 8:
+        _VARIANTS.popitem(last=False)
+    return variant
+
+
+def _rules_of(record: dict[str, Any], registry: PluginRegistry | None, spec_file: str | None,
+              check_disk: bool) -> tuple[GameRules, str]:
+    """The rules to replay a record under, and a sentence saying where they come from."""
+    from .spec import load_spec
+
+    name, wanted = record["spec"], record["spec_hash"]
+    if spec_file is not None:
+        disk = load_spec(spec_file)
+        if disk.content_hash != wanted:
+            raise ReplayError(f"{spec_file} does not match this record: the spec has changed since the "
+                              f"game was recorded (record's hash {wanted[:12]}…, the file's "
+                              f"{disk.content_hash[:12]}…)")
+        note = f"the spec file {spec_file} matches the record's hash"
+    if "spec_resolved" not in record:  # format /1: the spec by name (or the file given)
+        rules = GameRules.load(spec_file or name, registry)
+        if rules.variant.spec.content_hash != wanted:
+            raise ReplayError(f"the spec {name!r} has changed since this game was recorded "
+                              f"(hash {wanted[:12]}…, now {rules.variant.spec.content_hash[:12]}…)")
+        if spec_file is None:
+            note = f"the spec {name!r} on disk ({rules.variant.spec.file}) matches the record's hash"
+        return rules, note
+    rules = GameRules(_stored_variant(record), registry)
+    if spec_file is None:
+        note = "replayed under the spec stored in the record"
+        if check_disk:
+            disk = None
+            for candidate in (name, f"{name}.yaml"):  # a bundled name, or NAME.yaml here
+                try:
+                    disk = load_spec(candidate)
+                    break
+                except (DdzError, OSError, ValueError, RecursionError):
+                    continue
+            if disk is None:
+                note += f"; no spec {name!r} on disk to compare it with"
+            else:
+                if disk.content_hash == wanted:
+                    note += f"; the spec on disk ({disk.file}) matches the record's hash"
+                else:
+                    note += (f"; the spec on disk ({disk.file}) does NOT match the record's hash "
+                             f"(it has changed since the game was recorded: record "
+                             f"{wanted[:12]}…, disk {disk.content_hash[:12]}…)")
+    return rules, note
+
+
+# ====================================================================== replay
 
 
 def _find_action(game: Game, data: dict[str, Any], index: int) -> Action:
@@ -64,7 +258,7 @@ def _find_action(game: Game, data: dict[str, Any], index: int) -> Action:
         seat = int(data["seat"])
         kind = str(data["kind"])
     except (KeyError, TypeError, ValueError):
-        raise ReplayError(f"malformed action {data!r}", index) from None
+        raise ReplayError(f"malformed action {_short(repr(data))}", index) from None
     if game.to_act != seat:
         raise ReplayError(f"the record has seat {seat} act, but it is seat {game.to_act}'s turn", index)
     legal = game.legal_actions()
@@ -72,7 +266,7 @@ def _find_action(game: Game, data: dict[str, Any], index: int) -> Action:
         try:
             cards = C.parse_cards(str(data.get("value", "")))
         except C.CardError as e:
-            raise ReplayError(f"bad cards: {e}", index) from None
+            raise ReplayError(f"bad cards: {_short(str(e))}", index) from None
         for a in legal:
             if a.kind == "play" and a.move is not None and a.move.cards == cards \
                     and data.get("combo", a.move.combo) == a.move.combo \
@@ -82,45 +276,64 @@ def _find_action(game: Game, data: dict[str, Any], index: int) -> Action:
                           f"(hand {game.hand_string(seat)}, "
                           f"to beat {game.last_play.cards if game.last_play else 'nothing: a lead'})", index)
     for a in legal:
-        if a.kind == kind and a.value == data.get("value"):
+        if a.kind == kind and a.value == data.get("value") and type(a.value) is type(data.get("value")):
             return a
     shown = f"{kind} {data['value']}" if data.get("value") is not None else kind
-    raise ReplayError(f"seat {seat}: {shown} is not legal here; legal: {', '.join(map(str, legal))}", index)
+    raise ReplayError(f"seat {seat}: {_short(shown, 80)} is not legal here; legal: {', '.join(map(str, legal))}",
+                      index)
 
 
-def replay(record: dict[str, Any], registry: PluginRegistry | None = None) -> ReplayResult:
-    """Replay a record through the rules; raises :class:`ReplayError` at the first divergence."""
-    if record.get("format") != FORMAT:
-        raise ReplayError(f"not a ddzrules game record (format {record.get('format')!r}, expected {FORMAT!r})")
+def replay(record: dict[str, Any], registry: PluginRegistry | None = None, *,
+           spec_file: str | None = None, check_disk: bool = True) -> ReplayResult:
+    """Replay a record through the rules; raises :class:`ReplayError` (or another
+    :class:`DdzError`: a spec or plugin problem) at the first divergence.
+
+    The rules are built from the resolved spec the record stores (format /2), which must
+    match the record's ``spec_hash``; ``spec_file``, when given, must match it too. Without
+    it, the spec of the record's name on disk is compared when ``check_disk`` (the result's
+    ``spec_note`` says whether it matches). A format /1 record is replayed under the spec of
+    its name (or ``spec_file``), which must match its hash."""
+    check_record(record)
     try:
-        rules = GameRules.load(str(record["spec"]), registry)
-        seed = int(record["seed"])
-    except KeyError as e:
-        raise ReplayError(f"the record has no {e.args[0]!r}") from None
-    if record.get("spec_hash") not in (None, rules.variant.spec.content_hash):
-        raise ReplayError(f"the spec {record['spec']!r} has changed since this game was recorded "
-                          f"(hash {str(record['spec_hash'])[:12]}…, now "
-                          f"{rules.variant.spec.content_hash[:12]}…)")
-    match = record.get("match") or {}
-    game = rules.new_game(seed, MatchInfo(int(match.get("index", 0)), int(match.get("seed", seed))))
-    deals = record.get("deals") or []
+        return _replay(record, registry, spec_file, check_disk)
+    except RecursionError:
+        raise ReplayError("the record is nested too deeply to replay") from None
+
+
+def _replay(record: dict[str, Any], registry: PluginRegistry | None, spec_file: str | None,
+            check_disk: bool) -> ReplayResult:
+    rules, note = _rules_of(record, registry, spec_file, check_disk)
+    seed = record["seed"]
+    match = record["match"]
+    holdings = match.get("holdings")
+    if holdings is not None and len(holdings) != rules.players:
+        raise ReplayError(f"the record's match holdings list {len(holdings)} seats, "
+                          f"{rules.variant.name} has {rules.players}")
+    game = rules.new_game(seed, MatchInfo(match["index"], match["seed"],
+                                          tuple(holdings) if holdings is not None else None))
+    deals = record["deals"]
 
     def check_deal(n: int, index: int | None) -> None:
         if n < len(deals) and deals[n] != game.deals[n]:
             raise ReplayError(f"deal {n + 1} differs from the one seed {seed} gives "
-                              f"(recorded {deals[n]}, dealt {game.deals[n]})", index)
+                              f"(recorded {_short(str(deals[n]))}, dealt {game.deals[n]})", index)
 
     check_deal(0, None)
-    actions = record.get("actions") or []
+    actions = record["actions"]
     for i, data in enumerate(actions):
-        if isinstance(data, dict) and data.get("kind") == "redeal":
+        if data.get("kind") == "redeal":
             # the rules add a redeal marker themselves; the record's must sit at the same place
             if i >= len(game.history) or game.history[i].kind != "redeal":
                 raise ReplayError("the record has a redeal here, but the rules do not", i)
+            if data != game.history[i].to_dict():
+                raise ReplayError(f"the record's redeal marker {_short(repr(data))} differs from "
+                                  f"the rules' {game.history[i].to_dict()}", i)
             continue
         if game.over:
             raise ReplayError("the game is already over, but the record goes on", i)
-        if isinstance(data, dict) and data.get("kind") == "escape":  # 逃跑 ends the game at once
+        if data.get("kind") == "escape":  # 逃跑 ends the game at once
+            if set(data) != {"seat", "kind"}:
+                raise ReplayError(f"malformed escape {_short(repr(data))}", i)
             try:
                 game.abandon(int(data["seat"]))
             except (DdzError, KeyError, TypeError, ValueError) as e:
@@ -133,6 +346,9 @@ def replay(record: dict[str, Any], registry: PluginRegistry | None = None) -> Re
             raise
         except DdzError as e:
             raise ReplayError(str(e), i) from None
+        if game.history[len(game.history) - 1 - (len(game.deals) > before)].to_dict() != data:
+            raise ReplayError(f"the record's action {_short(repr(data))} is not the one the rules "
+                              "applied", i)
         if len(game.deals) > before:
             check_deal(len(game.deals) - 1, i)
             nxt = actions[i + 1] if i + 1 < len(actions) else None
@@ -146,25 +362,65 @@ def replay(record: dict[str, Any], registry: PluginRegistry | None = None) -> Re
                           "(a redeal marker or an action is missing)")
     if len(deals) != len(game.deals):
         raise ReplayError(f"the record lists {len(deals)} deal(s) but the game had {len(game.deals)}")
-    if record.get("escaped", game.escaped) != game.escaped:
-        raise ReplayError(f"the record says seat {record.get('escaped')} escaped, the actions say {game.escaped}")
+    if record["escaped"] != game.escaped:
+        raise ReplayError(f"the record says seat {record['escaped']} escaped, the actions say {game.escaped}")
     for key, actual in (("landlord", game.landlord), ("stake", game.stake), ("winner", game.winner),
                         ("multiple", game.multiple), ("scores", game.scores)):
-        if key in record and record[key] != actual:
-            raise ReplayError(f"the record says {key} = {record[key]}, the rules give {actual}")
+        if record[key] != actual:
+            raise ReplayError(f"the record says {key} = {_short(str(record[key]))}, the rules give {actual}")
     events = [e.to_dict() for e in game.events]
-    if "events" in record and record["events"] != events:
-        raise ReplayError(f"the record's multiplier events {record['events']} differ from the rules' {events}")
-    return ReplayResult(game, len(actions))
+    if record["events"] != events:
+        raise ReplayError(f"the record's multiplier events {_short(str(record['events']))} differ from "
+                          f"the rules' {events}")
+    return ReplayResult(game, len(actions), note)
+
+
+# ====================================================================== reading a record
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number a record may hold")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{_short(text, 40)} is too large a number")
+    return value
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise ValueError(f"an integer of {len(text.lstrip('-'))} digits is too large")
+    return int(text)
 
 
 def load_record(path: str | Path) -> dict[str, Any]:
+    """Read a record file: at most :data:`MAX_RECORD_BYTES`, strict JSON (no NaN or
+    Infinity, no huge numbers, nesting bounded); its shape is checked by :func:`replay`."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        size = Path(path).stat().st_size
+        if size > MAX_RECORD_BYTES:
+            raise DdzError(f"{path}: {size} bytes is too large for a game record "
+                           f"(at most {MAX_RECORD_BYTES})")
+        raw = Path(path).read_bytes()[: MAX_RECORD_BYTES + 1]
     except OSError as e:
         raise DdzError(f"cannot read {path}: {e.strerror}") from None
+    if len(raw) > MAX_RECORD_BYTES:
+        raise DdzError(f"{path}: too large for a game record (at most {MAX_RECORD_BYTES} bytes)")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise DdzError(f"{path}: not UTF-8 text (byte {e.start})") from None
+    try:
+        data = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float,
+                          parse_int=_bounded_int)
     except json.JSONDecodeError as e:
         raise DdzError(f"{path}:{e.lineno}:{e.colno}: not valid JSON: {e.msg}") from None
+    except ValueError as e:
+        raise DdzError(f"{path}: not a valid game record: {e}") from None
+    except RecursionError:
+        raise DdzError(f"{path}: the JSON is nested too deeply for a game record") from None
     if not isinstance(data, dict):
         raise DdzError(f"{path}: a game record is a JSON object")
     return data
