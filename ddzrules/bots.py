@@ -103,9 +103,8 @@ class HeuristicBot:
                 return a
         counts = C.counts_of(C.parse_ranks(view.hand))
         bombs_held = {r for r in range(C.NUM_RANKS) if counts[r] >= 4}
-        is_landlord = view.landlord == view.seat
-        opponents = [s for s in range(len(view.hand_sizes))
-                     if s != view.seat and (is_landlord or s == view.landlord)]
+        partners = set(view.partners)  # the farmers' side, a team; none when each plays alone
+        opponents = [s for s in range(len(view.hand_sizes)) if s != view.seat and s not in partners]
         danger = min(view.hand_sizes[s] for s in opponents) if opponents else 99
 
         def breaks_bomb(m: Move) -> bool:
@@ -132,7 +131,7 @@ class HeuristicBot:
 
             return max(normal, key=lead_score)
 
-        partner_leads = (view.last_seat is not None and not is_landlord and view.last_seat != view.landlord)
+        partner_leads = view.last_seat in partners  # never beat a partner (with must-beat: no pass)
         if partner_leads and pass_action is not None:
             return pass_action
         normal = [a for a in plays if a.move and not a.move.is_bomb]

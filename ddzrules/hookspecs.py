@@ -6,6 +6,7 @@ A spec activates plugins in its ``game:`` section with parameters::
 
     game:
       landlord:    {plugin: point-bids, params: {bids: [1, 2, 3], rounds: once}}
+      leader:      {plugin: first-leader, params: {by: rank-holder, rank: "3"}}
       declarations: [{plugin: show-hand, params: {factor: 3}}]
       multipliers: [{plugin: bomb-doubling, params: {bombs: effective}}]
       settlement:  {plugin: stake-settlement, params: {}}
@@ -28,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .runtime import Game, MultiplierEvent, Phase
+    from .runtime import Action, Game, MultiplierEvent, Phase
 
 PROJECT = "ddzrules"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -51,7 +52,8 @@ def ddzrules_first_bidder(game: Game) -> int | None:
     """Choose the seat that acts first in the landlord phase of a fresh deal.
 
     Called once per deal (redeals included), after the cards are dealt and before
-    :func:`ddzrules_landlord_phase`. ``game.match`` gives the game's index in its
+    :func:`ddzrules_landlord_phase`; only at a landlord table (``table.kind:
+    landlord``, the default). ``game.match`` gives the game's index in its
     match and ``game.deal_number`` counts redeals; ``game.rng`` is the game's seeded
     random generator (the only randomness a plugin may use).
 
@@ -72,6 +74,47 @@ def ddzrules_landlord_phase(game: Game) -> Phase | None:
 
     firstresult: exactly one active plugin should answer; the spec's ``landlord:``
     plugin. A spec without one is an error reported when the rules are built.
+    """
+
+
+@hookspec(firstresult=True)
+def ddzrules_first_leader(game: Game) -> int | None:
+    """Choose the seat that leads the first trick (首出).
+
+    Called once per game, when the tricks begin: after the landlord phase, the kitty
+    and the declarations at a landlord table (``game.landlord`` is known), right after
+    the deal (and any declarations) at a table without a landlord (``table.kind:
+    free-for-all`` or ``partnerships``). ``game.hands`` and ``game.dealt_order`` (the
+    shuffled deck, hands dealt from its front) are known; ``game.match`` gives the
+    game's place in its match, ``game.match.previous_winner`` the seat that went out
+    first in the previous game (None when unknown); ``game.rng`` is the only randomness
+    to use.
+
+    Returns a seat index, or None to let the next plugin decide. firstresult: the
+    spec's ``leader:`` plugin answers; with no answer the landlord leads, or seat 0 at
+    a table without a landlord. The answer is ``game.first_leader``.
+    """
+
+
+@hookspec
+def ddzrules_restrict_actions(game: Game, seat: int, actions: list[Action]) -> list[Action] | None:
+    """Restrict the legal actions of the play phase (a house rule: lead with the ♠3, 报单 …).
+
+    Called by ``Game.legal_actions()`` in the play phase, each time the legal actions
+    of ``seat`` (the seat to act) are computed for a new position, and by
+    ``Game.apply`` through it; never in the landlord or declaration phases. ``actions``
+    is what the variant and the table allow (plays, and a pass unless the seat leads or
+    ``table.must_beat`` forbids it); it is a fresh list the plugin may not mutate.
+
+    Returns the subset of ``actions`` the plugin allows (elements taken from
+    ``actions``), or None for no restriction. Not firstresult: every active plugin is
+    called and the runtime keeps the actions *every* answer keeps (the intersection),
+    so plugins compose in any order. An answer holding an action not in ``actions``,
+    or an intersection that is empty, is a plugin bug: the runtime raises
+    :class:`~ddzrules.errors.DdzError` (never leave a seat without an action).
+    ``Game.apply`` refuses any other action with :class:`~ddzrules.errors.PlayError`
+    and leaves the state unchanged. The answer must depend only on the game's state
+    (the hook may be called more than once for one position), never on ``game.rng``.
     """
 
 

@@ -29,12 +29,16 @@ from .errors import DdzError, PlayError, Problem, SpecError
 from .moves import Move
 from .variant import Variant, load_variant
 
-ROLES = ("wildcards", "landlord", "declarations", "multipliers", "settlement")
+ROLES = ("wildcards", "landlord", "leader", "declarations", "multipliers", "rules", "settlement")
+#: the kinds of table (spec key ``table.kind``)
+TABLE_KINDS = ("landlord", "free-for-all", "partnerships")
 #: the hook a plugin must implement to fill each role
 ROLE_HOOKS = {
     "landlord": "ddzrules_landlord_phase",
     "declarations": "ddzrules_declaration_phases",
+    "leader": "ddzrules_first_leader",
     "multipliers": None,  # any of on_play / on_game_end / first_bidder
+    "rules": None,  # any hook, typically ddzrules_restrict_actions
     "wildcards": "ddzrules_wild_rank",
     "settlement": "ddzrules_settle",
 }
@@ -124,6 +128,8 @@ class MatchInfo:
     index: int = 0
     seed: int = 0
     holdings: tuple[int, ...] | None = None
+    #: the seat that went out first in the match's previous game (None: first game, or unknown)
+    previous_winner: int | None = None
 
 
 @dataclass
@@ -146,6 +152,9 @@ class PlayerView:
     played: list[list[str]]
     extra: dict[str, Any] = field(default_factory=dict)  # public facts plugins publish
     private: dict[str, Any] = field(default_factory=dict)  # facts only this seat may see (黄金眼 …)
+    #: the seats on this seat's side, itself excluded (farmers once the landlord is known,
+    #: a fixed team; empty when everyone plays for himself or the sides are not known yet)
+    partners: tuple[int, ...] = ()
 
 
 # ====================================================================== plugins
@@ -316,21 +325,41 @@ class GameRules:
         self.hand_size = int(deal.get("hand", 17))
         self.kitty_size = int(deal.get("kitty", 3))
         self.kitty_shown = bool(deal.get("kitty_shown", True))
+        self.undealt = int(deal.get("undealt", 0))
         self.direction = data.get("direction", "counter-clockwise")
         deck_total = sum(variant.rules.deck)
-        if self.players * self.hand_size + self.kitty_size != deck_total:
-            raise SpecError([self.spec.problem(("deal",), f"{self.players} hands of {self.hand_size} and a "
-                                                          f"kitty of {self.kitty_size} do not make the "
-                                                          f"{deck_total}-card deck")])
+        dealt = self.players * self.hand_size + self.kitty_size
+        if dealt + self.undealt != deck_total:
+            hint = (f"; set deal.undealt: {deck_total - dealt} to leave the rest undealt"
+                    if dealt < deck_total else "")
+            raise SpecError([self.spec.problem(("deal",), f"{self.players} hands of {self.hand_size}, a "
+                                                          f"kitty of {self.kitty_size} and "
+                                                          f"{self.undealt} undealt do not make the "
+                                                          f"{deck_total}-card deck{hint}")])
+        table = data.get("table") or {}
+        self.table_kind: str = table.get("kind", "landlord")
+        self.must_beat = bool(table.get("must_beat", False))
+        self.teams: list[tuple[int, ...]] = self._teams(table)
         self.pm = pluggy.PluginManager(hookspecs.PROJECT)
         self.pm.add_hookspecs(hookspecs)
         self.hook = self.pm.hook
         self.active: list[tuple[str, str, Any]] = []  # (role, name, instance)
         problems: list[Problem] = []
+        has_landlord = self.table_kind == "landlord"
+        if not has_landlord and game.get("landlord") is not None:
+            problems.append(self.spec.problem(("game", "landlord"), f"a {self.table_kind} table has no "
+                                                                    "landlord: remove game.landlord "
+                                                                    "(or set table.kind: landlord)"))
+        if not has_landlord and self.kitty_size:
+            problems.append(self.spec.problem(("deal", "kitty"), f"a {self.table_kind} table has no "
+                                                                 "landlord to take a kitty: set kitty: 0 "
+                                                                 "(and undealt: for cards left out)"))
         for role in ROLES:
             entries = game.get(role)
+            if role == "landlord" and not has_landlord:
+                continue
             if entries is None:
-                if role in ("landlord", "settlement"):
+                if role == "settlement" or (role == "landlord" and has_landlord):
                     problems.append(self.spec.problem(("game",), f"game.{role} is missing: name the plugin "
                                                                  f"that provides it"))
                 continue
@@ -348,8 +377,30 @@ class GameRules:
             problems.append(self.spec.problem(("game", "wildcards"), "game.wildcards needs the spec's "
                                                                      "wildcards: section (what a wild card "
                                                                      "may stand for)"))
+        for role, name, inst in self.active:
+            if not has_landlord and getattr(inst, "needs_landlord", False):
+                problems.append(self.spec.problem(("game", role), f"plugin {name!r} needs a landlord, "
+                                                                  f"which a {self.table_kind} table "
+                                                                  "does not have"))
+        self.restricted = bool(self.hook.ddzrules_restrict_actions.get_hookimpls())
         if problems:
             raise SpecError(problems)
+
+    def _teams(self, table: dict[str, Any]) -> list[tuple[int, ...]]:
+        """The fixed teams of a partnerships table (SpecError unless they partition the seats)."""
+        teams = [tuple(int(s) for s in t) for t in table.get("teams") or []]
+        if self.table_kind != "partnerships":
+            if teams:
+                raise SpecError([self.spec.problem(("table", "teams"), "teams: is for a partnerships "
+                                                                       "table (table.kind: partnerships)")])
+            return []
+        seats = sorted(s for t in teams for s in t)
+        if seats != list(range(self.players)) or len(teams) < 2:
+            raise SpecError([self.spec.problem(("table", "teams"), f"the teams must put each of the "
+                                                                   f"{self.players} seats (0-"
+                                                                   f"{self.players - 1}) in exactly "
+                                                                   "one of two or more teams")])
+        return teams
 
     def _activate(self, registry: PluginRegistry, role: str, entry: dict[str, Any],
                   path: tuple[str | int, ...], problems: list[Problem]) -> Any:
@@ -430,9 +481,11 @@ class Game:
             raise DdzError(f"no landlord after {MAX_REDEALS} redeals")
         deck = C.deck_list(self.variant.rules.deck)
         self.rng.shuffle(deck)
-        n, h = self.players, self.rules.hand_size
+        n, h, k = self.players, self.rules.hand_size, self.rules.kitty_size
         self.hands: list[list[int]] = [C.counts_of(deck[i * h:(i + 1) * h]) for i in range(n)]
-        self.kitty: list[int] = C.counts_of(deck[n * h:])
+        self.kitty: list[int] = C.counts_of(deck[n * h:n * h + k])
+        #: the cards nobody receives (deal.undealt), unseen for the whole game
+        self.undealt: list[int] = C.counts_of(deck[n * h + k:])
         self.dealt_order = deck  # for plugins that turn a card face up
         self.face_up: tuple[int, int] | None = None  # (seat, rank) of a face-up card, if any
         self.deals.append({"hands": [C.counts_to_string(x) for x in self.hands],
@@ -456,12 +509,26 @@ class Game:
         self.passes = 0
         self.winner: int | None = None
         self.scores: list[int] | None = None
+        #: the seat that led the first trick (ddzrules_first_leader), once the tricks begin
+        self.first_leader: int | None = None
+        self._legal_cache: tuple[tuple[int, int], list[Action]] | None = None
         #: the wild rank (癞子) of this deal, or None
         self.wild: int | None = self.rules.hook.ddzrules_wild_rank(game=self)
         if self.wild is not None:
             if self.wild not in self.variant.rules.stand_for:
                 raise DdzError(f"{C.RANKS[self.wild]} cannot be a wild rank of {self.variant.name}")
             self.public["wild"] = C.RANKS[self.wild]
+        self._turn: int | None = None
+        if self.rules.table_kind != "landlord":  # no landlord phase: declarations, then tricks
+            self.first_bidder = 0
+            self.phase = "declare"
+            self._phases = self._declaration_phases()
+            self._current = self._phases.pop(0) if self._phases else None
+            if self._current is None:
+                self._start_play()
+                return
+            self._advance()
+            return
         self.first_bidder = self.rules.hook.ddzrules_first_bidder(game=self)
         if self.first_bidder is None:
             self.first_bidder = 0
@@ -471,8 +538,25 @@ class Game:
             raise DdzError("no landlord protocol answered")
         self._phases: list[Phase] = [phase]
         self._current: Phase | None = phase
-        self._turn: int | None = None
         self._advance()
+
+    def _declaration_phases(self) -> list[Phase]:
+        # pluggy calls the last-registered plugin first; the spec's order is the reverse
+        lists = self.rules.hook.ddzrules_declaration_phases(game=self)
+        return [p for ps in reversed(lists) for p in ps]
+
+    def _start_play(self) -> None:
+        """The tricks begin: ``ddzrules_first_leader`` names who leads (default: the
+        landlord, or seat 0 at a table without one)."""
+        self.phase = "play"
+        self._current = None
+        leader = self.rules.hook.ddzrules_first_leader(game=self)
+        if leader is None:
+            leader = self.landlord if self.landlord is not None else 0
+        if not 0 <= leader < self.players:
+            raise DdzError(f"the first leader must be a seat 0-{self.players - 1}, got {leader}")
+        self.first_leader = leader
+        self._turn = leader
 
     def _advance(self) -> None:
         """Move to the next phase when the current one is over."""
@@ -491,14 +575,11 @@ class Game:
                     raise DdzError(f"landlord phase {self._current.name!r} ended without a landlord")
                 self._give_kitty()
                 self.phase = "declare"
-                # pluggy calls the last-registered plugin first; the spec's order is the reverse
-                lists = self.rules.hook.ddzrules_declaration_phases(game=self)
-                self._phases = [p for ps in reversed(lists) for p in ps]
+                self._phases = self._declaration_phases()
             if self.phase == "declare":
                 self._current = self._phases.pop(0) if self._phases else None
                 if self._current is None:
-                    self.phase = "play"
-                    self._turn = self.landlord
+                    self._start_play()
                     return
                 continue
         return
@@ -559,26 +640,72 @@ class Game:
         return self.phase == "play" and self.last_play is None
 
     def legal_moves(self) -> tuple[list[Move], bool]:
-        """In the play phase: the legal plays of the seat to act and whether it may pass."""
+        """In the play phase: the legal plays of the seat to act and whether it may pass
+        (never when ``table.must_beat`` and a play beats; restrictions not applied)."""
         seat = self._turn
         assert seat is not None
         lm = self.variant.legal_moves(C.deck_list(self.hands[seat]), after=self.last_play, wild=self.wild)
-        return list(lm.moves), lm.can_pass
+        moves = list(lm.moves)
+        can_pass = lm.can_pass and not (self.rules.must_beat and moves)
+        return moves, can_pass
+
+    # ------------------------------------------------------------------ teams
+    def side_of(self, seat: int) -> tuple[int, ...]:
+        """The seats on ``seat``'s side, itself included: the landlord alone or the farmers
+        (once the landlord is known), a fixed team, or the seat alone (free-for-all)."""
+        if self.rules.table_kind == "partnerships":
+            return next(t for t in self.rules.teams if seat in t)
+        if self.rules.table_kind == "landlord" and self.landlord is not None and seat != self.landlord:
+            return tuple(s for s in range(self.players) if s != self.landlord)
+        return (seat,)
+
+    def partners(self, seat: int) -> tuple[int, ...]:
+        """The other seats on ``seat``'s side (empty before the landlord is known)."""
+        if self.rules.table_kind == "landlord" and self.landlord is None:
+            return ()
+        return tuple(s for s in self.side_of(seat) if s != seat)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The seats of the winning side (the side of the first player out); () until then."""
+        return () if self.winner is None else self.side_of(self.winner)
 
     def legal_actions(self) -> list[Action]:
-        """Every legal action of the seat to act (plays, passes, bids, declarations)."""
+        """Every legal action of the seat to act (plays, passes, bids, declarations); in the
+        play phase, as the ``rules:`` plugins restrict them (ddzrules_restrict_actions)."""
         if self.phase == "over":
             return []
         seat = self._turn
         assert seat is not None
         if self.phase == "play":
+            key = (self.deal_number, len(self.history))
+            if self._legal_cache is not None and self._legal_cache[0] == key:
+                return list(self._legal_cache[1])
             moves, can_pass = self.legal_moves()
             out = [Action(seat, "play", m.cards, m) for m in moves]
             if can_pass:
                 out.append(Action(seat, "pass"))
-            return out
+            if self.rules.restricted:
+                out = self._restrict(seat, out)
+            self._legal_cache = (key, out)
+            return list(out)
         assert self._current is not None
         return self._current.options(self)
+
+    def _restrict(self, seat: int, actions: list[Action]) -> list[Action]:
+        """Keep the actions every ddzrules_restrict_actions answer keeps (the intersection)."""
+        kept = list(actions)
+        for answer in self.rules.hook.ddzrules_restrict_actions(game=self, seat=seat,
+                                                                actions=list(actions)):
+            if answer is None:
+                continue
+            allowed = list(answer)
+            if any(a not in actions for a in allowed):
+                raise DdzError("a ddzrules_restrict_actions answer holds an action that was not legal")
+            kept = [a for a in kept if a in allowed]
+        if not kept:
+            raise DdzError(f"the rules: plugins left seat {seat} no legal action")
+        return kept
 
     def apply(self, action: Action) -> None:
         """Apply one action; raises PlayError (state unchanged) if it is not legal now."""
@@ -618,6 +745,9 @@ class Game:
         legal = [m for m in readings if self._is_legal_move(seat, m)]
         if not legal:
             self._raise_illegal(seat, canonical, readings)
+        if self.rules.restricted and self.phase == "play" and seat == self._turn:
+            allowed = {a.move for a in self.legal_actions() if a.kind == "play"}
+            legal = [m for m in legal if m in allowed] or legal  # none allowed: _apply_play says so
         return max(legal, key=lambda m: m.strength)
 
     def _is_legal_move(self, seat: int, m: Move) -> bool:
@@ -649,6 +779,14 @@ class Game:
         if action.kind == "pass":
             if self.last_play is None:
                 raise PlayError("you lead this trick and cannot pass")
+            if self.rules.must_beat:
+                moves, _ = self.legal_moves()
+                if moves:
+                    raise PlayError(f"must beat (有大必压): you can beat {self.last_play.cards}, e.g. with "
+                                    f"{moves[0].cards}, so you may not pass")
+            if self.rules.restricted and not any(a.kind == "pass" for a in self.legal_actions()):
+                raise PlayError("passing is not allowed now by this table's rules: "
+                                + self._allowed_text())
             self.history.append(action)
             self.passes += 1
             if self.passes >= self.players - 1:
@@ -667,6 +805,10 @@ class Game:
             readings = self.variant.classify(move.cards, self.wild)
             if move not in readings or not self._is_legal_move(seat, move):
                 self._raise_illegal(seat, move.cards, readings, claimed=move)
+        if self.rules.restricted and not any(a.kind == "play" and a.move == move
+                                             for a in self.legal_actions()):
+            raise PlayError(f"{move.cards} is not allowed now by this table's rules: "
+                            + self._allowed_text())
         hand = self.hands[seat]
         for r, c in enumerate(C.unpack(move.packed)):
             hand[r] -= c
@@ -683,6 +825,11 @@ class Game:
             self._finish(seat)
         else:
             self._turn = self.next_seat(seat)
+
+    def _allowed_text(self) -> str:
+        legal = self.legal_actions()
+        shown = ", ".join(map(str, legal[:8])) + (" …" if len(legal) > 8 else "")
+        return f"choose one of: {shown}"
 
     def abandon(self, seat: int) -> None:
         """逃跑: ``seat`` leaves the game; the escape rule of the settlement charges him.
@@ -718,7 +865,8 @@ class Game:
     # ------------------------------------------------------------------ views
     @property
     def landlord_won(self) -> bool | None:
-        if self.winner is None:
+        """Whether the landlord's side won (None: not over, or a table without a landlord)."""
+        if self.winner is None or self.landlord is None:
             return None
         return self.winner == self.landlord
 
@@ -742,4 +890,5 @@ class Game:
             shown_hands=shown, last_play=self.last_play, last_seat=self.last_seat,
             history=list(self.history), played=[[m.cards for m in p] for p in self.played],
             extra=dict(self.public), private=dict(self.private[seat]),
+            partners=self.partners(seat),
         )

@@ -175,13 +175,15 @@ def rule_facts(rules: GameRules) -> RuleFacts:
             bid_kinds = tuple(declared) if declared else BID_KINDS.get(name)
         if role == "settlement":
             settlement = _plugin_name(inst, registered)
-    units = {"stake-settlement": "points", "win-points": "points", "beans": "beans"}
+    units = {"stake-settlement": "points", "win-points": "points", "beans": "beans",
+             "cards-left": "points"}
     unit = units.get(settlement or "")
     for role, _, inst in rules.active:
         if role == "settlement" and unit is None:
             unit = getattr(inst, "stake_unit_name", None)
     facts = RuleFacts(has_bombs, bool(rocket_combos), top, has_spring, bid_kinds, settlement, unit,
-                      (tuple(deck), rules.players, rules.hand_size, rules.kitty_size))
+                      (tuple(deck), rules.players, rules.hand_size, rules.kitty_size,
+                       rules.undealt))
     _facts_cache[rules] = facts
     return facts
 
@@ -220,25 +222,28 @@ class GameSummary:
     does not have the figure)."""
 
     index: int
-    landlord: int
-    landlord_won: bool
+    landlord: int | None  # None: a table without a landlord (free-for-all, partnerships)
+    landlord_won: bool | None
     multiple: float
     bombs: int | None  # bomb-tier plays other than rockets
     spring: bool | None
     anti_spring: bool | None
     plays: int
     redeals: int
-    stake: int
+    stake: int | None
     scores: list[int]
     events: dict[str, int] = field(default_factory=dict)
     stats: dict[str, float] = field(default_factory=dict)
     rockets: int | None = None
     bids: int | None = None
     robs: int | None = None
-    landlord_score: int = 0
+    landlord_score: int | None = 0
     stake_unit: float | None = None
     unit: str | None = None
     score_per_stake: float | None = None
+    #: the seats of the winning side (the first out's: the landlord or the farmers, a team,
+    #: or the winner alone)
+    winners: tuple[int, ...] = ()
 
     def figures(self) -> dict[str, float | None]:
         """Every figure of :data:`FIGURES`: booleans as 0/1, None where n/a."""
@@ -250,8 +255,9 @@ class GameSummary:
 
 
 def summarise(game: Game, index: int) -> GameSummary:
-    """The per-game figures of a finished game."""
-    assert game.landlord is not None and game.scores is not None
+    """The per-game figures of a finished game; at a table without a landlord the
+    landlord figures (win rate, stake, landlord score, score per stake) are None (n/a)."""
+    assert game.scores is not None
     facts = rule_facts(game.rules)
     plays = sum(1 for a in game.history if a.kind == "play")
     bombs = rockets = 0
@@ -267,19 +273,22 @@ def summarise(game: Game, index: int) -> GameSummary:
     kinds = facts.bid_kinds
     bids = None if kinds is None else sum(1 for a in game.history if a.kind in kinds)
     robs = sum(1 for a in game.history if a.kind == "rob") if facts.has_robs else None
-    landlord_score = game.scores[game.landlord]
+    has_landlord = game.landlord is not None
+    landlord_score = game.scores[game.landlord] if game.landlord is not None else None
     unit = stake_unit(game)
-    per_stake = landlord_score / unit[0] if unit is not None and unit[0] else None
+    per_stake = (landlord_score / unit[0] if landlord_score is not None and unit is not None
+                 and unit[0] else None)
     return GameSummary(
-        index, game.landlord, bool(game.landlord_won), game.multiple,
+        index, game.landlord, bool(game.landlord_won) if has_landlord else None, game.multiple,
         bombs if facts.has_bombs else None,
         names["spring"] > 0 if facts.has_spring else None,
         names["anti_spring"] > 0 if facts.has_spring else None,
-        plays, len(game.redeal_reasons), game.stake, list(game.scores), dict(names),
-        dict(game.stats),
+        plays, len(game.redeal_reasons), game.stake if has_landlord else None, list(game.scores),
+        dict(names), dict(game.stats),
         rockets=rockets if facts.has_rockets else None, bids=bids, robs=robs,
         landlord_score=landlord_score, stake_unit=unit[0] if unit else None,
-        unit=unit[1] if unit else facts.unit, score_per_stake=per_stake)
+        unit=unit[1] if unit else facts.unit, score_per_stake=per_stake,
+        winners=tuple(game.winners))
 
 
 # ====================================================================== aggregation
@@ -338,14 +347,15 @@ class Accumulator:
         for seat, score in enumerate(s.scores):
             self.seat_totals[seat] += score
             kind = self.bots[seat] if seat < len(self.bots) else "?"
-            won = (seat == s.landlord) == s.landlord_won
+            won = seat in s.winners if s.winners else (seat == s.landlord) == s.landlord_won
             tot = self.bot_scores.setdefault(kind, [0, 0])
             tot[0] += score
             tot[1] += 1
             w = self.bot_wins.setdefault(kind, [0, 0])
             w[0] += 1 if won else 0
             w[1] += 1
-        self.landlord_scores[s.scores[s.landlord]] += 1
+        if s.landlord is not None:
+            self.landlord_scores[s.scores[s.landlord]] += 1
         self.multiples[s.multiple] += 1
         self.events.update(s.events)
         for k, v in s.stats.items():
@@ -510,8 +520,9 @@ def run_games(spec: str, games: int, seed: int, bots: list[str],
 
 def _deal_description(rules: GameRules) -> str:
     decks = rules.variant.rules.deck
-    return (f"{rules.players} hands of {rules.hand_size} and a kitty of {rules.kitty_size} "
-            f"from a {sum(decks)}-card deck")
+    undealt = f", {rules.undealt} undealt," if rules.undealt else ""
+    return (f"{rules.players} hands of {rules.hand_size} and a kitty of {rules.kitty_size}"
+            f"{undealt} from a {sum(decks)}-card deck")
 
 
 def compare_specs(specs: list[str], games: int, seed: int, bots: list[str], workers: int = 1,

@@ -133,6 +133,7 @@ class BeanSettlement:
     """
 
     name = "beans"
+    needs_landlord = True  # refused at a table without a landlord
     params_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
         "additionalProperties": False,
@@ -145,7 +146,11 @@ class BeanSettlement:
                             "description": "癞子场 factor on the score (004: 0.25)."},
             "cap": {"type": "integer", "minimum": 0,
                     "description": "Most beans a player may win or lose in one game, before the take "
-                                   "(004 癞子场: 10000)."},
+                                   "(004 癞子场: 10000), in the unit cap_unit says."},
+            "cap_unit": {"enum": ["beans", "points"],
+                         "description": "How cap reads 每局所得积分的上限: beans (default): at most cap "
+                                        "beans a player; points: at most cap 积分, i.e. cap × rate "
+                                        "(N) beans."},
             "start": {"type": ["integer", "null"], "minimum": 0,
                       "description": "Beans each seat holds when the match gives no holdings "
                                      "(default: unlimited)."},
@@ -164,10 +169,18 @@ class BeanSettlement:
         self.take = params.get("take", 0)
         self.wild_factor = params.get("wild_factor", 1)
         self.cap = params.get("cap")
+        self.cap_unit: str = params.get("cap_unit", "beans")
         self.start = params.get("start")
         self.bomb_factor = params.get("bomb_factor", 2)
         self.bomb_factors = params.get("bomb_factors", {})
         self.take_on_escape = params.get("take_on_escape", True)
+
+    @property
+    def cap_beans(self) -> int | None:
+        """The cap in beans: ``cap``, or ``cap × rate`` when ``cap_unit: points``."""
+        if self.cap is None:
+            return None
+        return self.cap * self.rate if self.cap_unit == "points" else self.cap
 
     @hookimpl
     def ddzrules_describe(self) -> dict[str, Any]:
@@ -187,7 +200,12 @@ class BeanSettlement:
         if self.wild_factor != 1:
             d.rule(f"The amounts are {times(self.wild_factor)} (the wildcard room's factor).",
                    f"结算数额再{times(self.wild_factor)}（癞子场系数）。")
-        if self.cap is not None:
+        if self.cap is not None and self.cap_unit == "points":
+            d.rule(f"A player wins or loses at most {self.cap} points (积分) a game, i.e. "
+                   f"{self.cap} × {n} = {self.cap_beans} beans, before the take.",
+                   f"每位玩家每盘输赢最多{self.cap}积分，即{self.cap}×{n}={self.cap_beans}欢乐豆"
+                   f"（回收之前）。")
+        elif self.cap is not None:
             d.rule(f"A player wins or loses at most {self.cap} beans a game, before the take.",
                    f"每位玩家每盘输赢最多{self.cap}欢乐豆（回收之前）。")
         d.rule("A loser pays at most what he holds; the winners share what was paid in proportion "
@@ -211,8 +229,10 @@ class BeanSettlement:
                 "A：每盘系统向每位玩家回收的欢乐豆")
         d.param("wild_factor", self.wild_factor, "the factor on every amount (癞子场)",
                 "结算数额的系数（癞子场）")
-        d.param("cap", self.cap, "the most beans a player may win or lose in a game",
+        d.param("cap", self.cap, "the most a player may win or lose in a game (in cap_unit)",
                 "每盘每位玩家输赢的上限")
+        d.param("cap_unit", self.cap_unit, "the unit of cap: beans, or points (积分: cap × N beans)",
+                "上限的单位：beans（欢乐豆）或 points（积分，即上限×N欢乐豆）")
         d.param("start", self.start, "the beans each seat holds when the match gives none (none: "
                 "unlimited)", "比赛未指定时每位玩家持有的欢乐豆（未设：不限）")
         d.param("bomb_factor", self.bomb_factor, "escape: the factor of each bomb still in a hand",
@@ -285,10 +305,11 @@ class BeanSettlement:
         """Turn (payer, payee, beans) claims into scores: round, cap, insolvency, take."""
         n = game.players
         pay = [(p, r, round_half_up(a)) for p, r, a in claims]
-        if self.cap is not None:
-            pay = [(p, r, min(a, self.cap)) for p, r, a in pay]
-            pay = _limit(pay, n, [self.cap] * n, side=0)  # a payer with several pairs
-            pay = _limit(pay, n, [self.cap] * n, side=1)  # a payee with several pairs
+        cap = self.cap_beans
+        if cap is not None:
+            pay = [(p, r, min(a, cap)) for p, r, a in pay]
+            pay = _limit(pay, n, [cap] * n, side=0)  # a payer with several pairs
+            pay = _limit(pay, n, [cap] * n, side=1)  # a payee with several pairs
         held = holdings_of(game, self.start)
         pay = _limit(pay, n, held, side=0)  # insolvency: pay at most what is held
         scores = [0] * n
@@ -348,6 +369,7 @@ class Doubling:
     """
 
     name = "doubling"
+    needs_landlord = True  # refused at a table without a landlord
     params_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
         "additionalProperties": False,

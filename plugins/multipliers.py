@@ -85,6 +85,7 @@ class Spring:
     反春 (anti-spring): a farmer goes out while the landlord played only one hand."""
 
     name = "spring"
+    needs_landlord = True  # refused at a table without a landlord
     params_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
         "additionalProperties": False,

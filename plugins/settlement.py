@@ -20,6 +20,7 @@ class StakeSettlement:
     """
 
     name = "stake-settlement"
+    needs_landlord = True  # refused at a table without a landlord
     params_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
         "additionalProperties": False,
@@ -90,5 +91,5 @@ class WinPoints:
 
     @hookimpl
     def ddzrules_settle(self, game: Game) -> list[int]:
-        landlord_won = game.winner == game.landlord
-        return [self.points if (seat == game.landlord) == landlord_won else 0 for seat in range(game.players)]
+        winners = game.winners  # the first out's side, at any table
+        return [self.points if seat in winners else 0 for seat in range(game.players)]
