@@ -200,3 +200,50 @@ def capability(engine: Any, what: str) -> Any:
     """The engine's method for a capability, or None when it has none."""
     fn = getattr(engine, what, None)
     return fn if callable(fn) else None
+
+
+# ====================================================================== helpers for adapters
+
+
+def require_one_deck(manifest: dict[str, Any], engine: str) -> None:
+    """Refuse a suite whose spec is not played with one standard 54-card deck, or has
+    wild cards: an engine with one hard-coded deck cannot be asked about those rules."""
+    spec = manifest.get("spec_resolved") or {}
+    deck = spec.get("deck") or {}
+    if int(deck.get("decks", 1)) != 1 or not bool(deck.get("jokers", True)):
+        raise Unsupported(f"{engine} plays one 54-card deck; the suite's spec "
+                          f"{manifest.get('spec')!r} uses {deck}")
+    if spec.get("wildcards"):
+        raise Unsupported(f"{engine} has no wild cards; the suite's spec "
+                          f"{manifest.get('spec')!r} has wildcards: {spec['wildcards']}")
+
+
+def no_wild(wild: str | None, engine: str) -> None:
+    if wild is not None:
+        raise Unsupported(f"{engine} has no wild cards (asked with wild {wild})")
+
+
+class FindingNotes:
+    """Findings gathered while an adapter runs: per title, the distinct witnesses seen
+    (counted) and a detail naming the count. Distinct, because a run asks about the
+    same hand many times (shrinking does) and a count of calls would mean nothing."""
+
+    def __init__(self, witnesses: int = 5) -> None:
+        self._witnesses = witnesses
+        self._items: dict[str, tuple[str, dict[str, tuple[Any, ...]]]] = {}
+
+    def add(self, title: str, detail: str, witness: str, key: tuple[Any, ...]) -> None:
+        """``detail`` may use ``{n:,}`` for the number of distinct witnesses."""
+        entry = self._items.setdefault(title, (detail, {}))
+        entry[1].setdefault(witness, key)
+
+    def count(self, title: str) -> int:
+        entry = self._items.get(title)
+        return len(entry[1]) if entry else 0
+
+    def findings(self) -> list[Finding]:
+        out = []
+        for title, (detail, seen) in self._items.items():
+            smallest = sorted(seen, key=seen.__getitem__)[:self._witnesses]
+            out.append(Finding(title, detail.format(n=len(seen)), tuple(smallest)))
+        return out

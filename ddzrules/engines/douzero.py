@@ -32,7 +32,16 @@ from collections.abc import Iterator
 from importlib import metadata
 from typing import Any, ClassVar
 
-from . import CensusAnswer, Classification, Discrepancy, Finding, MovesAnswer, Unsupported
+from . import (
+    CensusAnswer,
+    Classification,
+    Discrepancy,
+    Finding,
+    FindingNotes,
+    MovesAnswer,
+    no_wild,
+    require_one_deck,
+)
 
 INSTALL = "pip install --no-deps douzero==1.1.0"
 RANKS = "3456789TJQKA2XD"
@@ -85,49 +94,6 @@ def to_douzero(cards: str) -> list[int]:
 
 def from_douzero(move: list[int]) -> str:
     return "".join(CARD_OF[n] for n in sorted(move))
-
-
-def check_suite(manifest: dict[str, Any], engine: str) -> None:
-    """Refuse a suite whose spec is not played with DouZero's deck (one standard 54-card
-    deck) or has wild cards: DouZero cannot be asked anything about those rules."""
-    spec = manifest.get("spec_resolved") or {}
-    deck = spec.get("deck") or {}
-    if int(deck.get("decks", 1)) != 1 or not bool(deck.get("jokers", True)):
-        raise Unsupported(f"{engine} plays one 54-card deck; the suite's spec "
-                          f"{manifest.get('spec')!r} uses {deck}")
-    if spec.get("wildcards"):
-        raise Unsupported(f"{engine} has no wild cards; the suite's spec "
-                          f"{manifest.get('spec')!r} has wildcards: {spec['wildcards']}")
-
-
-def no_wild(wild: str | None, engine: str) -> None:
-    if wild is not None:
-        raise Unsupported(f"{engine} has no wild cards (asked with wild {wild})")
-
-
-class _Notes:
-    """Findings gathered while the adapter runs: per title, the distinct witnesses seen
-    (counted) and a detail naming the count. Distinct, because a run asks about the
-    same hand many times (shrinking does) and a count of calls would mean nothing."""
-
-    def __init__(self) -> None:
-        self._items: dict[str, tuple[str, dict[str, tuple[Any, ...]]]] = {}
-
-    def add(self, title: str, detail: str, witness: str, key: tuple[Any, ...]) -> None:
-        """``detail`` may use ``{n:,}`` for the number of distinct witnesses."""
-        entry = self._items.setdefault(title, (detail, {}))
-        entry[1].setdefault(witness, key)
-
-    def count(self, title: str) -> int:
-        entry = self._items.get(title)
-        return len(entry[1]) if entry else 0
-
-    def findings(self) -> list[Finding]:
-        out = []
-        for title, (detail, seen) in self._items.items():
-            smallest = sorted(seen, key=seen.__getitem__)[:WITNESSES]
-            out.append(Finding(title, detail.format(n=len(seen)), tuple(smallest)))
-        return out
 
 
 # the titles of the findings (tests and docs refer to them)
@@ -205,7 +171,7 @@ class DouZeroEngine:
     }
 
     def __init__(self, manifest: dict[str, Any], options: dict[str, str]) -> None:
-        check_suite(manifest, "DouZero")
+        require_one_deck(manifest, "DouZero")
         self._census_mode = options.get("census", "hands")
         if self._census_mode not in ("hands", "deck"):
             raise ValueError(f"census={self._census_mode!r}: choose hands or deck")
@@ -228,7 +194,7 @@ class DouZeroEngine:
         self._env.acting_player_position = "landlord"
         self._wrong = move_detector.TYPE_15_WRONG
         self._pass = move_detector.TYPE_0_PASS
-        self._notes = _Notes()
+        self._notes = FindingNotes(WITNESSES)
         self._types: dict[str, dict[str, int]] = {}  # detector answers by canonical cards
         self._census: CensusAnswer | None = None
         self._universe: dict[str, tuple[str, ...]] = {}

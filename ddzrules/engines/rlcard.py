@@ -25,7 +25,17 @@ from collections import Counter
 from importlib import metadata
 from typing import Any
 
-from . import CensusAnswer, Classification, Finding, MovesAnswer, Reading, Unsupported
+from . import (
+    CensusAnswer,
+    Classification,
+    Finding,
+    FindingNotes,
+    MovesAnswer,
+    Reading,
+    Unsupported,
+    no_wild,
+    require_one_deck,
+)
 
 INSTALL = "pip install 'ddzrules[rlcard]'"
 RANKS = "3456789TJQKA2XD"
@@ -65,50 +75,11 @@ def canonical(cards: str) -> str:
         raise ValueError(f"{cards!r}: {e.args[0]!r} is not a card of {RANKS}") from None
 
 
-def check_suite(manifest: dict[str, Any], engine: str) -> None:
-    """Refuse a suite whose spec is not played with RLCard's deck (one standard 54-card
-    deck) or has wild cards: RLCard cannot be asked anything about those rules."""
-    spec = manifest.get("spec_resolved") or {}
-    deck = spec.get("deck") or {}
-    if int(deck.get("decks", 1)) != 1 or not bool(deck.get("jokers", True)):
-        raise Unsupported(f"{engine} plays one 54-card deck; the suite's spec "
-                          f"{manifest.get('spec')!r} uses {deck}")
-    if spec.get("wildcards"):
-        raise Unsupported(f"{engine} has no wild cards; the suite's spec "
-                          f"{manifest.get('spec')!r} has wildcards: {spec['wildcards']}")
-
-
-def no_wild(wild: str | None, engine: str) -> None:
-    if wild is not None:
-        raise Unsupported(f"{engine} has no wild cards (asked with wild {wild})")
-
-
-class _Notes:
-    """Findings gathered while the adapter runs: per title, the distinct witnesses seen
-    (counted) and a detail naming the count. Distinct, because a run asks about the
-    same hand many times (shrinking does) and a count of calls would mean nothing."""
-
-    def __init__(self) -> None:
-        self._items: dict[str, tuple[str, dict[str, tuple[Any, ...]]]] = {}
-
-    def add(self, title: str, detail: str, witness: str, key: tuple[Any, ...]) -> None:
-        """``detail`` may use ``{n:,}`` for the number of distinct witnesses."""
-        entry = self._items.setdefault(title, (detail, {}))
-        entry[1].setdefault(witness, key)
-
-    def findings(self) -> list[Finding]:
-        out = []
-        for title, (detail, seen) in self._items.items():
-            smallest = sorted(seen, key=seen.__getitem__)[:WITNESSES]
-            out.append(Finding(title, detail.format(n=len(seen)), tuple(smallest)))
-        return out
-
-
 class RLCardEngine:
     """RLCard 1.2.0's Dou Dizhu (``pip install 'ddzrules[rlcard]'``). No options."""
 
     def __init__(self, manifest: dict[str, Any], options: dict[str, str]) -> None:
-        check_suite(manifest, "RLCard")
+        require_one_deck(manifest, "RLCard")
         try:
             from rlcard.games.base import Card
             from rlcard.games.doudizhu import utils
@@ -131,7 +102,7 @@ class RLCardEngine:
         self._type_card: dict[str, dict[str, list[str]]] = utils.TYPE_CARD
         self._action_space: list[str] = list(utils.ID_2_ACTION)
         self._num_actions: int = DoudizhuGame.get_num_actions()
-        self._notes = _Notes()
+        self._notes = FindingNotes(WITNESSES)
         self._readings: dict[str, tuple[Reading, ...] | None] | None = None  # on first classify
         self._matrix: Any = None  # the action space as counts, built on the first lead
 
