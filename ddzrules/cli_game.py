@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -84,9 +84,28 @@ def load_rules(spec: str, plugins: tuple[str, ...] | list[str] = ()) -> GameRule
 
 
 def _seat_name(game: Game, seat: int, human: int | None = None) -> str:
-    role = "地主 landlord" if game.landlord == seat else ("farmer" if game.landlord is not None else "")
+    if game.rules.table_kind == "partnerships":
+        role = "team " + "+".join(map(str, game.side_of(seat)))
+    else:
+        role = "地主 landlord" if game.landlord == seat else ("farmer" if game.landlord is not None else "")
     who = "you" if seat == human else f"seat {seat}"
     return f"{who}" + (f" ({role})" if role else "")
+
+
+def _seats(seats: tuple[int, ...] | list[int], human: int | None = None) -> str:
+    return " and ".join("you" if s == human else f"seat {s}" for s in seats)
+
+
+def _result_text(game: Game, human: int | None = None) -> str:
+    """Who won, in the words of the table: the landlord or the farmers, a team, or the
+    first player out alone (game.winners is the winning side at every table)."""
+    assert game.winner is not None
+    out = _seat_name(game, game.winner, human) + (" are" if game.winner == human else " is")
+    if game.landlord is not None:
+        return f"{out} out. {'Landlord wins' if game.landlord_won else 'Farmers win'}."
+    if game.rules.table_kind == "partnerships":
+        return f"{out} out first. Team {_seats(game.winners, human)} wins."
+    return f"{out} out first and " + ("win." if game.winner == human else "wins.")
 
 
 def _describe(game: Game, action: Action, human: int | None = None) -> str:
@@ -121,7 +140,7 @@ class HumanAgent:
             console.print(f"seat {s} shows: {hand}")
         if view.phase != "play":
             options = {str(i + 1): a for i, a in enumerate(legal)}
-            console.print("choose: " + "   ".join(f"[{k}] {a}" for k, a in options.items()))
+            console.print("choose: " + "   ".join(f"[{k}] {a}" for k, a in options.items()), markup=False)
             while True:
                 answer = click.prompt("your choice", default="1").strip()
                 if answer in options:
@@ -129,50 +148,92 @@ class HumanAgent:
                 by_name = [a for a in legal if str(a) == answer or (a.kind == answer and a.value is None)]
                 if by_name:
                     return by_name[0]
-                console.print(f"[red]not an option:[/] {answer!r}")
+                console.print(f"not an option: {_visible(answer)}; type a number 1-{len(options)}",
+                              markup=False, style="red")
         if view.last_play is not None:
-            console.print(f"to beat: {view.last_play.cards} [{view.last_play.combo}] from seat {view.last_seat}")
+            console.print(f"to beat: {view.last_play.cards} [{view.last_play.combo}] from seat {view.last_seat}",
+                          markup=False)
         else:
             console.print("you lead this trick")
         while True:
             answer = click.prompt("play (cards, 'pass', 'hint', 'escape')", default="hint").strip()
-            if answer.lower() in ("escape", "逃跑", "quit"):
-                return Action(view.seat, "escape")
-            if answer.lower() in ("hint", "提示", "?"):
-                suggestion = self.hint_bot.act(view, legal)
-                console.print(f"提示 hint: {suggestion}")
-                continue
-            if answer.lower() in ("pass", "p", "不出", "过"):
-                passes = [a for a in legal if a.kind == "pass"]
-                if passes:
-                    return passes[0]
-                console.print("[red]you lead this trick and cannot pass[/]")
-                continue
-            try:
-                cards = C.parse_cards(answer)
-            except C.CardError as e:
-                console.print(f"[red]{e}[/]")
-                continue
-            matching = [a for a in legal if a.kind == "play" and a.move is not None and a.move.cards == cards]
-            if len(matching) == 1:
-                return matching[0]
-            if matching:  # several readings (333444555666, or wild cards): the player chooses
-                for i, a in enumerate(matching, 1):
-                    assert a.move is not None
-                    subst = " ".join(f"{x}→{y}" for x, y in a.move.substitution)
-                    console.print(f"  [{i}] {a.move.combo} ({a.move.rank_name}) {subst}", markup=False)
-                pick = click.prompt("which reading", type=click.IntRange(1, len(matching)), default=len(matching))
-                return matching[pick - 1]
-            # explain why, without changing the game
-            try:
-                _explain(game, view.seat, cards)
-            except PlayError as e:
-                console.print(f"[red]illegal:[/] {e}")
+            chosen = self._read_play(game, view, legal, answer)
+            if chosen is not None:
+                return chosen
+
+    def _read_play(self, game: Game, view: PlayerView, legal: list[Action], answer: str) -> Action | None:
+        """The action ``answer`` asks for, or None after saying why it cannot be played
+        (the game is never touched: the caller asks again)."""
+        if answer.lower() in ("escape", "逃跑", "quit"):
+            return Action(view.seat, "escape")
+        if answer.lower() in ("hint", "提示", "?"):
+            console.print(f"提示 hint: {self.hint_bot.act(view, legal)}", markup=False)
+            return None
+        if answer.lower() in ("pass", "p", "不出", "过"):
+            passes = [a for a in legal if a.kind == "pass"]
+            if passes:
+                return passes[0]
+            console.print(_no_pass_reason(game, view), markup=False, style="red")
+            return None
+        try:
+            cards = C.parse_cards(answer)
+        except C.CardError as e:
+            # the first line shows the input by repr (escape codes visible); the caret
+            # lines only when the input prints as itself
+            lines = str(e).splitlines()
+            shown = lines if answer.isprintable() and len(answer) <= 80 else lines[:1]
+            console.print("\n".join(["not cards: " + _visible(shown[0], 240), *shown[1:]]),
+                          markup=False, style="red")
+            return None
+        if not cards:
+            console.print("no cards: type cards (e.g. 33 or 34567), pass, hint or escape",
+                          markup=False, style="red")
+            return None
+        matching = [a for a in legal if a.kind == "play" and a.move is not None and a.move.cards == cards]
+        if len(matching) == 1:
+            return matching[0]
+        if matching:  # several readings (333444555666, or wild cards): the player chooses
+            for i, a in enumerate(matching, 1):
+                assert a.move is not None
+                subst = " ".join(f"{x}→{y}" for x, y in a.move.substitution)
+                console.print(f"  [{i}] {a.move.combo} ({a.move.rank_name}) {subst}", markup=False)
+            pick = click.prompt("which reading", type=click.IntRange(1, len(matching)), default=len(matching))
+            return matching[pick - 1]
+        console.print(f"illegal: {_illegal_reason(game, view, cards)}", markup=False, style="red")
+        return None
 
 
-def _explain(game: Game, seat: int, cards: str) -> None:
-    """Raise the PlayError that says why ``cards`` cannot be played now."""
-    game.explain_illegal(seat, cards)
+def _visible(text: str, limit: int = 80) -> str:
+    """User input echoed back: control characters (escape codes) shown as escapes, cut
+    when long, so that what is printed never acts on the terminal."""
+    shown = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+    return shown if len(shown) <= limit else shown[:limit] + "…"
+
+
+def _no_pass_reason(game: Game, view: PlayerView) -> str:
+    if view.last_play is None:
+        return "you lead this trick and cannot pass"
+    if game.rules.must_beat:
+        return f"must beat (有大必压): you can beat {view.last_play.cards}, so you may not pass"
+    return "passing is not allowed now by this table's rules"
+
+
+def _illegal_reason(game: Game, view: PlayerView, cards: str) -> str:
+    """Why ``cards`` cannot be played now, in the game's own words. More of a rank than
+    any set of cards holds (16 × 3) is refused before the rules see it (they cannot
+    even read it)."""
+    if any(cards.count(r) > C.MASK for r in set(cards)):
+        return f"{cards} is not in your hand ({view.hand}): no hand holds more than {C.MASK} of a rank"
+    moves, _ = game.legal_moves()
+    if not any(m.cards == cards for m in moves):
+        try:
+            game.explain_illegal(view.seat, cards)
+        except (PlayError, ValueError) as e:
+            return str(e)
+    # a legal play the table's rules: plugins exclude (the first lead must hold the 3 …)
+    plays = [str(a.value) for a in game.legal_actions() if a.kind == "play"]
+    shown = ", ".join(plays[:8]) + (" …" if len(plays) > 8 else "")
+    return f"{cards} is not allowed now by this table's rules; you may play: {shown}"
 
 
 SEED = click.IntRange(0, 2**63 - 1)
@@ -230,40 +291,64 @@ def _play(spec: str, auto: bool, seed: int | None, seat: int, bots: str, record_
     if auto:
         for s in range(rules.players):
             console.print(f"seat {s} ({kinds[s]}): {game.hand_string(s)}")
-    while not game.over:
-        current = game.to_act
-        assert current is not None
-        landlord_before = game.landlord
-        legal = game.legal_actions()
-        action = agents[current].act(game.view(current), legal)
-        if action.kind == "escape":  # 逃跑: the variant's escape rule settles the game
-            try:
-                game.abandon(current)
-            except PlayError as e:
-                console.print(f"[red]{e}[/]")
-                continue
-            console.print(f"you leave the game (逃跑); scores: {game.scores}")
-            break
-        game.apply(action)
-        log(game, action)
-        if landlord_before is None and game.landlord is not None:
-            kitty = C.counts_to_string(game.kitty)
-            console.print(f"[bold]landlord:[/] seat {game.landlord}, stake {game.stake}; "
-                          f"kitty 底牌 {kitty if game.kitty_visible or auto else '(hidden)'}")
+    _announce_leader(game, human)
+    try:
+        _play_out(game, agents, human, auto, log)
+    except click.Abort:  # end of input (or Ctrl-C) at a prompt: say so, no traceback
+        raise DdzError("the input ended before the game did: the game is left unfinished and "
+                       "nothing was recorded") from None
     assert game.scores is not None
     console.print()
     if game.escaped is not None:
         if record_path:
             write_record(game, record_path)
         return
-    console.print(f"[bold]{_seat_name(game, game.winner or 0, human)} is out.[/] "
-                  f"{'Landlord wins' if game.landlord_won else 'Farmers win'}.")
+    console.print(_result_text(game, human), markup=False, style="bold")
     events = ", ".join(f"{e.name} ×{e.factor:g}" for e in game.events) or "none"
-    console.print(f"stake {game.stake}, multiple ×{game.multiple:g} ({events})")
+    stake = f"stake {game.stake}, " if game.landlord is not None else ""
+    console.print(f"{stake}multiple ×{game.multiple:g} ({events})", markup=False)
     console.print("scores: " + ", ".join(f"seat {s}: {v:+d}" for s, v in enumerate(game.scores)))
     if record_path:
         write_record(game, record_path)
-        console.print(f"record written to {record_path}")
+        console.print(f"record written to {record_path}", markup=False)
+
+
+def _play_out(game: Game, agents: list[Any], human: int | None, auto: bool,
+              log: Callable[[Game, Action], None]) -> None:
+    """Ask each seat in turn until the game is over (or the person escapes)."""
+    while not game.over:
+        current = game.to_act
+        assert current is not None
+        landlord_before, phase_before = game.landlord, game.phase
+        legal = game.legal_actions()
+        action = agents[current].act(game.view(current), legal)
+        if action.kind == "escape":  # 逃跑: the variant's escape rule settles the game
+            try:
+                game.abandon(current)
+            except PlayError as e:
+                console.print(str(e), markup=False, style="red")
+                continue
+            console.print(f"you leave the game (逃跑); scores: {game.scores}")
+            return
+        game.apply(action)
+        log(game, action)
+        if landlord_before is None and game.landlord is not None:
+            kitty = C.counts_to_string(game.kitty)
+            console.print(f"[bold]landlord:[/] seat {game.landlord}, stake {game.stake}; "
+                          f"kitty 底牌 {kitty if game.kitty_visible or auto else '(hidden)'}")
+        if phase_before != "play":
+            _announce_leader(game, human)
+
+
+def _announce_leader(game: Game, human: int | None) -> None:
+    """At a table without a landlord, say who leads the first trick and why, once the
+    tricks begin (a landlord table: the landlord leads, as the log already says)."""
+    if game.phase != "play" or game.landlord is not None or game.first_leader is None:
+        return
+    info = game.public.get("first_leader") or {}
+    why = f" (holds a {info['card']})" if info.get("card") else (
+        f" ({info['rule']})" if info.get("rule") else "")
+    console.print(f"{_seat_name(game, game.first_leader, human)} leads first{why}", markup=False)
 
 
 @main.command()
@@ -715,26 +800,36 @@ def _match(spec: str, games: int, seed: int, bots: str, holdings: int | None,
         raise DdzError("--games must be at least 1")
     totals = [0] * rules.players
     rows = []
+    previous: int | None = None  # the seat out first in the last game (first-leader by: previous-winner)
     for i in range(games):
         gseed = game_seed(seed, i)
         held = tuple(holdings + t for t in totals) if holdings is not None else None
         agents = [make_bot(kinds[s], gseed + 101 * (s + 1)) for s in range(rules.players)]
-        game = play_game(rules, agents, gseed, MatchInfo(i, seed, held))
+        game = play_game(rules, agents, gseed, MatchInfo(i, seed, held, previous_winner=previous))
         assert game.scores is not None
         totals = [t + v for t, v in zip(totals, game.scores)]
         rows.append({"game": i + 1, "seed": gseed, "landlord": game.landlord, "stake": game.stake,
-                     "multiple": game.multiple, "landlord_won": game.landlord_won, "scores": game.scores})
+                     "multiple": game.multiple, "landlord_won": game.landlord_won,
+                     "first_leader": game.first_leader, "winner": game.winner,
+                     "winners": list(game.winners), "scores": game.scores})
+        previous = game.winner
     best = max(totals)
     winners = [s for s, t in enumerate(totals) if t == best]
     if as_json:
-        emit_json({"spec": rules.variant.name, "seed": seed, "bots": kinds, "games": rows, "totals": totals,
-                   "winners": winners})
+        emit_json({"spec": rules.variant.name, "seed": seed, "bots": kinds, "table": rules.table_kind,
+                   "games": rows, "totals": totals, "winners": winners})
         return
-    table = Table("game", "landlord", "stake", "multiple", "result", *[f"seat {s}" for s in range(rules.players)],
-                  box=None)
-    for r in rows:
-        table.add_row(str(r["game"]), str(r["landlord"]), str(r["stake"]), f"×{r['multiple']:g}",
-                      "landlord" if r["landlord_won"] else "farmers", *[f"{v:+d}" for v in r["scores"]])
+    seat_columns = [f"seat {s}" for s in range(rules.players)]
+    if rules.table_kind == "landlord":
+        table = Table("game", "landlord", "stake", "multiple", "result", *seat_columns, box=None)
+        for r in rows:
+            table.add_row(str(r["game"]), str(r["landlord"]), str(r["stake"]), f"×{r['multiple']:g}",
+                          "landlord" if r["landlord_won"] else "farmers", *[f"{v:+d}" for v in r["scores"]])
+    else:  # no landlord: who led, who went out first, which side won
+        table = Table("game", "leads", "out first", "multiple", "winners", *seat_columns, box=None)
+        for r in rows:
+            table.add_row(str(r["game"]), f"seat {r['first_leader']}", f"seat {r['winner']}",
+                          f"×{r['multiple']:g}", _seats(r["winners"]), *[f"{v:+d}" for v in r["scores"]])
     table.add_row("total", "", "", "", "", *[f"[bold]{t:+d}[/]" for t in totals])
     console.print(f"[bold]{rules.variant.name}[/]: a match of {games} games, seed {seed}, bots {','.join(kinds)}")
     console.print(table)

@@ -134,6 +134,18 @@ def test_simulate_rejects_bad_options(runner: CliRunner, args: list[str]) -> Non
 # ====================================================================== play at the terminal
 
 
+def person_turn(game: Game, agents: list[Any], seat: int) -> list[Action] | None:
+    """Let the bots play until it is ``seat``'s turn: his legal actions (None: the game is over)."""
+    while not game.over:
+        current = game.to_act
+        assert current is not None
+        legal = game.legal_actions()
+        if current == seat:
+            return legal
+        game.apply(agents[current].act(game.view(current), legal))
+    return None
+
+
 def scripted_session(spec: str, seed: int, seat: int = 0) -> tuple[list[str], Game, dict[str, int]]:
     """Play the game ``ddzrules play SPEC --seed SEED --seat SEAT`` will deal, with the same
     bots, deciding the person's moves here: pass whenever allowed (in bidding too), else
@@ -144,13 +156,7 @@ def scripted_session(spec: str, seed: int, seat: int = 0) -> tuple[list[str], Ga
     game = rules.new_game(seed)
     lines: list[str] = []
     injected = {"not_in_hand": 0, "not_a_combo": 0, "does_not_beat": 0, "cannot_pass": 0, "hint": 0}
-    while not game.over:
-        current = game.to_act
-        assert current is not None
-        legal = game.legal_actions()
-        if current != seat:
-            game.apply(agents[current].act(game.view(current), legal))
-            continue
+    while (legal := person_turn(game, agents, seat)) is not None:
         if game.phase != "play":
             choice = next(a for a in legal if a.kind == "pass")
             lines.append(str(legal.index(choice) + 1))  # the numbered option
@@ -226,13 +232,7 @@ def test_interactive_play_rejects_an_unknown_option_in_bidding(runner: CliRunner
     # pass on the first lead, which is refused
     tried_pass = False
     agents = [make_bot("heuristic", game_seed(seed, 1000 + i)) for i in range(3)]
-    while not game.over:
-        current = game.to_act
-        assert current is not None
-        legal = game.legal_actions()
-        if current != 0:
-            game.apply(agents[current].act(game.view(current), legal))
-            continue
+    while (legal := person_turn(game, agents, 0)) is not None:
         passes = [a for a in legal if a.kind == "pass"]
         if passes:
             lines.append("pass")
@@ -257,3 +257,91 @@ def test_interactive_play_rejects_an_unknown_option_in_bidding(runner: CliRunner
 def expected_score(game: Game) -> int:
     assert game.scores is not None
     return game.scores[0]
+
+
+# ====================================================================== bad input at a table without a landlord
+
+#: typed at the person's first turn, each refused with its message, the game unchanged
+BAD_INPUT = {
+    "3Z": "not cards:",                       # a malformed card string
+    "3333333333333333": "is not in your hand",  # 16 of a rank: more than a set of cards holds
+    "\x1b[A": "not cards:",                   # an arrow key's escape code
+    "[/]": "not cards:",                      # rich markup, printed as typed
+    "escape": "has no escape rule",           # paodekuai settles no escape
+    "": "hint:",                              # the default: a hint
+}
+
+
+def bad_input_session(spec: str, seed: int) -> tuple[list[str], Game]:
+    """The lines a person at seat 0 types in ``ddzrules play SPEC --seed SEED``: the
+    :data:`BAD_INPUT` lines, a pass where passing is refused and a play the rules refuse
+    at his first turns, then at each turn the first legal play whose cards have a single
+    reading (a pass when nothing else is legal). Returns the lines and the game they play."""
+    rules = GameRules.load(spec)
+    agents = [make_bot("heuristic", game_seed(seed, 1000 + i)) for i in range(rules.players)]
+    game = rules.new_game(seed)
+    lines: list[str] = []
+    refused_pass = refused_play = False
+    while (legal := person_turn(game, agents, 0)) is not None:
+        if not lines:
+            lines += list(BAD_INPUT)
+        plays = [a for a in legal if a.kind == "play"]
+        if not refused_pass and plays and not any(a.kind == "pass" for a in legal):
+            lines.append("pass")
+            refused_pass = True
+        hand = game.hand_string(0)
+        illegal = [r for r in dict.fromkeys(hand) if not any(a.value == r for a in plays)]
+        if not refused_play and illegal:
+            lines.append(illegal[0])
+            refused_play = True
+        once = [a for a in plays if sum(b.value == a.value for b in plays) == 1]
+        choice = once[0] if once else legal[-1]
+        lines.append("pass" if choice.kind == "pass" else str(choice.value))
+        game.apply(choice)
+    return lines, game
+
+
+@pytest.mark.parametrize("seed", [1, 3])
+def test_bad_input_is_refused_and_the_game_goes_on(runner: CliRunner, tmp_path: Path, seed: int) -> None:
+    lines, expected = bad_input_session("paodekuai", seed)
+    path = tmp_path / "game.json"
+    result = runner.invoke(main, ["play", "paodekuai", "--seed", str(seed), "--record", str(path)],
+                           input="\n".join(lines) + "\n")
+    assert result.exit_code == 0, result.output[-3000:]
+    assert "Traceback" not in result.output
+    # (the test runner echoes what was typed; the program's own messages never hold it raw)
+    assert all("\x1b" not in line for line in result.output.splitlines() if "not cards:" in line)
+    out = flat(result.output)
+    for message in BAD_INPUT.values():
+        assert message in out
+    assert "\\x1b" in out  # the escape code is shown, not sent to the terminal
+    assert out.count("not cards:") == 3
+    assert "must beat (有大必压)" in out or "you lead this trick and cannot pass" in out
+    assert "illegal:" in out
+    # every refusal left the game as it was: the terminal played the scripted game
+    record: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    assert record["actions"] == [a.to_dict() for a in expected.history]
+    assert record["scores"] == expected.scores
+    winner = expected.winner
+    assert winner is not None
+    assert ("You are out first and win." if winner == 0 else f"seat {winner} is out first and wins.") in out
+    assert "Farmers" not in out and "landlord" not in out.lower()
+
+
+def test_end_of_input_stops_the_game_with_a_message(runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    result = runner.invoke(main, ["play", "paodekuai", "--seed", "1", "--record", str(path)],
+                           input="3333333333333333\n")
+    assert_user_error(result)
+    assert "input ended" in flat(result.output)
+    assert "is not in your hand" in flat(result.output)
+    assert not path.exists()
+
+
+def test_results_name_the_winning_side_at_every_table(runner: CliRunner) -> None:
+    out = flat(runner.invoke(main, ["play", "paodekuai", "--auto", "--seed", "2"]).output)
+    game = GameRules.load("paodekuai").new_game(2)
+    assert f"seat {game.first_leader} leads first (holds a 3)" in out
+    assert "is out first and wins." in out and "Farmers" not in out and "stake" not in out
+    hubei = flat(runner.invoke(main, ["play", "hubei-3p", "--auto", "--seed", "2"]).output)
+    assert "Landlord wins." in hubei or "Farmers win." in hubei

@@ -258,3 +258,25 @@ def test_cards_left_settlement_rules() -> None:
     assert plugin.owed(game, 2) == 10
     game.played[2].append(rules.variant.classify("3")[0])
     assert plugin.owed(game, 2) == 5
+
+
+def test_a_match_passes_the_previous_winner_on(tmp_path: Path) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from ddzrules.cli import main
+
+    spec = write(tmp_path, "name: winner-leads\nextends: paodekuai\ngame:\n  leader: {plugin: first-leader, "
+                           "params: {by: previous-winner, fallback: seat, seat: 2}}\n", "w.yaml")
+    result = CliRunner().invoke(main, ["match", spec, "--games", "5", "--seed", "3", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    games = data["games"]
+    assert data["table"] == "free-for-all" and games[0]["first_leader"] == 2
+    for before, game in zip(games, games[1:]):
+        assert game["first_leader"] == before["winner"]
+        assert game["winners"] == [game["winner"]] and game["landlord"] is None
+    assert {g["winner"] for g in games} != {2}, "pick a seed where another seat wins a game"
+    text = CliRunner().invoke(main, ["match", spec, "--games", "2", "--seed", "3"]).output
+    assert "out first" in text and "farmers" not in text and "landlord" not in text
