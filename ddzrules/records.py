@@ -50,11 +50,30 @@ def _hash_of(data: Any) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def deal_entries(game: Game) -> list[dict[str, Any]]:
+    """The game's deals as a record holds them: the hands and the kitty and, where the
+    spec leaves cards undealt (``deal.undealt``), those cards too — what the deck holds
+    beyond the hands and the kitty."""
+    if not game.rules.undealt:
+        return [dict(d) for d in game.deals]
+    deck = game.variant.rules.deck
+    out = []
+    for d in game.deals:
+        left = list(deck)
+        for cards in (*d["hands"], d["kitty"]):
+            for r in C.parse_ranks(cards):
+                left[r] -= 1
+        out.append({**d, "undealt": d.get("undealt", C.counts_to_string(left))})
+    return out
+
+
 def game_record(game: Game) -> dict[str, Any]:
     """The JSON-ready record of a finished (or unfinished) game."""
     match: dict[str, Any] = {"index": game.match.index, "seed": game.match.seed}
     if game.match.holdings is not None:
         match["holdings"] = list(game.match.holdings)
+    if game.match.previous_winner is not None:
+        match["previous_winner"] = game.match.previous_winner
     return {
         "format": FORMAT,
         "spec": game.variant.name,
@@ -62,7 +81,7 @@ def game_record(game: Game) -> dict[str, Any]:
         "spec_resolved": game.variant.spec.data,
         "seed": game.seed,
         "match": match,
-        "deals": game.deals,
+        "deals": deal_entries(game),
         "actions": [a.to_dict() for a in game.history],
         "landlord": game.landlord,
         "stake": game.stake,
@@ -309,14 +328,24 @@ def _replay(record: dict[str, Any], registry: PluginRegistry | None, spec_file: 
     if holdings is not None and len(holdings) != rules.players:
         raise ReplayError(f"the record's match holdings list {len(holdings)} seats, "
                           f"{rules.variant.name} has {rules.players}")
+    previous = match.get("previous_winner")
+    if previous is not None and previous >= rules.players:
+        raise ReplayError(f"the record's match.previous_winner is seat {previous}, "
+                          f"{rules.variant.name} has {rules.players} seats")
     game = rules.new_game(seed, MatchInfo(match["index"], match["seed"],
-                                          tuple(holdings) if holdings is not None else None))
+                                          tuple(holdings) if holdings is not None else None,
+                                          previous_winner=previous))
     deals = record["deals"]
 
     def check_deal(n: int, index: int | None) -> None:
-        if n < len(deals) and deals[n] != game.deals[n]:
+        if n >= len(deals):
+            return
+        dealt = deal_entries(game)[n]
+        if "undealt" not in deals[n]:  # a record written before undealt cards were stored
+            dealt.pop("undealt", None)
+        if deals[n] != dealt:
             raise ReplayError(f"deal {n + 1} differs from the one seed {seed} gives "
-                              f"(recorded {_short(str(deals[n]))}, dealt {game.deals[n]})", index)
+                              f"(recorded {_short(str(deals[n]))}, dealt {dealt})", index)
 
     check_deal(0, None)
     actions = record["actions"]

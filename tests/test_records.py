@@ -285,3 +285,64 @@ def test_malformed_actions_are_reported_at_their_index(record: dict[str, Any]) -
         bad = copy.deepcopy(record)
         bad["actions"][1] = junk
         assert replay_error(bad).action_index == 1
+
+
+# ====================================================================== tables without a landlord
+
+#: 跑得快 where the previous game's winner leads (a match's first game: the holder of the 3)
+PREVIOUS_LEADS = """\
+name: paodekuai-winner-leads
+extends: paodekuai
+game:
+  leader: {plugin: first-leader, params: {by: previous-winner, fallback: rank-holder}}
+"""
+
+
+def test_a_record_keeps_the_previous_winner_who_led(tmp_path: Path) -> None:
+    spec = tmp_path / "paodekuai-winner-leads.yaml"
+    spec.write_text(PREVIOUS_LEADS, encoding="utf-8")
+    rules = GameRules.load(str(spec))
+    first = rules.new_game(9).first_leader
+    previous = (first or 0) + 1  # not the seat that would lead without it
+    agents: list[Agent] = [HeuristicBot(1), HeuristicBot(2), HeuristicBot(3)]
+    game = play_game(rules, agents, 9, MatchInfo(1, 4, previous_winner=previous))
+    assert game.first_leader == previous
+    rec = as_json(game)
+    assert rec["match"]["previous_winner"] == previous
+    spec.unlink()  # replayed from the record alone
+    result = replay(rec)
+    assert result.game.first_leader == previous and result.game.scores == game.scores
+    # another previous winner leads another seat: the first play is by the wrong seat
+    bad = copy.deepcopy(rec)
+    bad["match"]["previous_winner"] = first
+    assert replay_error(bad).action_index == 0
+    for value in (3, -1, "1"):
+        bad["match"]["previous_winner"] = value
+        with pytest.raises(ReplayError, match="previous_winner"):
+            replay(bad)
+
+
+def test_an_erren_record_holds_the_undealt_cards_and_replays() -> None:
+    game = bot_game("erren", 5)
+    rec = as_json(game)
+    deck = rules_for("erren").variant.rules.deck
+    for deal in rec["deals"]:
+        assert len(deal["undealt"]) == 9
+        together = "".join(deal["hands"]) + deal["kitty"] + deal["undealt"]
+        assert C.counts_of(C.parse_ranks(together)) == list(deck)
+    assert rec["deals"][-1]["undealt"] == C.counts_to_string(game.undealt)
+    assert replay(rec).game.scores == game.scores
+    bad = copy.deepcopy(rec)
+    undealt = bad["deals"][0]["undealt"]
+    bad["deals"][0]["undealt"] = undealt[1:] + ("5" if undealt[0] != "5" else "6")
+    assert "deal 1 differs" in str(replay_error(bad))
+    # a record of a spec that deals every card has no undealt cards to show
+    assert "undealt" not in as_json(bot_game("paodekuai", 5))["deals"][0]
+
+
+def test_a_paodekuai_record_round_trips() -> None:
+    game = bot_game("paodekuai", 12)
+    rec = as_json(game)
+    assert rec["landlord"] is None and rec["winner"] == game.winner
+    result = replay(rec)
+    assert result.game.winners == game.winners and result.game.scores == game.scores
