@@ -59,6 +59,9 @@ def test_five_mistakes_in_one_run(five_mistakes: tuple[Path, Path]) -> None:
     assert "did you mean 'straight'" in found["close-to-inherited"]["message"]
     assert found["pattern-syntax"]["line"] == line_of(child, "pair_chain")
     assert found["unknown-rank"]["line"] == line_of(child, "trio_chain")
+    assert found["unknown-plugin"]["severity"] == "error"
+    assert found["unknown-plugin"]["line"] == line_of(child, "plugin: point-bid")
+    assert "did you mean 'point-bids'?" in found["unknown-plugin"]["message"]
     missing = by_spec[str(orphan)]["findings"]
     assert missing[0]["code"] == "missing-parent" and missing[0]["line"] == 2
     assert "did you mean 'hubei-3p'" in missing[0]["message"]
@@ -72,11 +75,12 @@ def test_misspelt_plugin_beside_broken_combos(five_mistakes: tuple[Path, Path]) 
     codes = {p.code for p in report.findings}
     assert {"pattern-syntax", "unknown-rank", "close-to-inherited"} <= codes
     plugin = [p for p in report.findings if p.code in ("unknown-plugin", "plugin-error")]
-    assert plugin, "the plugins are checked even though combos are broken"
-    if plugin[0].code == "unknown-plugin":
-        assert plugin[0].location is not None
-        assert plugin[0].location.line == line_of(child, "point-bid")
-        assert "point-bids" in plugin[0].message
+    # the plugins are checked even though combos are broken: the misspelt one at its line
+    assert [p.code for p in plugin] == ["unknown-plugin"]
+    assert plugin[0].severity == "error"
+    assert plugin[0].location is not None and plugin[0].location.file == str(child)
+    assert plugin[0].location.line == line_of(child, "plugin: point-bid")
+    assert "'point-bid'" in plugin[0].message and "did you mean 'point-bids'?" in plugin[0].message
 
 
 def test_text_output_has_every_line(five_mistakes: tuple[Path, Path]) -> None:
