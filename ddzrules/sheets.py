@@ -179,16 +179,21 @@ class WorkedExample:
     kitty: str
     kitty_shown: bool
     turns: tuple[Turn, ...]
-    landlord: int
+    landlord: int | None  # None: a table without a landlord
     stake: float
     events: tuple[EventEntry, ...]
     multiple: float
     pair_factors: tuple[tuple[int, float], ...]
     winner: int
-    landlord_won: bool
+    landlord_won: bool | None  # None: a table without a landlord
     scores: tuple[int, ...]
     plays: int
     bombs: tuple[str, ...]
+    #: the seat that led the first trick and the winning side (game.winners)
+    first_leader: int | None = None
+    winners: tuple[int, ...] = ()
+    #: the cards left undealt in the deal shown (deal.undealt), "" when none
+    undealt: str = ""
 
 
 @dataclass(frozen=True)
@@ -212,6 +217,15 @@ class Sheet:
     hand: int
     kitty: int
     kitty_shown: bool
+    #: cards left face down for the whole game (deal.undealt)
+    undealt: int
+    #: the ranks removed whole and the single cards removed (deck.remove), as the spec writes them
+    removed_ranks: str
+    removed_cards: str
+    #: table.kind (landlord, free-for-all, partnerships), its teams and must_beat
+    table_kind: str
+    teams: tuple[tuple[int, ...], ...]
+    must_beat: bool
     max_hand: int
     chain_ranks: str
     combos: tuple[ComboEntry, ...]
@@ -238,6 +252,12 @@ def build_sheet(spec: str | Path | Variant, seed: int | None = None) -> Sheet:
     data = v.spec.data
     deal = data.get("deal") or {}
     deck = data.get("deck") or {}
+    table = data.get("table") or {}
+    remove = deck.get("remove") or {}
+    removed = {"cards": remove} if isinstance(remove, str) else remove
+    # in the spec's order ("222A"); a rank removed whole once
+    removed = {k: "".join(C.RANKS[r] for r in C.parse_ranks(str(removed.get(k) or "")))
+               for k in ("ranks", "cards")}
     rules = v.rules
     readings = _natural_readings(v)
     census = v.census()
@@ -273,6 +293,12 @@ def build_sheet(spec: str | Path | Variant, seed: int | None = None) -> Sheet:
         hand=int(deal.get("hand", 17)),
         kitty=int(deal.get("kitty", 3)),
         kitty_shown=bool(deal.get("kitty_shown", True)),
+        undealt=int(deal.get("undealt", 0)),
+        removed_ranks=removed.get("ranks", ""),
+        removed_cards=removed.get("cards", ""),
+        table_kind=str(table.get("kind", "landlord")),
+        teams=tuple(tuple(int(x) for x in t) for t in table.get("teams") or ()),
+        must_beat=bool(table.get("must_beat", False)),
         max_hand=rules.max_hand,
         chain_ranks=str(data.get("chain_ranks", "3..A")),
         combos=combos,
@@ -641,10 +667,13 @@ def _worked_example(rules: Any, seed: int | None) -> WorkedExample:
         multiple=game.multiple,
         pair_factors=tuple(sorted(game.pair_factors.items())),
         winner=game.winner,
-        landlord_won=bool(game.landlord_won),
+        landlord_won=game.landlord_won,
         scores=tuple(game.scores or ()),
         plays=sum(1 for a in game.history if a.kind == "play"),
         bombs=tuple(m.cards for ms in game.played for m in ms if m.is_bomb),
+        first_leader=game.first_leader,
+        winners=tuple(game.winners),
+        undealt=C.counts_to_string(game.undealt),
     )
 
 
@@ -677,10 +706,13 @@ TEXTS: dict[str, tuple[str, str]] = {
     "counter-clockwise": ("counter-clockwise", "逆时针"),
     "clockwise": ("clockwise", "顺时针"),
     "deck": ("deck", "牌"),
-    "deck.v": (
-        "{decks} {deck_word}, {total} cards: {n} of each rank 3 to 2",
-        "{decks}副牌，共{total}张：3到2每个点数各{n}张",
-    ),
+    "deck.v": ("{decks} {deck_word}{less}, {total} cards: {counts}", "{decks}副牌{less}，共{total}张：{counts}"),
+    "deck.less.ranks": (" less every {ranks}", "，去掉所有的{ranks}"),
+    "deck.less.cards": (" less the {n} cards {cards}", "，去掉{cards}这{n}张牌"),
+    "deck.less.both": (" less every {ranks} and the {n} cards {cards}", "，去掉所有的{ranks}以及{cards}这{n}张牌"),
+    "deck.run": ("{n} of each rank {a} to {b}", "{a}到{b}每个点数各{n}张"),
+    "deck.one": ("{n} of rank {a}", "{a} {n}张"),
+    "deck.and": (" and ", "和"),
     "deck.jokers": (
         ", {x} small {xj} X (小王) and {d} big {dj} D (大王)",
         "，小王X {x}张，大王D {d}张",
@@ -698,6 +730,33 @@ TEXTS: dict[str, tuple[str, str]] = {
         "{n}张，交给地主，农民看不到",
     ),
     "kitty.none": ("none", "无"),
+    "undealt": ("undealt", "未发的牌"),
+    "undealt.v": (
+        "{n} cards, left face down for the whole game: nobody sees them",
+        "{n}张，整局扣在桌上，任何人都看不到",
+    ),
+    "table": ("table", "对局方式"),
+    "table.landlord": (
+        "a landlord (地主) against the other {n} (farmers, 农民)",
+        "一名地主对其余{n}名农民",
+    ),
+    "table.landlord.one": ("a landlord (地主) against one farmer (农民)", "一名地主对一名农民"),
+    "table.free-for-all": (
+        "everyone for himself, no landlord: the first player out wins alone",
+        "各自为战，没有地主：最先出完牌的玩家独自获胜",
+    ),
+    "table.partnerships": (
+        "fixed partnerships, no landlord: {teams}; the first player out wins with his team",
+        "固定组队，没有地主：{teams}；最先出完牌的玩家与其队友获胜",
+    ),
+    "table.teams.sep": (" against ", "对"),
+    "team": ("seats {seats}", "{seats}号位"),
+    "must_beat": ("must beat (有大必压)", "有大必压"),
+    "must_beat.yes": (
+        "yes: a player who can beat the play to answer may not pass",
+        "是：能压过上一手牌的玩家不能不出",
+    ),
+    "must_beat.no": ("no: a player may pass when he does not lead", "否：非首出的玩家可以不出"),
     "max_hand": ("largest hand", "最大手牌"),
     "max_hand.v": (
         "{n} cards: no play is larger, which bounds chains and the census",
@@ -848,6 +907,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "role.wildcards": ("Wild rank", "癞子点数"),
     "role.landlord": ("Landlord", "确定地主"),
     "role.declarations": ("Declarations", "亮牌与加倍等"),
+    "role.leader": ("First leader", "首出"),
+    "role.rules": ("Play restrictions", "出牌限制"),
     "role.multipliers": ("Multipliers", "倍数"),
     "role.settlement": ("Settlement", "结算"),
     "col.param": ("parameter", "参数"),
@@ -858,6 +919,22 @@ TEXTS: dict[str, tuple[str, str]] = {
     "play.1": (
         "The landlord takes the kitty ({shown}) and leads the first trick with any combo.",
         "地主拿到底牌（{shown}），首先出牌，可出任意牌型。",
+    ),
+    "play.1.leader": (
+        "The landlord takes the kitty ({shown}); who leads the first trick is said under “First leader” above.",
+        "地主拿到底牌（{shown}）；首出的规则见上文“首出”。",
+    ),
+    "play.1.free": (
+        "There is no bidding and no landlord: {leader}.",
+        "没有叫牌，也没有地主：{leader}。",
+    ),
+    "play.1.seat0": ("seat 0 leads the first trick", "0号位首先出牌"),
+    "play.must": (
+        (
+            "Must beat (有大必压): a player who can beat the play to answer must play one (any "
+            "beating play, bombs included); he may pass only when nothing in his hand beats it."
+        ),
+        "有大必压：能压过上一手牌的玩家必须出牌（任何能压过的牌，包括炸弹）；只有压不过时才能不出。",
     ),
     "play.shown": ("shown to everyone", "亮给所有人"),
     "play.hidden": ("unseen by the farmers", "农民看不到"),
@@ -885,6 +962,14 @@ TEXTS: dict[str, tuple[str, str]] = {
         ),
         "最先出完牌的玩家结束本局：地主先出完则地主胜，否则农民胜。",
     ),
+    "play.4.free-for-all": (
+        "The first player out of cards ends the game and wins; every other player loses.",
+        "最先出完牌的玩家结束本局并获胜，其余玩家均为输家。",
+    ),
+    "play.4.partnerships": (
+        "The first player out of cards ends the game: his team wins, every other team loses ({teams}).",
+        "最先出完牌的玩家结束本局：其所在的队获胜，其余各队为输家（{teams}）。",
+    ),
     "h.example": ("Worked example", "计分示例"),
     "example.intro": (
         (
@@ -901,6 +986,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "ex.face_up": ("face-up card", "明牌"),
     "ex.face_up.v": ("{card}, dealt to seat {seat}", "{card}，发给{seat}号位"),
     "ex.first": ("first to act", "先叫"),
+    "ex.leader": ("first leader", "首出"),
+    "ex.undealt": ("undealt", "未发的牌"),
     "ex.seat": ("seat {seat}", "{seat}号位"),
     "ex.redeals": ("redeals", "重新发牌"),
     "ex.kitty": ("kitty", "底牌"),
@@ -910,6 +997,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "ex.winner": ("end", "结果"),
     "ex.winner.lord": ("seat {seat} is out first: the landlord wins", "{seat}号位先出完：地主胜"),
     "ex.winner.farmers": ("seat {seat} is out first: the farmers win", "{seat}号位先出完：农民胜"),
+    "ex.winner.alone": ("seat {seat} is out first and wins", "{seat}号位先出完，获胜"),
+    "ex.winner.team": ("seat {seat} is out first: {team} win", "{seat}号位先出完：{team}获胜"),
     "ex.plays": ("plays", "出牌"),
     "ex.plays.v": ("{n} plays; bombs played: {bombs}", "共{n}手；打出的炸弹：{bombs}"),
     "ex.pairs": ("pair factors", "对局系数"),
@@ -937,6 +1026,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     "col.score": ("score", "得分"),
     "role.lord": ("landlord (地主)", "地主"),
     "role.farmer": ("farmer (农民)", "农民"),
+    "role.winner": ("winner", "赢家"),
+    "role.loser": ("loser", "输家"),
+    "role.team": ("{team}: {role}", "{team}：{role}"),
     "h.readings": ("Readings", "规则解读"),
     "readings.intro": (
         (
@@ -1266,6 +1358,49 @@ def _blocks(sheet: Sheet, lang: str) -> list[Block]:
     return out
 
 
+def _rank_counts(deck: Sequence[int], w: _Writer) -> str:
+    """The cards of each rank 3..2, a run of consecutive ranks with one count at a time:
+    "4 of each rank 3 to K, 3 of rank A, 1 of rank 2" (a rank the deck lacks ends a run)."""
+    runs: list[tuple[int, int, int]] = []  # (count, first rank, last rank)
+    for r in range(C.SMALL_JOKER):
+        n = deck[r]
+        if n and runs and runs[-1][0] == n and runs[-1][2] == r - 1:
+            runs[-1] = (n, runs[-1][1], r)
+        elif n:
+            runs.append((n, r, r))
+    parts = [
+        w.s("deck.run" if a != b else "deck.one", n=n, a=C.RANKS[a], b=C.RANKS[b]) for n, a, b in runs
+    ]
+    return (", " if w.lang == "en" else "，").join(parts)
+
+
+def _removed(sheet: Sheet, w: _Writer) -> str:
+    """What ``deck.remove`` takes out: every card of some ranks, some single cards."""
+    ranks = w.s("deck.and").join(dict.fromkeys(sheet.removed_ranks))
+    if ranks and sheet.removed_cards:
+        return w.s("deck.less.both", ranks=ranks, cards=sheet.removed_cards, n=len(sheet.removed_cards))
+    if ranks:
+        return w.s("deck.less.ranks", ranks=ranks)
+    if sheet.removed_cards:
+        return w.s("deck.less.cards", cards=sheet.removed_cards, n=len(sheet.removed_cards))
+    return ""
+
+
+def _team_text(seats: Sequence[int], w: _Writer) -> str:
+    return w.s("team", seats="+".join(map(str, seats)))
+
+
+def _table_text(sheet: Sheet, w: _Writer) -> str:
+    if sheet.table_kind == "partnerships":
+        teams = w.s("table.teams.sep").join(_team_text(t, w) for t in sheet.teams)
+        return w.s("table.partnerships", teams=teams)
+    if sheet.table_kind == "free-for-all":
+        return w.s("table.free-for-all")
+    if sheet.players == 2:
+        return w.s("table.landlord.one")
+    return w.s("table.landlord", n=sheet.players - 1)
+
+
 def _deck_blocks(sheet: Sheet, w: _Writer) -> list[Block]:
     total = sum(sheet.deck)
     x, d = sheet.deck[C.SMALL_JOKER], sheet.deck[C.BIG_JOKER]
@@ -1273,8 +1408,9 @@ def _deck_blocks(sheet: Sheet, w: _Writer) -> list[Block]:
         "deck.v",
         decks=sheet.decks,
         deck_word=_plural(sheet.decks, "deck"),
+        less=_removed(sheet, w),
         total=total,
-        n=sheet.deck[0],
+        counts=_rank_counts(sheet.deck, w),
     )
     deck += (
         w.s("deck.jokers", x=x, d=d, xj=_plural(x, "joker"), dj=_plural(d, "joker"))
@@ -1294,6 +1430,12 @@ def _deck_blocks(sheet: Sheet, w: _Writer) -> list[Block]:
         (plain(w.s("deck")), plain(deck)),
         (plain(w.s("hand")), plain(w.s("hand.v", n=sheet.hand))),
         (plain(w.s("kitty")), plain(kitty)),
+    ]
+    if sheet.undealt:
+        rows.append((plain(w.s("undealt")), plain(w.s("undealt.v", n=sheet.undealt))))
+    rows += [
+        (plain(w.s("table")), plain(_table_text(sheet, w))),
+        (plain(w.s("must_beat")), plain(w.s("must_beat.yes" if sheet.must_beat else "must_beat.no"))),
         (plain(w.s("max_hand")), plain(w.s("max_hand.v", n=sheet.max_hand))),
         (plain(w.s("chain_ranks")), code(sheet.chain_ranks)),
         (plain(w.s("order")), code(" < ".join(ranks)) + plain(w.s("order.ten"))),
@@ -1450,7 +1592,7 @@ def _game_blocks(sheet: Sheet, w: _Writer) -> list[Block]:
         out.append(Para(w.t("game.none")))
         return out
     out.append(Para(w.t("game.intro")))
-    for role in ("wildcards", "landlord", "declarations", "multipliers", "settlement"):
+    for role in ("wildcards", "landlord", "declarations", "leader", "rules", "multipliers", "settlement"):
         entries = [p for p in sheet.plugins if p.role == role]
         if not entries:
             continue
@@ -1472,17 +1614,23 @@ def _game_blocks(sheet: Sheet, w: _Writer) -> list[Block]:
                 )
                 out.append(Table(head, rows))
     out.append(Heading(3, plain(w.s("h.play"))))
-    shown = w.s("play.shown" if sheet.kitty_shown else "play.hidden")
-    out.append(
-        Bullets(
-            (
-                w.t("play.1", shown=shown),
-                w.t("play.2", direction=w.s(sheet.direction)),
-                w.t("play.3", n=sheet.players - 1),
-                w.t("play.4"),
-            )
-        )
-    )
+    leader = next((p for p in sheet.plugins if p.role == "leader"), None)
+    if sheet.table_kind != "landlord":
+        text = leader.summary[w.lang] if leader else w.s("play.1.seat0")
+        first = w.t("play.1.free", leader=text[:1].lower() + text[1:])
+    else:
+        shown = w.s("play.shown" if sheet.kitty_shown else "play.hidden")
+        first = w.t("play.1.leader" if leader else "play.1", shown=shown)
+    items = [first, w.t("play.2", direction=w.s(sheet.direction))]
+    if sheet.must_beat:
+        items.append(w.t("play.must"))
+    items.append(w.t("play.3", n=sheet.players - 1))
+    if sheet.table_kind == "partnerships":
+        teams = w.s("table.teams.sep").join(_team_text(t, w) for t in sheet.teams)
+        items.append(w.t("play.4.partnerships", teams=teams))
+    else:
+        items.append(w.t("play.4" if sheet.table_kind == "landlord" else "play.4.free-for-all"))
+    out.append(Bullets(tuple(items)))
     return out
 
 
@@ -1529,15 +1677,22 @@ def _example_blocks(sheet: Sheet, ex: WorkedExample, w: _Writer) -> list[Block]:
                 plain(w.s("ex.face_up.v", card=ex.face_up[1], seat=ex.face_up[0])),
             )
         )
-    rows.append((plain(w.s("ex.first")), plain(seat(ex.first_bidder))))
+    lordless = ex.landlord is None
+    if lordless:
+        rows.append((plain(w.s("ex.leader")), plain(seat(ex.first_leader or 0))))
+    else:
+        rows.append((plain(w.s("ex.first")), plain(seat(ex.first_bidder))))
     if ex.redeals:
         reasons = [r if w.lang == "en" else _REDEALS_ZH.get(r, r) for r in ex.redeals]
         rows.append((plain(w.s("ex.redeals")), plain(f"{len(ex.redeals)}: " + "; ".join(reasons))))
-    rows.append((plain(w.s("ex.kitty")), code(ex.kitty or "—")))
-    stake = f"{ex.stake:g}"
-    rows.append(
-        (plain(w.s("ex.landlord")), plain(w.s("ex.landlord.v", seat=ex.landlord, stake=stake)))
-    )
+    if not lordless:
+        rows.append((plain(w.s("ex.kitty")), code(ex.kitty or "—")))
+        stake = f"{ex.stake:g}"
+        rows.append(
+            (plain(w.s("ex.landlord")), plain(w.s("ex.landlord.v", seat=ex.landlord, stake=stake)))
+        )
+    if ex.undealt:
+        rows.append((plain(w.s("ex.undealt")), code(ex.undealt)))
     rows.append((plain(w.s("ex.multiple")), plain(f"×{ex.multiple:g}")))
     if ex.pair_factors:
         rows.append(
@@ -1548,8 +1703,13 @@ def _example_blocks(sheet: Sheet, ex: WorkedExample, w: _Writer) -> list[Block]:
         )
     bombs = ", ".join(ex.bombs) if ex.bombs else w.s("ex.none")
     rows.append((plain(w.s("ex.plays")), plain(w.s("ex.plays.v", n=ex.plays, bombs=bombs))))
-    end = "ex.winner.lord" if ex.landlord_won else "ex.winner.farmers"
-    rows.append((plain(w.s("ex.winner")), plain(w.s(end, seat=ex.winner))))
+    if not lordless:
+        end = w.s("ex.winner.lord" if ex.landlord_won else "ex.winner.farmers", seat=ex.winner)
+    elif sheet.table_kind == "partnerships":
+        end = w.s("ex.winner.team", seat=ex.winner, team=_team_text(ex.winners, w))
+    else:
+        end = w.s("ex.winner.alone", seat=ex.winner)
+    rows.append((plain(w.s("ex.winner")), plain(end)))
     out.append(Table(None, tuple(rows)))
     items: list[Inline] = []
     joiner = ", " if w.lang == "en" else "，"
@@ -1585,7 +1745,7 @@ def _example_blocks(sheet: Sheet, ex: WorkedExample, w: _Writer) -> list[Block]:
     rows3 = tuple(
         (
             plain(str(s)),
-            plain(w.s("role.lord" if s == ex.landlord else "role.farmer")),
+            plain(_role(sheet, ex, s, w)),
             code(hand),
             plain(f"{score:+,}"),
         )
@@ -1593,6 +1753,18 @@ def _example_blocks(sheet: Sheet, ex: WorkedExample, w: _Writer) -> list[Block]:
     )
     out += [Para(w.t("ex.scores", plugin=settle)), Table(head, rows3)]
     return out
+
+
+def _role(sheet: Sheet, ex: WorkedExample, seat: int, w: _Writer) -> str:
+    """A seat's part in the worked example: landlord or farmer, else winner or loser
+    (with his team at a partnerships table)."""
+    if ex.landlord is not None:
+        return w.s("role.lord" if seat == ex.landlord else "role.farmer")
+    role = w.s("role.winner" if seat in ex.winners else "role.loser")
+    if sheet.table_kind != "partnerships":
+        return role
+    team = next((t for t in sheet.teams if seat in t), (seat,))
+    return w.s("role.team", team=_team_text(team, w), role=role)
 
 
 # ====================================================================== writers

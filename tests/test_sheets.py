@@ -23,6 +23,7 @@ import pytest
 from click.testing import CliRunner
 
 import ddzrules.cli_sheet  # noqa: F401 - registers the sheet command on main
+from ddzrules import cards as C
 from ddzrules import sheets as S
 from ddzrules.bots import make_bot
 from ddzrules.cli import main
@@ -31,6 +32,7 @@ from ddzrules.simulate import game_seed, play_game
 from ddzrules.spec import bundled_names
 from ddzrules.variant import Variant, load_variant
 from ddzrules.wild import WildMoves
+from tests.test_tables import PARTNERS
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules"
 #: bundled specs whose page in docs/rules is written apart, without a generated block
@@ -581,3 +583,97 @@ def test_a_plugin_that_describes_itself_in_one_language_or_not_at_all() -> None:
     assert terse.params == (S.ParamEntry("factor", "3", False, {"en": "", "zh": ""}),)
     silent = S._plugin_entry("multipliers", "silent", Silent(), game)
     assert silent.summary["en"] == "Silent house rule." and silent.rules == {"en": (), "zh": ()}
+
+
+# ====================================================================== deck shapes and tables without a landlord
+
+
+def _section(text: str, heading: str) -> str:
+    """The text under a heading, up to the next heading of the same or a higher level."""
+    level = heading.split(" ")[0]
+    start = text.index(f"\n{heading}\n")
+    ends = [i for i in (text.find(f"\n{'#' * n} ", start + 1) for n in range(1, len(level) + 1)) if i >= 0]
+    return text[start: min(ends, default=len(text))]
+
+
+def _row(text: str, label: str) -> str:
+    return next(line for line in text.splitlines() if line.startswith(f"| {label} |"))
+
+
+def _example_game(spec: str) -> Any:
+    ex = built(spec).example
+    assert ex is not None
+    rules = GameRules(variant(spec))
+    agents = [make_bot(S.EXAMPLE_BOT, game_seed(ex.seed, 1000 + i)) for i in range(rules.players)]
+    return play_game(rules, agents, ex.seed)
+
+
+def test_the_erren_sheet_tells_the_reduced_deck_and_the_undealt_cards() -> None:
+    sheet, v = built("erren"), variant("erren")
+    assert (sheet.undealt, sheet.removed_ranks, sheet.table_kind) == (9, "34", "landlord")
+    en, zh = rendered("erren", "en", "md"), rendered("erren", "zh", "md")
+    deck = _row(en, "deck")
+    assert "0 of" not in deck and "less every 3 and 4" in deck
+    assert f"{sum(v.rules.deck)} cards" in deck
+    # each rank 5..2 has its four cards, said once as one run
+    assert deck.count(" of each rank ") == 1 and "rank 5 to 2" in deck
+    assert "9 cards" in _row(en, "undealt") and "nobody sees them" in _row(en, "undealt")
+    assert "去掉所有的3和4" in _row(zh, "牌") and "9张" in _row(zh, "未发的牌")
+    assert "one farmer" in _row(en, "table") and "no:" in _row(en, "must beat (有大必压)")
+    # the worked example shows the undealt cards of its deal: what the hands and kitty leave
+    game = _example_game("erren")
+    ex = sheet.example
+    assert ex is not None and ex.undealt == C.counts_to_string(game.undealt)
+    together = "".join(ex.hands) + ex.kitty + ex.undealt
+    assert C.counts_of(C.parse_ranks(together)) == list(v.rules.deck)
+    assert f"`{ex.undealt}`" in _row(_section(en, "## Worked example"), "undealt")
+
+
+def test_the_paodekuai_sheet_has_no_landlord_and_says_who_leads_and_must_beat() -> None:
+    sheet, v = built("paodekuai"), variant("paodekuai")
+    assert (sheet.table_kind, sheet.must_beat, sheet.removed_cards, sheet.undealt) == (
+        "free-for-all", True, "222A", 0)
+    leader = next(p for p in sheet.plugins if p.role == "leader")
+    for lang, head, course_head, example_head, words in (
+        ("en", "### First leader", "### Course of play", "## Worked example", ("landlord", "farmer")),
+        ("zh", "### 首出", "### 出牌", "## 计分示例", ("地主", "农民")),
+    ):
+        text = rendered("paodekuai", lang, "md")
+        assert leader.summary[lang] in _section(text, head)
+        course = _section(text, course_head)
+        assert "有大必压" in course
+        assert leader.summary[lang][1:] in course  # the first trick's leader, in the course of play
+        example = _section(text, example_head)
+        for word in words:
+            assert word not in example
+        # a landlord appears only to say there is none (and in the settlement's general rule)
+        assert all(w not in course.replace("no landlord", "").replace("没有地主", "") for w in words)
+    en = rendered("paodekuai", "en", "md")
+    deck = _row(en, "deck")
+    assert "less the 4 cards 222A" in deck and "no jokers" in deck
+    counts = {r: v.rules.deck[C.RANKS.index(r)] for r in "KA2"}
+    assert f"{counts['A']} of rank A" in deck and f"{counts['2']} of rank 2" in deck
+    assert "undealt" not in en.split("## Combos")[0]
+    assert "everyone for himself" in _row(en, "table") and "yes:" in _row(en, "must beat (有大必压)")
+    # the worked example: who led, who won and each seat's part, as the runtime played it
+    game = _example_game("paodekuai")
+    example = _section(en, "## Worked example")
+    assert f"seat {game.first_leader}" in _row(example, "first leader")
+    assert f"seat {game.winner} is out first and wins" in _row(example, "end")
+    for seat in range(game.players):
+        role = "winner" if seat in game.winners else "loser"
+        assert _row(example, str(seat)).split(" | ")[1] == role
+
+
+def test_a_partnership_sheet_names_the_teams(tmp_path: Path) -> None:
+    spec = tmp_path / "partners.yaml"
+    spec.write_text(PARTNERS, encoding="utf-8")  # the partnerships table of test_tables
+    sheet = S.build_sheet(str(spec))
+    en = S.render_sheet(sheet, "en", "md")
+    assert "seats 0+2 against seats 1+3" in _row(en, "table")
+    assert "seat 0 leads the first trick" in _section(en, "### Course of play")
+    ex = sheet.example
+    assert ex is not None and set(ex.winners) in ({0, 2}, {1, 3}) and ex.winner in ex.winners
+    team = "+".join(map(str, ex.winners))
+    assert f"seats {team} win" in _row(en, "end")
+    assert "landlord" not in _section(en, "## Worked example")
