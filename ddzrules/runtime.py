@@ -718,10 +718,12 @@ class Game:
             return
         assert self._current is not None
         options = self._current.options(self)
-        if not any(action.matches(o) for o in options):
+        chosen = next((o for o in options if action.matches(o)), None)
+        if chosen is None:
             raise PlayError(f"{action} is not allowed now; choose one of: " + ", ".join(map(str, options)))
-        self.history.append(action)
-        self._current.apply(self, action)
+        # the history keeps the option itself, not whatever else the caller attached to it
+        self.history.append(chosen)
+        self._current.apply(self, chosen)
         self._advance()
 
     def play(self, seat: int, cards: str | None) -> Move | None:
@@ -787,7 +789,7 @@ class Game:
             if self.rules.restricted and not any(a.kind == "pass" for a in self.legal_actions()):
                 raise PlayError("passing is not allowed now by this table's rules: "
                                 + self._allowed_text())
-            self.history.append(action)
+            self.history.append(Action(seat, "pass"))  # a pass carries no cards, whatever was given
             self.passes += 1
             if self.passes >= self.players - 1:
                 self.last_play = None  # trick over: its winner leads
