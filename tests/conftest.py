@@ -3,6 +3,7 @@ table cache so that the suite never reads (or writes) the user's ~/.cache."""
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -39,3 +40,11 @@ def douzero(_private_cache: None) -> Variant:
 @pytest.fixture(scope="session")
 def rlcard(_private_cache: None) -> Variant:
     return ddzrules.load_variant("compat/rlcard")
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """For benchmarks/fuzz.py: how many inputs each fuzzing category tried."""
+    report = os.environ.get("DDZRULES_FUZZ_REPORT")
+    if report:
+        from fuzzers import TALLY
+        Path(report).write_text(json.dumps(dict(TALLY), indent=1), encoding="utf-8")

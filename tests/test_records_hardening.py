@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from fuzzers import fuzz_settings, tally
+from hypothesis import given
 from hypothesis import strategies as st
 
 from ddzrules.bots import HeuristicBot, RandomBot
@@ -277,10 +278,10 @@ def small_record() -> dict[str, Any]:
     return json.loads(json.dumps(game_record(game)))
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                   HealthCheck.too_slow])
+@fuzz_settings(100)
 @given(data=st.data())
 def test_fuzz_mutated_records(small_record: dict[str, Any], data: st.DataObject) -> None:
+    tally("records (mutated)")
     rec, touched = data.draw(mutations(small_record))
     start = time.monotonic()
     try:

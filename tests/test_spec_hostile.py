@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from fuzzers import fuzz_settings, tally
+from hypothesis import given
 from hypothesis import strategies as st
 
 from ddzrules.cli import main
@@ -143,13 +144,14 @@ def _mutate(text: str, ops: list[tuple[str, int, str]]) -> str:
     return text
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+@fuzz_settings(100)
 @given(name=st.sampled_from(sorted(TEXTS)),
        ops=st.lists(st.tuples(MUTATIONS, st.integers(0, 10**6),
                               st.sampled_from(list(":{}[]&*!|>-#'\"\n 0123456789abcXDn\t%@`,?"))),
                     min_size=1, max_size=6))
 def test_mutated_bundled_specs_raise_only_ddz_errors(tmp_path_factory: pytest.TempPathFactory,
                                                      name: str, ops: list[tuple[str, int, str]]) -> None:
+    tally("specs (mutated bundled specs)")
     path = tmp_path_factory.mktemp("fuzz") / "mutant.yaml"
     text = _mutate(TEXTS[name], ops)
     if "extends:" in text:  # a bundled child names its parent by bundled name: keep it resolvable
