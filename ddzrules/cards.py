@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from .errors import DdzError, brief, escaped
+
 RANKS = "3456789TJQKA2XD"
 NUM_RANKS = len(RANKS)
 SMALL_JOKER = RANKS.index("X")
@@ -40,14 +42,35 @@ RANK_ALIASES = {"10": "T", "小王": "X", "大王": "D"}
 _SEPARATORS = set(" +,-\t/、，")
 
 
-class CardError(ValueError):
-    """A card string that cannot be read; says which character and where."""
+class CardError(DdzError, ValueError):
+    """Cards that cannot be read. From a card string, ``position`` says which character
+    (the message shows the string with a caret under it); ``position`` is None for cards
+    that are no set of cards at all (a rank index out of range, more of a rank than a
+    packed count holds, not cards). A ValueError too, for callers that catch that."""
 
-    def __init__(self, text: str, position: int, message: str) -> None:
+    def __init__(self, text: str, position: int | None, message: str) -> None:
         self.text = text
         self.position = position
-        caret = " " * position + "^"
-        super().__init__(f"{message} at position {position + 1} of {text!r}\n  {text}\n  {caret}")
+        if position is None:
+            super().__init__(message)
+            return
+        shown, caret = _caret_line(text, position)
+        super().__init__(f"{message} at position {position + 1} of {brief(text, 80)}\n  {shown}\n  {caret}")
+
+
+#: how many characters of a long card string the caret line shows on each side of the error
+_CARET_WINDOW = 30
+
+
+def _caret_line(text: str, position: int) -> tuple[str, str]:
+    """The card string as the caret line shows it, and the caret under ``position``:
+    control characters written as escapes (``\\x1b``), so that a message never carries a
+    terminal escape sequence, and a long string cut to a window around the error."""
+    start = max(0, position - _CARET_WINDOW)
+    end = position + _CARET_WINDOW
+    before = escaped(text[start:position])
+    shown = ("…" if start else "") + before + escaped(text[position:end]) + ("…" if end < len(text) else "")
+    return shown, " " * (len(before) + (1 if start else 0)) + "^"
 
 
 def parse_ranks(text: str) -> list[int]:
@@ -59,6 +82,8 @@ def parse_ranks(text: str) -> list[int]:
     >>> parse_ranks("888+99")
     [5, 5, 5, 6, 6]
     """
+    if not isinstance(text, str):
+        raise CardError("", None, f"a card string must be text, not {brief(text)}")
     ranks: list[int] = []
     i = 0
     n = len(text)
@@ -85,11 +110,31 @@ def parse_ranks(text: str) -> list[int]:
 
 
 def counts_of(ranks: Iterable[int]) -> list[int]:
-    """Per-rank counts of a sequence of rank indices."""
+    """Per-rank counts of a sequence of rank indices (integers 0 to 14; anything
+    else is a :class:`CardError`).
+
+    >>> counts_of([0, 0, 14])[0], counts_of([0, 0, 14])[14]
+    (2, 1)
+    """
     counts = [0] * NUM_RANKS
-    for r in ranks:
-        counts[r] += 1
+    r: object = _NOTHING
+    try:
+        for r in ranks:
+            if r < 0:  # type: ignore[operator]  # -1 would index the big joker
+                raise IndexError
+            counts[r] += 1  # type: ignore[index]
+    except (IndexError, TypeError):
+        raise _rank_error(ranks, r) from None
     return counts
+
+
+_NOTHING = object()
+
+
+def _rank_error(ranks: object, bad: object) -> CardError:
+    if bad is _NOTHING or isinstance(ranks, (str, bytes, bytearray)):
+        return CardError("", None, f"cards must be a card string or rank indices 0-14, not {brief(ranks)}")
+    return CardError("", None, f"{brief(bad)} is not a rank index (ranks are 0-14: 3 4 … A 2 X D)")
 
 
 def pack(counts: Sequence[int]) -> int:
@@ -99,12 +144,30 @@ def pack(counts: Sequence[int]) -> int:
     silently become another set of cards, so it is refused.
     """
     key = 0
-    for r, c in enumerate(counts):
-        if c:
-            if not 0 < c <= MASK:
-                raise ValueError(f"{c} × {RANKS[r]}: a set of cards holds 0 to {MASK} of a rank")
-            key |= c << (BITS * r)
+    try:
+        if len(counts) > NUM_RANKS:  # a 16th count would pack beyond the big joker
+            raise CardError("", None, f"{len(counts)} counts: a set of cards has {NUM_RANKS} ranks")
+        for r, c in enumerate(counts):
+            if c:
+                if not 0 < c <= MASK:
+                    raise _count_error(c, r)
+                key |= c << (BITS * r)
+    except TypeError:  # no sequence, or a count that is no integer
+        raise CardError("", None, f"counts must be a sequence of integers 0-{MASK}, not {brief(counts)}") from None
     return key
+
+
+def check_counts(counts: list[int]) -> list[int]:
+    """``counts`` (non-negative integers) when each fits a packed count's field (at most
+    15 of a rank); a :class:`CardError` otherwise. Cheap: one ``max``."""
+    if max(counts) > MASK:
+        r = max(range(len(counts)), key=counts.__getitem__)
+        raise _count_error(counts[r], r)
+    return counts
+
+
+def _count_error(count: object, rank: int) -> CardError:
+    return CardError("", None, f"{brief(count)} × {RANKS[rank]}: a set of cards holds 0 to {MASK} of a rank")
 
 
 def unpack(key: int) -> list[int]:
@@ -114,6 +177,8 @@ def unpack(key: int) -> list[int]:
 
 def size_of(key: int) -> int:
     """Number of cards in a packed count."""
+    if not isinstance(key, int) or key < 0:  # a negative key would shift right forever (-1 >> 4 is -1)
+        raise CardError("", None, f"{brief(key)} is not a packed count (an int of at least 0)")
     total = 0
     while key:
         total += key & MASK
@@ -174,8 +239,11 @@ def rank_name(rank: int) -> str:
 
 
 def parse_rank(text: str) -> int:
-    """One rank written as a letter or ``10``; raises ValueError otherwise."""
+    """One rank written as a letter or ``10``; raises :class:`CardError` (a ValueError)
+    otherwise."""
+    if not isinstance(text, str):
+        raise CardError("", None, f"a rank must be text such as '7', not {brief(text)}")
     t = RANK_ALIASES.get(text, text).upper()
     if t not in RANK_INDEX:
-        raise ValueError(f"unknown rank {text!r}")
+        raise CardError(text, None, f"unknown rank {brief(text)} (ranks are 3-9, 10/T, J, Q, K, A, 2, X, D)")
     return RANK_INDEX[t]

@@ -13,6 +13,25 @@ class DdzError(Exception):
     """Base of every error caused by user input (cards, specs, plays)."""
 
 
+def brief(value: object, limit: int = 40) -> str:
+    """``repr(value)`` for a message: clipped to ``limit`` characters, control characters
+    escaped (as repr does for strings), and never raising (repr of an int of more than
+    4,300 digits does)."""
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - a message about bad input must never fail itself
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def escaped(text: str) -> str:
+    """``text`` with every character that does not print (control characters, the
+    escape of a terminal sequence) written as its escape, as repr writes it (``\\x1b``)."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
 @dataclass(frozen=True)
 class Location:
     """A place in a spec file; lines and columns are 1-based."""

@@ -21,6 +21,8 @@ from importlib import resources
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from .errors import DdzError, brief, escaped
+
 
 @dataclass(frozen=True)
 class Pos:
@@ -108,8 +110,9 @@ class Pattern:
     alternatives: tuple[Alternative, ...]
 
 
-class PatternSyntaxError(ValueError):
-    """A pattern that does not parse; carries the line, column and a caret."""
+class PatternSyntaxError(DdzError, ValueError):
+    """A pattern that does not parse; carries the line, column and a caret. A ValueError
+    too, for callers that catch that."""
 
     def __init__(self, message: str, text: str, line: int, column: int) -> None:
         self.message = message
@@ -122,6 +125,9 @@ class PatternSyntaxError(ValueError):
 def caret_excerpt(text: str, line: int, column: int) -> str:
     lines = text.splitlines() or [""]
     src = lines[min(line, len(lines)) - 1]
+    if not src.isprintable():  # control characters as escapes: no terminal escape sequence
+        before = escaped(src[:column - 1])
+        src, column = before + escaped(src[column - 1:]), len(before) + 1
     return f"  {src}\n  {' ' * (column - 1)}^"
 
 
@@ -148,8 +154,8 @@ class ToAst(Transformer):  # type: ignore[type-arg]
         return Alternative(core, kickers, constraints, Pos(meta.line, meta.column))
 
     def count(self, meta, children):
-        lo = int(children[0])
-        hi = int(children[1]) if len(children) > 1 else lo
+        lo = _number(children[0])
+        hi = _number(children[1]) if len(children) > 1 else lo
         return (lo, hi, Pos(meta.line, meta.column))
 
     def group(self, meta, children):
@@ -158,10 +164,10 @@ class ToAst(Transformer):  # type: ignore[type-arg]
         return Group(lo, hi, bound, pos)
 
     def length(self, meta, children):
-        lo = int(children[0])
+        lo = _number(children[0])
         if len(children) == 1:
             return (lo, lo)
-        return (lo, int(children[2]) if len(children) > 2 else None)
+        return (lo, _number(children[2]) if len(children) > 2 else None)
 
     def chain(self, meta, children):
         unit, hi, pos = children[0]
@@ -181,12 +187,12 @@ class ToAst(Transformer):  # type: ignore[type-arg]
 
     def multiplier(self, meta, children):
         if children and isinstance(children[-1], Token) and children[-1].type == "N":
-            factor = int(children[0]) if len(children) > 1 else 1
+            factor = _number(children[0]) if len(children) > 1 else 1
             return (0, factor)
-        return (int(children[0]), 0)
+        return (_number(children[0]), 0)
 
     def kicker(self, meta, children):
-        unit = int(children[0])
+        unit = _number(children[0])
         fixed, per_n = 1, 0
         bound = None
         for c in children[1:]:
@@ -202,7 +208,7 @@ class ToAst(Transformer):  # type: ignore[type-arg]
     def constraint(self, meta, children):
         name = children[0]
         if len(children) > 1:
-            return Constraint(str(name), int(children[2]), _pos(name), str(children[1]))
+            return Constraint(str(name), _number(children[2]), _pos(name), str(children[1]))
         return Constraint(str(name), None, _pos(name))
 
 
@@ -214,6 +220,17 @@ class _SemanticInTransformer(Exception):
 
 def _semantic_at(pos: Pos, message: str) -> _SemanticInTransformer:
     return _SemanticInTransformer(pos, message)
+
+
+#: the most digits a number in a pattern may have (counts of cards are small; this also
+#: keeps ``int()`` far from Python's 4,300-digit limit)
+_MAX_DIGITS = 6
+
+
+def _number(tok: Token) -> int:
+    if len(tok) > _MAX_DIGITS:
+        raise _semantic_at(_pos(tok), f"number {tok[:_MAX_DIGITS]}… is too large (at most {_MAX_DIGITS} digits)")
+    return int(tok)
 
 
 @lru_cache(maxsize=1)
@@ -249,6 +266,8 @@ def _end_of(text: str) -> tuple[int, int]:
 @lru_cache(maxsize=4096)
 def parse_pattern(text: str) -> Pattern:
     """Parse a pattern string; raises :class:`PatternSyntaxError` with a position."""
+    if not isinstance(text, str):
+        raise PatternSyntaxError(f"a pattern must be text, not {brief(text)}", "", 1, 1)
     try:
         tree = _parser().parse(text)
     except UnexpectedEOF as e:

@@ -7,6 +7,7 @@ import pytest
 
 from ddzrules import cards as C
 from ddzrules.cards import CardError, parse_cards, parse_rank, parse_ranks
+from ddzrules.errors import DdzError
 
 # 牌点大小: 大王>小王>2>A>K>Q>J>10>9>8>7>6>5>4>3 (seed 000), low to high.
 RULE_TEXT_ORDER = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "小王", "大王"]
@@ -95,8 +96,31 @@ def test_bad_cards_name_character_and_position(text, pos, char):
     assert lines[-1] == "  " + " " * pos + "^"
 
 
-def test_card_error_is_a_value_error():
+def test_card_error_is_a_ddz_error_and_a_value_error():
+    # one hierarchy for the library's errors; ``except ValueError`` callers keep working
+    assert issubclass(CardError, DdzError)
     assert issubclass(CardError, ValueError)
+
+
+@pytest.mark.parametrize("text,pos", [("3\x1b[2J", 1), ("\x1b]0;title\x07 3", 0), ("33\x00", 2), ("3\r4Z", 1)])
+def test_control_characters_are_escaped_in_the_caret_line(text, pos):
+    # a bad card string never carries a terminal escape sequence into the message
+    message = str(pytest.raises(CardError, parse_cards, text).value)
+    assert all(ch == "\n" or ch.isprintable() for ch in message)
+    shown, caret = message.splitlines()[-2:]
+    bad = repr(text[pos])[1:-1]
+    # the caret stands under the escape of the bad character
+    assert shown[caret.index("^"):].startswith(bad)
+
+
+def test_a_long_card_string_shows_a_window_around_the_error():
+    text = "3" * 500 + "Z" + "4" * 500
+    err = pytest.raises(CardError, parse_cards, text).value
+    assert err.position == 500
+    shown, caret = str(err).splitlines()[-2:]
+    assert len(shown) < 100
+    assert shown[caret.index("^")] == "Z"
+    assert "position 501" in str(err)
 
 
 @pytest.mark.parametrize("text,index", [("10", 7), ("T", 7), ("t", 7), ("x", 13), ("小王", 13),
@@ -105,9 +129,9 @@ def test_parse_rank(text, index):
     assert parse_rank(text) == index
 
 
-@pytest.mark.parametrize("text", ["1", "11", "Z", "", "34", "王"])
+@pytest.mark.parametrize("text", ["1", "11", "Z", "", "34", "王", None, 7])
 def test_parse_rank_rejects(text):
-    with pytest.raises(ValueError):
+    with pytest.raises(CardError):
         parse_rank(text)
 
 
@@ -131,9 +155,36 @@ def test_pack_adds_multisets():
 
 def test_pack_refuses_counts_that_do_not_fit():
     # 16 of a rank would spill into the next rank's field and become other cards
-    with pytest.raises(ValueError):
+    with pytest.raises(CardError, match="16 × 3"):
         C.pack_cards("3" * 16)
+    with pytest.raises(CardError, match="17 × D"):
+        C.pack([0] * 14 + [17])
+    with pytest.raises(CardError, match="-1 × 4"):
+        C.pack([0, -1])
+    with pytest.raises(CardError, match="16 counts"):  # a 16th rank would pack above the big joker
+        C.pack([0] * 15 + [1])
     assert C.to_string(C.pack_cards("3" * 15)) == "3" * 15
+
+
+@pytest.mark.parametrize("ranks,bad", [([-1], "-1"), ([0, -15], "-15"), ([15], "15"), ([0, None], "None"),
+                                       ([1.0], "1.0"), (["3"], "'3'"), ([10**40], str(10**40))])
+def test_counts_of_refuses_what_is_no_rank_index(ranks, bad):
+    # -1 used to count as the big joker (a list index from the end)
+    with pytest.raises(CardError, match=f"{bad[:30]}.* is not a rank index"):
+        C.counts_of(ranks)
+
+
+@pytest.mark.parametrize("cards", [None, 7, "33"])
+def test_counts_of_refuses_what_is_no_sequence_of_ranks(cards):
+    with pytest.raises(CardError, match="card string or rank indices"):
+        C.counts_of(cards)
+
+
+@pytest.mark.parametrize("key", [-5, -1, -(1 << 80), 1.5, None])
+def test_size_of_refuses_what_is_no_packed_count(key):
+    # a negative key used to shift right forever
+    with pytest.raises(CardError, match="not a packed count"):
+        C.size_of(key)
 
 
 @pytest.mark.parametrize("hand,play,inside", [
