@@ -68,7 +68,7 @@ def test_card_strings_through_the_api(variants: dict[str, Variant], name: str, a
 CLI_SPECS = st.sampled_from(["hubei-3p", "laizi", "paodekuai", "no-such-spec", "specs/../README.md"])
 
 
-@fuzz_settings(150)
+@fuzz_settings(60)
 @given(data=st.data(), spec=CLI_SPECS, a=card_texts(), b=card_texts())
 def test_cli_card_arguments_never_show_a_traceback(data: st.DataObject, spec: str, a: str, b: str) -> None:
     tally("CLI arguments")
@@ -178,7 +178,7 @@ def test_rejected_game_actions_change_nothing(rules: dict[str, GameRules], varia
 
 
 # ---------------------------------------------------------------- cache files
-@fuzz_settings(12)
+@fuzz_settings(8)
 @given(data=st.data())
 def test_a_mutated_cache_never_changes_an_answer(tmp_path_factory: pytest.TempPathFactory,
                                                  data: st.DataObject) -> None:
