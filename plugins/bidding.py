@@ -12,6 +12,15 @@ from ddzrules.runtime import Action, Game
 from . import Description, first_bidder_rule
 
 
+def rotated_seat(game: Game, first: int) -> int:
+    """Where a first seat of the match's first game has moved to by this game: one seat
+    on per earlier game of the match and per redeal of this one. In closed form, not a
+    step per game, so game N costs the same as game 0 and a record's huge match index
+    cannot hang a replay; seats are numbered in the order of play (``next_seat`` is one
+    on, modulo the players)."""
+    return (first + game.match.index + game.deal_number) % game.players
+
+
 class PointBids:
     """Bids of 1/2/3 points (or as configured); the highest bid takes the landlord.
 
@@ -124,11 +133,7 @@ class PointBids:
         if self.first_bidder == "random":
             return game.rng.randrange(n)
         # random in the match's first game (from the match seed), then rotating
-        first = random.Random(game.match.seed).randrange(n)
-        seat = first
-        for _ in range(game.match.index + game.deal_number):
-            seat = game.next_seat(seat)
-        return seat
+        return rotated_seat(game, random.Random(game.match.seed).randrange(n))
 
     @hookimpl
     def ddzrules_landlord_phase(self, game: Game) -> PointBidPhase:

@@ -18,6 +18,7 @@ from ddzrules.hookspecs import hookimpl
 from ddzrules.runtime import Action, Game, MultiplierEvent
 
 from . import Description, times
+from .bidding import rotated_seat
 
 _SHOW_GROUP = "mingpai"
 
@@ -146,10 +147,7 @@ class CallRob:
     def ddzrules_first_bidder(self, game: Game) -> int:
         n = game.players
         if self.first_caller == "random-then-rotate":
-            seat = random.Random(game.match.seed).randrange(n)
-            for _ in range(game.match.index + game.deal_number):
-                seat = game.next_seat(seat)
-            return seat
+            return rotated_seat(game, random.Random(game.match.seed).randrange(n))
         return game.rng.randrange(n)
 
     @hookimpl

@@ -15,8 +15,13 @@ Seats are numbered in the order of play, so the next seat is ``(seat + 1) % 3``.
 from __future__ import annotations
 
 import itertools
+import random
+import signal
 
 import pytest
+from ddzrules_plugins.bidding import PointBids
+from ddzrules_plugins.calling import CallRob
+from ddzrules_plugins.hk_rob import HkRob
 
 from ddzrules.errors import PlayError
 from ddzrules.runtime import Action, Game, GameRules, MatchInfo
@@ -293,3 +298,56 @@ def test_crown_all_pass_redeals_with_a_new_face_up_card(crown: GameRules) -> Non
     assert game.hands[seat][rank] >= 1
     lord = bid(game, 3)
     assert_bidding_over(game, lord, 3)
+
+
+# ============================================================== rotation in closed form
+
+ROTATING = ("hubei-3p", "hubei-4p-2deck", "jiaofen")  # bundled specs with random-then-rotate
+
+
+def looped_first_bidder(game: Game) -> int:
+    """The rotation as it was computed before: a step per earlier game and redeal."""
+    seat = random.Random(game.match.seed).randrange(game.players)
+    for _ in range(game.match.index + game.deal_number):
+        seat = game.next_seat(seat)
+    return seat
+
+
+def rotation_plugins() -> list[tuple[str, object]]:
+    """Every bidding plugin that rotates: the bundled specs' point bids, and call-rob and
+    hk-rob set to rotate (their bundled specs draw at random or by a face-up card)."""
+    out: list[tuple[str, object]] = []
+    for name in ROTATING:
+        rules = GameRules.load(name)
+        [plugin] = [p for p in rules.pm.get_plugins() if isinstance(p, PointBids)]
+        out.append((name, plugin))
+    out.append(("qiangdizhu", CallRob({"first_caller": "random-then-rotate"})))
+    out.append(("hk-rob", HkRob({"first_bidder": "random-then-rotate"})))
+    return out
+
+
+@pytest.mark.parametrize(("name", "plugin"), rotation_plugins(), ids=lambda x: x if isinstance(x, str) else "")
+def test_rotation_in_closed_form_matches_the_loop(name: str, plugin: object) -> None:
+    game = GameRules.load(name).new_game(3)
+    for match_seed in (0, 5, 2**70 + 3):
+        for index in range(2001):
+            for deal in (0, 1, 4):
+                game.match = MatchInfo(index, match_seed)
+                game.deal_number = deal
+                assert plugin.ddzrules_first_bidder(game) == looped_first_bidder(game), (index, deal)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", ROTATING)
+def test_a_huge_match_index_starts_a_game_at_once(name: str) -> None:
+    """A record's ``"match": {"index": 10**400}`` used to loop for ever; the closed form
+    gives the seat the loop would reach: ``10**400 % players`` seats on."""
+    rules = GameRules.load(name)
+    signal.signal(signal.SIGALRM, lambda *_: pytest.fail("the first bidder took over 10 s"))
+    signal.alarm(10)
+    try:
+        game = rules.new_game(8, MatchInfo(10**400, 77))
+    finally:
+        signal.alarm(0)
+    first = random.Random(77).randrange(rules.players)
+    assert game.first_bidder == (first + 10**400) % rules.players
+    assert game.to_act == game.first_bidder
