@@ -493,7 +493,7 @@ def _run(specs: Sequence[str], bots: Sequence[Sequence[str]], games: int, seed: 
          workers: int, loaded: Sequence[GameRules] | None = None) -> Iterator[list[GameSummary]]:
     """Yield, game index by game index, the summaries of that game under every spec
     (``loaded``: the specs' rules, already loaded, for the single-process case)."""
-    jobs = [(seed, i) for i in range(games)]
+    jobs = ((seed, i) for i in range(games))  # made as the pool takes them: no list of every game
     if workers <= 1:
         _init_worker(specs, bots, loaded)
         for job in jobs:
@@ -527,7 +527,8 @@ def _deal_description(rules: GameRules) -> str:
 
 def compare_specs(specs: list[str], games: int, seed: int, bots: list[str], workers: int = 1,
                   progress: Progress | None = None,
-                  confidence: float = CONFIDENCE) -> dict[str, Any]:
+                  confidence: float = CONFIDENCE,
+                  on_game: Callable[[int, list[GameSummary]], None] | None = None) -> dict[str, Any]:
     """Play the same seeded games under every rule set of ``specs`` and compare them.
 
     Game ``i`` of every spec uses the game seed ``game_seed(seed, i)``, the match
@@ -535,7 +536,9 @@ def compare_specs(specs: list[str], games: int, seed: int, bots: list[str], work
     seats) seeded ``game seed + 101·(seat + 1)``. ``runtime.Game`` shuffles with
     ``random.Random(game seed)`` before anything else, so specs with the same deck,
     players, hand and kitty sizes deal the same first deal. ``progress(done, games)``
-    is called as each game index finishes under every spec.
+    is called as each game index finishes under every spec, and ``on_game(index,
+    summaries)`` (one summary per spec) when per-game output is wanted: the summaries are
+    handed on as games finish and never kept, so memory stays flat however many games.
 
     Returns ``{"games", "seed", "bots", "confidence", "specs": [...],
     "comparisons": [...]}``: ``specs`` holds one :meth:`Accumulator.result` per spec
@@ -566,6 +569,8 @@ def compare_specs(specs: list[str], games: int, seed: int, bots: list[str], work
         for p, s in zip(pairs[1:], row[1:]):
             if p is not None:
                 p.add(row[0], s)
+        if on_game is not None:
+            on_game(done - 1, row)
         if progress is not None:
             progress(done, games)
     results = []

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from ddzrules import stats
 from ddzrules.bots import make_bot
 from ddzrules.cli import main
-from ddzrules.runtime import GameRules
+from ddzrules.runtime import GameRules, MatchInfo
 from ddzrules.simulate import (
     FIGURE_NAMES,
     Accumulator,
@@ -386,3 +386,35 @@ def test_simulate_needs_a_spec_and_valid_ones(runner: CliRunner) -> None:
     assert runner.invoke(main, ["simulate", "--games", "2"]).exit_code != 0
     bad = runner.invoke(main, ["simulate", "hubei-3p", "no-such-spec", "--games", "2"])
     assert bad.exit_code == 1 and "Traceback" not in bad.output
+
+
+# ====================================================================== streaming
+
+
+def test_per_game_summaries_are_streamed_as_games_finish() -> None:
+    """``on_game`` is handed each game's summaries (one per spec) in index order, as
+    each finishes, and the figures are what the summaries aggregate to."""
+    seen: list[tuple[int, list[GameSummary]]] = []
+    result = compare_specs(["hubei-3p", "crown-3p"], 12, 3, BOTS, on_game=lambda i, row: seen.append((i, row)))
+    assert [i for i, _ in seen] == list(range(12))
+    assert all([s.index for s in row] == [i, i] for i, row in seen)
+    for k, spec in enumerate(result["specs"]):
+        alone = aggregate([row[k] for _, row in seen], spec["bots"])
+        assert alone["games"] == spec["games"] == 12
+        assert alone["mean_stake"] == spec["mean_stake"]
+
+
+def test_a_late_game_is_played_like_an_early_one(loaded: dict[str, GameRules]) -> None:
+    """The rotation repeats every ``players`` games: game 3·10**6 (and 3·10**400) of a
+    hubei-3p match is, for the same deal seed, the same game as game 0 — figures
+    included — and is set up as fast (the first bidder is no longer a loop over games)."""
+    rules = loaded["hubei-3p"]
+    gseed = game_seed(1, 0)
+
+    def played(index: int) -> GameSummary:
+        agents = [make_bot(kind, gseed + 101 * (i + 1)) for i, kind in enumerate(BOTS)]
+        return summarise(play_game(rules, agents, gseed, MatchInfo(index, 1)), 0)
+
+    early = played(0)
+    assert played(3 * 10**6) == early
+    assert played(3 * 10**400) == early
