@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .cards import RANKS
+from .errors import DdzError, brief
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,11 +61,15 @@ class Move:
         return "bomb" if self.tier >= 0 else (self.combo, self.size, self.length)
 
     def beats(self, other: Move) -> bool:
-        """True when this play may be played on ``other``."""
-        if self.tier >= 0:
-            return other.tier < 0 or self.key > other.key
-        return (other.tier < 0 and self.combo == other.combo and self.size == other.size
-                and self.length == other.length and self.rank > other.rank)
+        """True when this play may be played on ``other`` (a Move of the same variant:
+        ``Variant.beats`` re-reads a Move of another)."""
+        try:  # free unless it raises: this is the inner loop of legal-move filtering
+            if self.tier >= 0:
+                return other.tier < 0 or self.key > other.key
+            return (other.tier < 0 and self.combo == other.combo and self.size == other.size
+                    and self.length == other.length and self.rank > other.rank)
+        except (AttributeError, TypeError):  # not a Move, or a Move built by hand with odd fields
+            raise DdzError(f"a play compares with a Move, not {brief(other)}") from None
 
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {

@@ -22,13 +22,13 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from operator import gt, itemgetter
+from operator import gt, index, itemgetter
 from pathlib import Path
 from typing import Any
 
 from . import cards as C
 from .compiler import MovePlan, Rules, Shape, compile_spec
-from .errors import DdzError
+from .errors import DdzError, brief
 from .moves import LegalMoves, Move
 from .spec import Spec, load_spec
 from .wild import WildMoves
@@ -39,6 +39,8 @@ TABLE_FORMAT = 3
 TABLE_LIMIT = 3_000_000
 
 CardsLike = str | Move | Iterable[int]
+#: packed counts are below this (4 bits for each of the 15 ranks)
+_PACKED_END = 1 << (C.BITS * C.NUM_RANKS)
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,9 @@ class Variant:
         self.name = spec.name
         self.combo_names = [c.name for c in rules.combos]
         self._intern: dict[tuple[int, int, int, int], Move] = {}
+        #: id() of every Move in _intern (kept alive there, so no id is reused): a Move
+        #: passed back in is known to be this variant's in one set lookup
+        self._interned_ids: set[int] = set()
         self._table: dict[int, tuple[Move, ...]] | None = None
         self._by_string: dict[str, tuple[Move, ...]] = {}
         self._tabulated: bool | None = None
@@ -91,6 +96,7 @@ class Variant:
             m = Move(C.to_string(packed), info.name, rank, length, size, info.tier,
                      info.key(size, rank, length), packed)
             self._intern[ident] = m
+            self._interned_ids.add(id(m))
         return m
 
     def _collect(self, avail: list[int], **kw: object) -> dict[tuple[int, int, int, int], None]:
@@ -104,13 +110,18 @@ class Variant:
 
     # ------------------------------------------------------------------ input
     def _counts(self, cards: CardsLike) -> list[int]:
+        """Per-rank counts of any accepted form of cards; CardError for anything that is
+        no set of cards (so that no count spills into another rank's field)."""
         if isinstance(cards, str):
             if not cards.strip(C.RANKS):  # canonical letters only: count them directly
-                return list(map(cards.count, C.RANKS))
-            return C.counts_of(C.parse_ranks(cards))
+                return C.check_counts(list(map(cards.count, C.RANKS)))
+            return C.check_counts(C.counts_of(C.parse_ranks(cards)))
         if isinstance(cards, Move):
-            return C.unpack(cards.packed)
-        return C.counts_of(cards)
+            packed = cards.packed
+            if type(packed) is not int or not 0 <= packed < _PACKED_END:  # a Move built by hand
+                raise C.CardError("", None, f"{brief(cards, 80)} holds no packed count of cards")
+            return C.unpack(packed)
+        return C.check_counts(C.counts_of(cards))
 
     def _check_deck(self, counts: list[int], what: str) -> None:
         if len(counts) == len(self.rules.deck) and not any(map(gt, counts, self.rules.deck)):
@@ -177,6 +188,8 @@ class Variant:
             w = self._wild_rank(wild)
             counts = self._counts(cards)
             if counts[w]:
+                if sum(counts) > self.rules.max_hand or any(map(gt, counts, self.rules.deck)):
+                    return ()  # no play of the universe, as the natural table says (and not a long walk)
                 return self._wilds().classify(counts, w)
         try:  # the common case: a canonical card string of the universe
             return self._by_string[cards]  # type: ignore[index]
@@ -214,7 +227,7 @@ class Variant:
         """The reading of a play for the runtime: the single one, or the strongest
         when several; raises when the cards are no combo."""
         if isinstance(cards, Move):
-            return cards
+            return self._own(cards, wild)
         readings = self.classify(cards, wild)
         if not readings:
             raise DdzError(f"{_show(cards)} is not a combo of {self.name}")
@@ -223,8 +236,8 @@ class Variant:
     def beats(self, a: CardsLike, b: CardsLike, wild: int | str | None = None) -> bool:
         """True when ``a`` may be played on ``b``. Moves compare exactly by their
         reading; card strings by any of their readings."""
-        ra = (a,) if isinstance(a, Move) else self.classify(a, wild)
-        rb = (b,) if isinstance(b, Move) else self.classify(b, wild)
+        ra = (self._own(a, wild),) if isinstance(a, Move) else self.classify(a, wild)
+        rb = (self._own(b, wild),) if isinstance(b, Move) else self.classify(b, wild)
         if not ra:
             raise DdzError(f"{_show(a)} is not a combo of {self.name}")
         if not rb:
@@ -241,14 +254,16 @@ class Variant:
         >>> [m.cards for m in v.legal_moves("3456789", after="34567")]
         ['45678', '56789']
         """
+        owned = False  # True when ``after`` is known to be a reading of this variant
         if wild is not None:
             w = self._wild_rank(wild)
             counts = self._counts(hand)
             self._check_deck(counts, "the hand")
-            prev = after if after is None or isinstance(after, Move) else self.reading(after, w)
+            prev = None if after is None else self.reading(after, w)
             if counts[w]:
                 return self._wilds().legal_moves(counts, prev, w)
-            hand, after = C.deck_list(counts), prev  # no wild card in hand: the natural listing
+            # no wild card in hand: the natural listing (of a play perhaps read with wild cards)
+            hand, after, owned = C.deck_list(counts), prev, True
         fast = self._fast
         if fast is None:
             fast = self._prepare_fast()
@@ -259,6 +274,8 @@ class Variant:
             counts = [0] * 15  # C.NUM_RANKS
             try:
                 for r in hand:  # type: ignore[union-attr]
+                    if r < 0:  # -1 would count as the big joker
+                        raise IndexError
                     counts[r] += 1
             except (IndexError, TypeError):
                 pass  # the general path below raises the usual error
@@ -270,7 +287,9 @@ class Variant:
             counts = self._counts(hand)
             self._check_deck(counts, "the hand")
             if fast is False or sum(counts) > fast.max_hand:  # type: ignore[union-attr]
-                return self._legal_moves_enumerated(counts, after)  # plays larger than the table's
+                # plays larger than the table's
+                prev = None if after is None else after if owned else self.reading(after)
+                return self._legal_moves_enumerated(counts, prev)
             raw = bytes(counts)
         if after is None:
             order = fast.plan.lead(raw)  # type: ignore[union-attr]
@@ -283,12 +302,11 @@ class Variant:
                     readings = self._by_string.get(after)
                     prev = readings[-1] if readings else self.reading(after)
                 else:
-                    prev = after if isinstance(after, Move) else self.reading(after)
+                    # a Move this variant made as it is; anything else read (re-read: a Move of another variant)
+                    prev = after if owned or id(after) in self._interned_ids else self.reading(after)
                 recipe = None
                 if prev.tier < 0:
-                    combo = self._combo_index.get(prev.combo)
-                    if combo is None:  # a play of another variant: the enumeration says what it says
-                        return self._legal_moves_enumerated(list(raw), after)
+                    combo = self._combo_index[prev.combo]  # prev is a reading of this variant
                     recipe = fast.plan.answerer(combo, prev.size, prev.length, prev.rank)  # type: ignore[union-attr]
                 known = (prev, recipe)
                 if type(after) is str and readings:
@@ -311,17 +329,16 @@ class Variant:
         d["can_pass"] = can_pass
         return result
 
-    def _legal_moves_enumerated(self, counts: list[int], after: CardsLike | None) -> LegalMoves:
+    def _legal_moves_enumerated(self, counts: list[int], prev: Move | None) -> LegalMoves:
         """legal_moves by plain enumeration (hands larger than the table's plays, or
-        variants whose universe is not tabulated)."""
-        if after is None:
+        variants whose universe is not tabulated); ``prev`` is a reading of this variant."""
+        if prev is None:
             found = self._collect(counts, max_size=sum(counts))
             moves = [self._move(*i) for i in found]
             return LegalMoves(tuple(sorted(moves, key=_move_order)), can_pass=False)
-        prev = self.reading(after) if not isinstance(after, Move) else after
         out: list[Move] = []
         if prev.tier < 0:
-            shapes = self._shapes_by_combo.get(self.combo_names.index(prev.combo), [])
+            shapes = self._shapes_by_combo.get(self._combo_index[prev.combo], [])
             found = self._collect(counts, shapes=shapes, exact_size=prev.size, min_rank=prev.rank,
                                   length=prev.length)
             out.extend(m for m in (self._move(*i) for i in found) if m.beats(prev))
@@ -360,9 +377,39 @@ class Variant:
 
     # ------------------------------------------------------------------ wildcards
     def _wild_rank(self, wild: int | str) -> int:
-        w = wild if isinstance(wild, int) else C.parse_rank(str(wild))
+        """The rank index of a wild rank given as text (``"7"``) or as an index (7 is "T")."""
+        if isinstance(wild, str):
+            w = C.parse_rank(wild)
+        elif isinstance(wild, bool) or not hasattr(type(wild), "__index__"):  # True is no rank; nor is 7.0
+            raise C.CardError("", None, f"a wild rank is a rank such as '7' or its index 0-14, not {brief(wild)}")
+        else:
+            w = index(wild)  # also numpy integers, which str() would misread as a rank's name
         self._wilds().check_rank(w)
         return w
+
+    def _own(self, m: Move, wild: int | str | None = None) -> Move:
+        """``m`` when it is a reading of this variant (equal to one: a copy or an unpickled
+        Move counts), else its cards re-read here, the strongest reading; DdzError when they
+        are no play here. A Move of another variant has that variant's combo names and
+        bomb tiers, so comparing it by its own fields would answer wrongly."""
+        if id(m) in self._interned_ids:  # the common case: a Move this variant made
+            return m
+        w = None if wild is None else self._wild_rank(wild)
+        try:
+            ident = (m.packed, self._combo_index.get(m.combo), m.rank, m.length)
+            mine = self._intern.get(ident)
+            if mine is None and w is not None:
+                mine = self._wilds().interned(w, ident)
+        except TypeError:  # unhashable fields: a Move built by hand, read by its cards below
+            mine = None
+        if mine is not None and mine == m:
+            return m
+        readings = self.classify(m, w)
+        if m in readings:
+            return m
+        if not readings:
+            raise DdzError(f"{_show(m)} is not a combo of {self.name}")
+        return readings[-1]
 
     def _wilds(self) -> WildMoves:
         if self._wild_moves is None:
@@ -425,9 +472,9 @@ def _fast_order(m: Move) -> tuple[int, int, int, str, int, int]:
 
 def _show(cards: CardsLike) -> str:
     if isinstance(cards, str):
-        return repr(cards)
+        return brief(cards, 80)
     if isinstance(cards, Move):
-        return repr(cards.cards)
+        return brief(cards.cards, 80)
     return repr(C.counts_to_string(C.counts_of(cards)))
 
 

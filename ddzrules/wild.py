@@ -20,7 +20,7 @@ from operator import attrgetter, itemgetter
 
 from . import cards as C
 from .compiler import Rules, Shape
-from .errors import DdzError
+from .errors import DdzError, brief
 from .moves import LegalMoves, Move
 
 #: emit(physical packed, combo, rank, length, ranks the wild cards stand for)
@@ -502,7 +502,16 @@ class WildMoves:
         if not self.rules.stand_for:
             raise DdzError(f"{self.rules.name} has no wildcards (癞子)")
         if wild not in self.rules.stand_for:
-            raise DdzError(f"{C.RANKS[wild]} cannot be the wild rank of {self.rules.name}")
+            ranks = "".join(C.RANKS[r] for r in self.rules.stand_for)
+            # an index outside 0-14 names no rank (and -1 must not read as the big joker)
+            what = (f"{C.RANKS[wild]} cannot be" if type(wild) is int and 0 <= wild < C.NUM_RANKS
+                    else f"{brief(wild)} is no rank index (0-14), so not")
+            raise DdzError(f"{what} the wild rank of {self.rules.name} (it may be one of {ranks})")
+
+    def interned(self, wild: int, ident: tuple[int, int, int, int]) -> Move | None:
+        """The Move of a reading already found with wild rank ``wild``, or None."""
+        entry = self._interned(wild).get(ident)
+        return None if entry is None else entry[1]
 
     def move(self, packed: int, combo: int, rank: int, length: int, subst: tuple[int, ...], wild: int) -> Move:
         ident = (packed, combo, rank, length)
