@@ -13,6 +13,7 @@ import unicodedata
 from collections.abc import Callable
 from contextlib import ExitStack
 from functools import wraps
+from itertools import islice
 from pathlib import Path
 from typing import IO, Any, NoReturn, TypeVar
 
@@ -45,8 +46,8 @@ def user_errors(fn: F) -> F:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             sys.exit(0)
         except (DdzError, ValueError, OSError) as e:
-            err_console.print(f"[bold red]error:[/] {e}", markup=True, soft_wrap=True)
-            sys.exit(1)
+            # never as markup: a message quotes the user's input ("3[/]" is no rich tag)
+            _fail(str(e))
 
     return wrapper  # type: ignore[return-value]
 
@@ -59,6 +60,36 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Machine-read
 spec_argument = click.argument("spec", metavar="SPEC")
 wild_option = click.option("--wild", default=None, metavar="RANK",
                            help="The wild rank (癞子) of a wildcard spec, e.g. 7.")
+
+
+class CardArgsCommand(click.Command):
+    """A command whose positional arguments are card strings. A word that starts with
+    ``-`` but names none of its options (``-3``, ``-10JQKA``) is one of those arguments,
+    so that it is read as cards (and a bad one refused with a card message, exit 1), not
+    refused as an unknown option (exit 2). An unknown ``--word`` is still an unknown option."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        names: set[str] = set()
+        takes_value: set[str] = set()
+        for param in self.get_params(ctx):
+            if isinstance(param, click.Option):
+                names.update(param.opts, param.secondary_opts)
+                if not param.is_flag and not param.count:
+                    takes_value.update(param.opts)
+        options: list[str] = []
+        arguments: list[str] = []
+        words = iter(args)
+        for word in words:
+            if word == "--":
+                arguments.extend(words)
+                break
+            if word.split("=", 1)[0] in names or word.startswith("--"):
+                options.append(word)
+                if word in takes_value:  # its value is the next word, whatever it looks like
+                    options.extend(islice(words, 1))
+            else:
+                arguments.append(word)
+        return super().parse_args(ctx, [*options, "--", *arguments])
 
 
 
@@ -440,7 +471,7 @@ def _moves_line(v: Variant) -> Answer:
     return answer
 
 
-@main.command()
+@main.command(cls=CardArgsCommand)
 @spec_argument
 @click.argument("cards", required=False)
 @wild_option
@@ -466,7 +497,7 @@ def classify(spec: str, cards: str | None, wild: str | None, as_json: bool, batc
     console.print(_move_rows(readings))
 
 
-@main.command()
+@main.command(cls=CardArgsCommand)
 @spec_argument
 @click.argument("a", required=False)
 @click.argument("b", required=False)
@@ -493,7 +524,8 @@ def compare(spec: str, a: str | None, b: str | None, wild: str | None, as_json: 
 @spec_argument
 @click.option("--hand", default=None, help="The hand, e.g. 33445566778899TJQ (required without --batch).")
 @click.option("--after", default=None, help="The play to beat; omit when leading.")
-@click.option("--limit", type=int, default=0, help="Show at most this many moves (text output).")
+@click.option("--limit", type=click.IntRange(min=0), default=0,
+              help="Show at most this many moves (text output; 0: all).")
 @wild_option
 @json_option
 @batch_option

@@ -262,6 +262,60 @@ def test_bad_input(args, fragment):
     assert fragment in fails(*args)
 
 
+@pytest.mark.parametrize("args,shown", [
+    (["classify", "hubei-3p", "-3"], "3: 1 reading(s)"),       # '-' is a separator: the single 3
+    (["classify", "hubei-3p", "--", "-3"], "3: 1 reading(s)"),
+    (["classify", "hubei-3p", "-10JQKA", "--json"], '"cards": "TJQKA"'),
+    (["compare", "hubei-3p", "-3", "4"], "4 beats 3"),           # the arguments keep their order
+    (["compare", "hubei-3p", "4", "-3"], "4 beats 3"),
+    (["compare", "hubei-3p", "--json", "-5", "-4"], '"a": "5"'),
+    (["classify", "laizi", "--wild", "7", "-445567"], "pair_chain"),
+])
+def test_a_card_argument_may_start_with_a_dash(args, shown):
+    # it was an unknown option (exit 2)
+    assert shown in ok(*args)
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["classify", "hubei-3p", "-Z"], "unknown card 'Z'"),
+    (["classify", "hubei-3p", "-3Z"], "unknown card 'Z'"),
+    (["compare", "hubei-3p", "-3", "-Q?"], "unknown card '?'"),
+])
+def test_a_bad_card_argument_starting_with_a_dash_is_a_card_error(args, fragment):
+    assert fragment in fails(*args)
+
+
+def test_an_unknown_long_option_is_still_a_usage_error():
+    result = run("classify", "hubei-3p", "--jsn", "33")
+    assert result.exit_code == 2
+    assert "No such option" in result.output
+
+
+def test_a_negative_limit_is_refused():
+    # it printed "… 7 more"
+    result = run("moves", "hubei-3p", "--hand", "3456789", "--limit", "-5")
+    assert result.exit_code == 2
+    assert "-5 is not in the range" in result.output
+    assert "more" not in result.output
+
+
+@pytest.mark.parametrize("cards,escape", [("3\x1b[2J", "\\x1b"), ("\x1b]0;pwned\x07", "\\x1b"),
+                                         ("33\x00", "\\x00"), ("3\x9b31m", "\\x9b")])
+def test_control_characters_in_bad_cards_are_escaped(cards, escape):
+    # the caret line echoed them raw: a terminal would run the escape sequence
+    err = fails("classify", "hubei-3p", cards)
+    assert all(ch == "\n" or ch.isprintable() for ch in err), repr(err)
+    shown, caret = err.rstrip("\n").splitlines()[-2:]
+    assert shown[caret.index("^"):].startswith(escape)
+
+
+@pytest.mark.parametrize("cards", ["3[/]", "3[bold]x", "[red]3"])
+def test_bad_cards_that_look_like_markup_are_shown_as_typed(cards):
+    # the message was printed as rich markup: "[/]" raised MarkupError (a traceback)
+    err = fails("classify", "hubei-3p", cards)
+    assert f"  {cards}\n" in err
+
+
 def test_malformed_cards_show_where(tmp_path):
     err = fails("classify", "hubei-3p", "3Z3")
     assert "position 2" in err
