@@ -4,14 +4,12 @@ under the limit, and the estimate is never below what the enumeration really mak
 
 from __future__ import annotations
 
-import signal
 import textwrap
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from fuzzers import bounded
 
 import ddzrules
 from ddzrules import cards as C
@@ -33,21 +31,6 @@ from ddzrules.wild import enumerate_wild
 NINETEEN = "1" + " + 1" * 19 + " where distinct"
 
 
-@contextmanager
-def deadline(seconds: int) -> Iterator[None]:
-    """Fail instead of hanging (a guard, not a timing: the refusal takes milliseconds)."""
-    def expire(*_: object) -> None:
-        raise AssertionError(f"still running after {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, expire)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
-
-
 def write(path: Path, text: str) -> Path:
     path.write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
     return path
@@ -64,7 +47,7 @@ def spec_with(tmp_path: Path, pattern: str, extends: str = "hubei-3p", extra: st
 
 def test_nineteen_kickers_refused_by_validate_with_estimate_and_place(tmp_path: Path) -> None:
     path = spec_with(tmp_path, NINETEEN)
-    with deadline(30):
+    with bounded("the refusal", 30):
         report = validate_spec(str(path))
     [problem] = [p for p in report.errors if p.code == "too-large"]
     assert problem.location is not None
@@ -73,7 +56,7 @@ def test_nineteen_kickers_refused_by_validate_with_estimate_and_place(tmp_path: 
     assert "combo 'wide' is too large to enumerate" in problem.message
     assert "×10^" in problem.message and "steps" in problem.message  # the estimate, 15 × 14^19 and more
     assert ENUMERATION_ENV in problem.message and problem.hint
-    with deadline(30):
+    with bounded("the refusal", 30):
         result = CliRunner().invoke(main, ["validate", str(path)])
     assert result.exit_code == 1
     assert "wide.yaml:4:10: combos.wide: combo 'wide' is too large to enumerate" in result.output
@@ -82,7 +65,7 @@ def test_nineteen_kickers_refused_by_validate_with_estimate_and_place(tmp_path: 
 def test_nineteen_kickers_never_reach_a_call(tmp_path: Path) -> None:
     """Loading refuses the spec, so no later call (the one that hung) can start."""
     path = spec_with(tmp_path, NINETEEN)
-    with deadline(30), pytest.raises(SpecError, match="too large to enumerate"):
+    with bounded("the refusal", 30), pytest.raises(SpecError, match="too large to enumerate"):
         ddzrules.load_variant(path)
 
 
@@ -94,7 +77,7 @@ def test_nineteen_kickers_never_reach_a_call(tmp_path: Path) -> None:
 ])
 def test_explosive_shapes_refused(tmp_path: Path, pattern: str, extends: str, extra: str, wild: bool) -> None:
     path = spec_with(tmp_path, pattern, extends, extra)
-    with deadline(30), pytest.raises(SpecError) as info:
+    with bounded("the refusal", 30), pytest.raises(SpecError) as info:
         compile_spec(load_spec(path))
     [problem] = info.value.problems
     assert problem.code == "too-large" and problem.path == "combos.wide"

@@ -29,7 +29,7 @@ from ddzrules.records import (
     record_schema,
     replay,
 )
-from ddzrules.runtime import GameRules
+from ddzrules.runtime import GameRules, MatchInfo
 from ddzrules.simulate import play_game
 
 
@@ -110,6 +110,16 @@ def test_a_large_match_index_is_refused(record: dict[str, Any]) -> None:
     start = time.monotonic()
     assert "match.index" in str(refused(bad))
     assert time.monotonic() - start < 2
+
+
+def test_a_late_game_of_a_long_match_replays(record: dict[str, Any]) -> None:
+    """Game 10**12 of a match: its first bidder comes in closed form, so it records and
+    verifies like game 0 (and its rotation differs from game 0's by the index)."""
+    rules = GameRules.load("hubei-3p")
+    game = play_game(rules, [HeuristicBot(1), RandomBot(2), HeuristicBot(3)], 2024, MatchInfo(10**12, 5))
+    late = json.loads(json.dumps(game_record(game)))
+    assert late["match"]["index"] == 10**12
+    assert replay(late).game.scores == late["scores"]
 
 
 def test_deep_json_is_refused(tmp_path: Path, record: dict[str, Any]) -> None:
