@@ -27,8 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from . import cards as C
-from .compiler import MovePlan, Rules, Shape, compile_spec
+from .compiler import Rules, Shape, compile_spec
 from .errors import DdzError, brief
+from .lister import MovePlan
 from .moves import LegalMoves, Move
 from .spec import Spec, load_spec
 from .wild import WildMoves
