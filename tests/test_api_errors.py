@@ -5,12 +5,11 @@ raises a DdzError, never another exception, and finishes."""
 from __future__ import annotations
 
 import pickle
-import signal
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 import pytest
+from fuzzers import bounded
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -21,25 +20,6 @@ from ddzrules.errors import DdzError
 from ddzrules.moves import Move
 from ddzrules.patterns import PatternSyntaxError, parse_pattern
 from ddzrules.variant import Variant
-
-#: seconds any one call here may take: a hang detector (a call takes milliseconds)
-CALL_LIMIT = 10
-
-
-@contextmanager
-def bounded(seconds: float = CALL_LIMIT) -> Iterator[None]:
-    """Fail instead of hanging (size_of(-5) used to loop forever)."""
-
-    def expired(signum: int, frame: object) -> None:
-        raise TimeoutError(f"still running after {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, expired)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
 
 
 @pytest.fixture(scope="module")
@@ -120,7 +100,7 @@ def test_cards_of_no_accepted_form(hubei, cards):
 
 
 def test_size_of_a_negative_packed_count_raises_and_returns(hubei):
-    with bounded(5), pytest.raises(CardError, match="not a packed count"):
+    with bounded("size_of(-5)", 5), pytest.raises(CardError, match="not a packed count"):
         C.size_of(-5)
 
 
@@ -263,7 +243,7 @@ wilds = st.one_of(st.none(), st.sampled_from(["7", "X", "", "10", "t", "Z"]), st
 
 
 def _answer_or_refuse(call: Callable[[], Any]) -> None:
-    with bounded():
+    with bounded("an API call"):
         try:
             call()
         except DdzError:
