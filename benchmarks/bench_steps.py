@@ -1,0 +1,151 @@
+"""Whole random-bot games, CPU time per step: ddzrules beside DouZero's ``GameEnv``.
+
+    python benchmarks/bench_steps.py [--rounds 9] [--games 40] [--seed 0] [--json]
+                                     [--spec hubei-3p --spec laizi]
+
+Everything runs in this one process. A round plays ``--games`` whole games with
+every engine, one engine after the other, so that the engines are interleaved and
+a burst of load on a shared machine hits them alike; each engine's figure is the
+median over the rounds of (CPU time of its games) / (steps of its games), with the
+garbage collector paused while a batch runs (as ``timeit`` does).
+
+* **ddzrules**: ``ddzrules.simulate.play_game`` with a :class:`~ddzrules.bots.RandomBot`
+  per seat — the deal, the landlord phase, the tricks and the settlement; a step is
+  one action of the game's history (bids and passes included).
+* **DouZero 1.1.0** (``pip install --no-deps douzero numpy``): ``GameEnv`` with three
+  agents choosing uniformly among ``infoset.legal_actions``, dealt as DouZero's own
+  ``Env.reset`` deals (a shuffled deck, 20/17/17 cards, sorted); a step is one
+  ``GameEnv.step`` (a play or a pass: DouZero has no bidding). DouZero has no wild
+  cards, so its classic game is the anchor of the ``laizi`` row too.
+
+The ratio printed is DouZero's time per step over ddzrules' (above 1: ddzrules is
+faster). Issue 12's targets: ≥ 5× for hubei-3p and ≥ 2× for laizi.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import random
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+TARGETS = {"hubei-3p": 5.0, "laizi": 2.0}
+DOUZERO = "douzero GameEnv"
+
+#: a batch of games: (first seed, number of games) -> steps played
+Batch = Callable[[int, int], int]
+
+
+def ddzrules_batch(spec: str) -> Batch:
+    from ddzrules.bots import RandomBot
+    from ddzrules.runtime import GameRules
+    from ddzrules.simulate import play_game
+
+    rules = GameRules.load(spec)
+    players = rules.players
+
+    def run(first: int, games: int) -> int:
+        steps = 0
+        for seed in range(first, first + games):
+            game = play_game(rules, [RandomBot(seed * players + i) for i in range(players)], seed)
+            steps += len(game.history)
+        return steps
+
+    run(10**9, 3)  # warm the lister's memos and the answer recipes
+    return run
+
+
+def douzero_batch() -> Batch | None:
+    try:
+        from douzero.env.game import GameEnv
+    except ImportError:
+        return None
+    deck = [r for r in range(3, 15) for _ in range(4)] + [17] * 4 + [20, 30]
+
+    class RandomAgent:
+        def __init__(self, rng: random.Random) -> None:
+            self.rng = rng
+
+        def act(self, infoset: Any) -> list[int]:
+            legal = infoset.legal_actions
+            return legal[self.rng.randrange(len(legal))]
+
+    def run(first: int, games: int) -> int:
+        steps = 0
+        for seed in range(first, first + games):
+            rng = random.Random(seed)
+            agent = RandomAgent(rng)
+            env = GameEnv({"landlord": agent, "landlord_up": agent, "landlord_down": agent})
+            cards = deck.copy()
+            rng.shuffle(cards)
+            data = {"landlord": cards[:20], "landlord_up": cards[20:37], "landlord_down": cards[37:54],
+                    "three_landlord_cards": cards[17:20]}
+            for hand in data.values():
+                hand.sort()
+            env.card_play_init(data)
+            while not env.game_over:
+                env.step()
+                steps += 1
+        return steps
+
+    run(10**9, 3)
+    return run
+
+
+def measure(batches: dict[str, Batch], rounds: int, games: int, seed: int) -> dict[str, list[float]]:
+    """Per engine, its CPU seconds per step in each round (engines interleaved)."""
+    per_step: dict[str, list[float]] = {name: [] for name in batches}
+    for r in range(rounds):
+        first = seed + r * games
+        for name, run in batches.items():
+            gc.collect()
+            gc.disable()
+            try:
+                start = time.process_time()
+                steps = run(first, games)
+                elapsed = time.process_time() - start
+            finally:
+                gc.enable()
+            per_step[name].append(elapsed / steps)
+    return per_step
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=9)
+    ap.add_argument("--games", type=int, default=40, help="games per engine per round")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--spec", action="append", help="ddzrules specs (default: hubei-3p and laizi)")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    specs = args.spec or ["hubei-3p", "laizi"]
+    batches: dict[str, Batch] = {spec: ddzrules_batch(spec) for spec in specs}
+    anchor = douzero_batch()
+    if anchor is not None:
+        batches[DOUZERO] = anchor
+    per_step = measure(batches, args.rounds, args.games, args.seed)
+    medians = {name: statistics.median(times) for name, times in per_step.items()}
+    ratios = {spec: medians[DOUZERO] / medians[spec] for spec in specs} if anchor is not None else {}
+    if args.json:
+        print(json.dumps({"us_per_step": {k: v * 1e6 for k, v in medians.items()}, "ratio_vs_douzero": ratios,
+                          "rounds": args.rounds, "games": args.games}, indent=2))
+        return
+    print(f"CPU time per step, median of {args.rounds} interleaved rounds of {args.games} games each")
+    for name, t in medians.items():
+        spread = per_step[name]
+        print(f"  {name:18s} {t * 1e6:7.2f} us/step  (rounds {min(spread) * 1e6:.2f}-{max(spread) * 1e6:.2f})")
+    if anchor is None:
+        print("douzero: not installed (pip install --no-deps douzero numpy), no ratios")
+        return
+    for spec, ratio in ratios.items():
+        target = TARGETS.get(spec)
+        mark = "" if target is None else f"  (target >= {target:g}x: {'met' if ratio >= target else 'not met'})"
+        print(f"  {spec}: {ratio:.2f}x DouZero's speed per step{mark}")
+
+
+if __name__ == "__main__":
+    main()
