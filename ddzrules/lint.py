@@ -27,6 +27,7 @@ from .spec import (
     ScalarSource,
     Spec,
     _read_yaml,
+    bundled_names,
     bundled_root,
     dangling_removals,
     dotted,
@@ -136,13 +137,21 @@ def _load_chain(name: str, report: Report) -> list[SpecFile] | None:
             loc, excerpt = _key_loc(child, ("extends",))
             missing = all(p.location is None for p in e.problems)
             code = "missing-parent" if missing else "broken-parent"
+            # a misspelt bundled name: go on with the spec it surely means, so that one run
+            # still reports everything else in the child (marked as checked against it)
+            stand_in = _bundled_stand_in(target) if missing and len(files) == 1 else None
             for p in e.problems:
                 where = f" ({p.location})" if p.location else ""
                 hint = "name a bundled spec (`ddzrules list`) or a .yaml file" if missing else ""
+                if stand_in:
+                    hint += f"; the rest of this file was checked as if it extended {stand_in!r}"
                 report.findings.append(Problem(loc, "extends", f"parent {target!r}{where}: {p.message}",
                                                excerpt, code=p.code if p.code and not missing
                                                else code, hint=hint))
-            return None
+            if stand_in is None:
+                return None
+            target, relative_to = stand_in, None
+            continue
         except (OSError, ValueError) as e:
             loc_file = child.file if child else name
             report.findings.append(Problem(Location(loc_file, 1, 1), "", f"cannot read {target!r}: {e}",
@@ -161,6 +170,14 @@ def _load_chain(name: str, report: Report) -> list[SpecFile] | None:
         if not parent or not isinstance(parent, str):
             return files
         target, relative_to = parent, path.parent
+
+
+def _bundled_stand_in(name: str) -> str | None:
+    """The bundled spec a missing parent's name is a near miss of (one match only)."""
+    if "/" in name.replace("compat/", "", 1) or name.endswith((".yaml", ".yml")):
+        return None  # a path: no guessing which file was meant
+    close = difflib.get_close_matches(name, bundled_names(), n=1, cutoff=0.85)
+    return close[0] if close else None
 
 
 def _merged(files: list[SpecFile], upto: int = 0) -> Spec:

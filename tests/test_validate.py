@@ -69,6 +69,33 @@ def test_five_mistakes_in_one_run(five_mistakes: tuple[Path, Path]) -> None:
         assert set(f) == {"file", "line", "column", "path", "severity", "code", "message", "hint"}
 
 
+def test_five_mistakes_in_one_file(tmp_path: Path) -> None:
+    """The parent's name misspelt too: the run goes on against the bundled spec it is a
+    near miss of (and says so), so the other four mistakes are still reported."""
+    spec = write(tmp_path / "all.yaml", """
+        name: house
+        extends: hubei-3pp
+        combos:
+          straigth: "1{5..} in 3..2"
+          pair_chain: {pattern: "2{3.."}
+          trio_chain: {pattern: "3{2..} in 3..Z"}
+        game:
+          landlord:
+            plugin: point-bid
+    """)
+    report = validate_spec(str(spec))
+    at = {p.code: p for p in report.findings}
+    assert at["missing-parent"].location.line == line_of(spec, "extends")  # type: ignore[union-attr]
+    assert "checked as if it extended 'hubei-3p'" in at["missing-parent"].hint
+    for code, needle in (("close-to-inherited", "straigth"), ("pattern-syntax", "pair_chain"),
+                         ("unknown-rank", "trio_chain"), ("unknown-plugin", "plugin: point-bid")):
+        assert at[code].location.line == line_of(spec, needle), code  # type: ignore[union-attr]
+    assert at["close-to-inherited"].severity == "warning" and report.errors
+    # a parent given as a path is never guessed
+    other = write(tmp_path / "path.yaml", "name: p\nextends: ./hubei-3pp.yaml\n")
+    assert [p.code for p in validate_spec(str(other)).findings] == ["missing-parent"]
+
+
 def test_misspelt_plugin_beside_broken_combos(five_mistakes: tuple[Path, Path]) -> None:
     child, _ = five_mistakes
     report = validate_spec(str(child))
