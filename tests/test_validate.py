@@ -28,19 +28,23 @@ def line_of(path: Path, needle: str) -> int:
     return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if needle in line)
 
 
+#: a misspelt combo key, a pattern syntax error, an unknown rank, a misspelt plugin
+FOUR_MISTAKES = """
+    name: house
+    extends: {parent}
+    combos:
+      straigth: "1{{5..}} in 3..2"
+      pair_chain: {{pattern: "2{{3.."}}
+      trio_chain: {{pattern: "3{{2..}} in 3..Z"}}
+    game:
+      landlord:
+        plugin: point-bid
+"""
+
+
 @pytest.fixture
 def five_mistakes(tmp_path: Path) -> tuple[Path, Path]:
-    child = write(tmp_path / "house.yaml", """
-        name: house
-        extends: hubei-3p
-        combos:
-          straigth: "1{5..} in 3..2"
-          pair_chain: {pattern: "2{3.."}
-          trio_chain: {pattern: "3{2..} in 3..Z"}
-        game:
-          landlord:
-            plugin: point-bid
-    """)
+    child = write(tmp_path / "house.yaml", FOUR_MISTAKES.format(parent="hubei-3p"))
     orphan = write(tmp_path / "orphan.yaml", """
         name: orphan
         extends: hubei-3pp
@@ -72,17 +76,7 @@ def test_five_mistakes_in_one_run(five_mistakes: tuple[Path, Path]) -> None:
 def test_five_mistakes_in_one_file(tmp_path: Path) -> None:
     """The parent's name misspelt too: the run goes on against the bundled spec it is a
     near miss of (and says so), so the other four mistakes are still reported."""
-    spec = write(tmp_path / "all.yaml", """
-        name: house
-        extends: hubei-3pp
-        combos:
-          straigth: "1{5..} in 3..2"
-          pair_chain: {pattern: "2{3.."}
-          trio_chain: {pattern: "3{2..} in 3..Z"}
-        game:
-          landlord:
-            plugin: point-bid
-    """)
+    spec = write(tmp_path / "all.yaml", FOUR_MISTAKES.format(parent="hubei-3pp"))
     report = validate_spec(str(spec))
     at = {p.code: p for p in report.findings}
     assert at["missing-parent"].location.line == line_of(spec, "extends")  # type: ignore[union-attr]
