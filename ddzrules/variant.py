@@ -11,22 +11,18 @@ False
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
-import os
-import stat
-import warnings
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 from operator import gt, index, itemgetter
 from pathlib import Path
 from typing import Any
 
+from . import cache
 from . import cards as C
+from .cache import CacheWarning, cache_dir
 from .compiler import Rules, Shape, compile_spec
 from .errors import DdzError, brief
 from .lister import MovePlan
@@ -36,6 +32,8 @@ from .wild import WildMoves
 
 #: bump when the cached table format or the enumeration changes
 TABLE_FORMAT = 3
+__all__ = ["TABLE_FORMAT", "TABLE_LIMIT", "CacheWarning", "Census", "Variant", "cache_dir", "load_variant"]
+
 #: universes larger than this are not tabulated; classification falls back to decomposition
 TABLE_LIMIT = 3_000_000
 
@@ -482,81 +480,10 @@ def _show(cards: CardsLike) -> str:
 # ------------------------------------------------------------------ disk cache
 
 
-def cache_dir() -> Path:
-    base = os.environ.get("DDZRULES_CACHE_DIR")
-    if base:
-        return Path(base)
-    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "ddzrules"
-
-
-@lru_cache(maxsize=1)
-def _code_hash() -> str:
-    """Hash of the enumeration code, so a changed compiler never reads a stale table."""
-    here = Path(__file__).parent
-    h = hashlib.sha256(str(TABLE_FORMAT).encode())
-    for name in ("compiler.py", "cards.py", "patterns.py", "pattern.lark"):
-        h.update((here / name).read_bytes())
-    return h.hexdigest()[:16]
-
-
-def _cache_file(rules: Rules) -> Path:
-    return cache_dir() / f"{rules.content_hash[:32]}-{_code_hash()}.json"
-
-
-class CacheWarning(UserWarning):
-    """A table cache file that was not trusted: the table was rebuilt from the spec."""
-
-
-#: a cache file larger than this is not read (untrusted input: bounded memory)
-MAX_CACHE_BYTES = int(os.environ.get("DDZRULES_MAX_CACHE_BYTES", str(512 * 2**20)))
-_KEY_BYTES = 32
-
-
-def _cache_key() -> bytes | None:
-    """The secret this installation keys its cache digests with (``key`` in the cache
-    directory, created on first use, readable by the user only). A table file is served
-    only when its HMAC checks, so a file edited, truncated, corrupted or copied from
-    elsewhere is rebuilt, not believed. None when the directory cannot hold it."""
-    path = cache_dir() / "key"
-    try:
-        st = os.lstat(path)
-        if stat.S_ISREG(st.st_mode) and st.st_size == _KEY_BYTES:
-            return path.read_bytes()
-        return None  # not a regular key file: do not use the cache at all
-    except FileNotFoundError:
-        pass
-    except OSError:
-        return None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        key = os.urandom(_KEY_BYTES)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(key)
-        return key
-    except FileExistsError:  # another process made it first
-        return _cache_key()
-    except OSError:
-        return None
-
-
-def _read_regular(path: Path, limit: int) -> bytes | None:
-    """A regular file's bytes (no symlink, FIFO or device; at most ``limit`` bytes), or
-    None when there is no such file; raises ValueError when it is not one to read."""
-    try:
-        st = os.lstat(path)
-    except (FileNotFoundError, NotADirectoryError):
-        return None
-    if not stat.S_ISREG(st.st_mode):
-        raise ValueError("not a regular file")
-    if st.st_size > limit:
-        raise ValueError(f"larger than {limit} bytes")
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-    with os.fdopen(fd, "rb") as f:
-        data = f.read(limit + 1)
-    if len(data) > limit:
-        raise ValueError(f"larger than {limit} bytes")
-    return data
+def _cache_name(rules: Rules) -> str:
+    # the code hash: a changed compiler or format never reads a stale table
+    code = cache.code_hash(TABLE_FORMAT, "compiler.py", "cards.py", "patterns.py", "pattern.lark")
+    return f"{rules.content_hash[:32]}-{code}.json"
 
 
 def _check_table(rules: Rules, idents: Any, shapes: Any) -> tuple[list[tuple[int, int, int, int]], list[int]]:
@@ -582,50 +509,24 @@ def _check_table(rules: Rules, idents: Any, shapes: Any) -> tuple[list[tuple[int
 
 
 def _load_cached(rules: Rules) -> tuple[list[tuple[int, int, int, int]], list[int]] | None:
-    """The cached universe table, or None. JSON, not pickle: a cache file is data and
-    can never run code; and it is served only when its keyed digest (HMAC-SHA256) and
-    its structure check, so a tampered or corrupt file is rebuilt, with a warning."""
-    if os.environ.get("DDZRULES_NO_CACHE"):
-        return None
-    path = _cache_file(rules)
-    try:
-        data = _read_regular(path, MAX_CACHE_BYTES)
-        if data is None:
-            return None
-        key = _cache_key()
-        if key is None:
-            return None
-        digest, _, body = data.partition(b"\n")
-        if not hmac.compare_digest(digest, hmac.new(key, body, hashlib.sha256).hexdigest().encode()):
-            raise ValueError("its digest does not match its content")
+    """The cached universe table, or None (see :mod:`ddzrules.cache`: served only when
+    its keyed digest and its structure check). JSON, not pickle: a cache file is data
+    and can never run code."""
+    def parse(body: bytes) -> tuple[list[tuple[int, int, int, int]], list[int]]:
         payload = json.loads(body)
         if not isinstance(payload, dict) or payload.get("hash") != rules.content_hash:
             raise ValueError("it is the table of other rules")
         return _check_table(rules, payload.get("idents"), payload.get("shapes"))
-    except (OSError, ValueError, RecursionError) as e:
-        warnings.warn(f"ignoring the table cache {path} ({e}); rebuilding it", CacheWarning, stacklevel=4)
-        return None
+
+    return cache.load(_cache_name(rules), parse, stacklevel=3)
 
 
 def _store_cached(rules: Rules, idents: list[tuple[int, int, int, int]], shapes: list[int]) -> None:
-    if os.environ.get("DDZRULES_NO_CACHE"):
+    if not cache.enabled():
         return
-    path = _cache_file(rules)
-    try:
-        key = _cache_key()
-        if key is None:
-            return
-        body = json.dumps({"hash": rules.content_hash, "idents": idents, "shapes": shapes},
-                          separators=(",", ":")).encode("utf-8")
-        digest = hmac.new(key, body, hashlib.sha256).hexdigest().encode()
-        # a private temporary name, then an atomic rename: concurrent writers never mix
-        tmp = path.with_suffix(f".{os.getpid()}.{os.urandom(4).hex()}.tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(digest + b"\n" + body)
-        os.replace(tmp, path)
-    except OSError:
-        pass  # a read-only home is no reason to fail; the table is rebuilt next time
+    body = json.dumps({"hash": rules.content_hash, "idents": idents, "shapes": shapes},
+                      separators=(",", ":")).encode("utf-8")
+    cache.store(_cache_name(rules), body)
 
 
 def load_variant(name_or_path: str | Path) -> Variant:

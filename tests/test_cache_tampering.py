@@ -107,7 +107,7 @@ def test_a_foreign_cache_key_is_not_trusted(cache: Path, tmp_path: Path, monkeyp
 
 def test_oversized_cache_file_is_not_read(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     clean = answers(ddzrules.load_variant("hubei-3p"))
-    monkeypatch.setattr("ddzrules.variant.MAX_CACHE_BYTES", 1000)
+    monkeypatch.setattr("ddzrules.cache.MAX_CACHE_BYTES", 1000)
     with pytest.warns(CacheWarning, match="larger than"):
         assert answers(ddzrules.load_variant("hubei-3p")) == clean
 
