@@ -16,6 +16,7 @@ checks it against :meth:`Game.legal_actions` first, so an illegal action raises
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any, Protocol
@@ -155,6 +156,62 @@ class PlayerView:
     #: the seats on this seat's side, itself excluded (farmers once the landlord is known,
     #: a fixed team; empty when everyone plays for himself or the sides are not known yet)
     partners: tuple[int, ...] = ()
+
+    # Game.view fills ``history`` and ``played`` on first read: copying them at every
+    # step costs more as a game goes on, and most agents never read them. It keeps,
+    # in ``_lazy``, the game's lists and their lengths when the view was made (the
+    # runtime only appends to them), so the view still shows that moment.
+    def __getattr__(self, name: str) -> Any:
+        lazy = self.__dict__.get("_lazy")
+        if lazy is None or name not in _LAZY_VIEW_FIELDS:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        history, length, played, lengths = lazy
+        if name == "history":
+            value: Any = history[:length]
+        else:
+            value = [[m.cards for m in moves[:n]] for moves, n in zip(played, lengths)]
+        self.__dict__[name] = value
+        if all(f in self.__dict__ for f in _LAZY_VIEW_FIELDS):
+            del self.__dict__["_lazy"]
+        return value
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled and copied with every field filled in, and not the game's lists."""
+        for name in _LAZY_VIEW_FIELDS:
+            getattr(self, name)
+        return self.__dict__
+
+
+_LAZY_VIEW_FIELDS = ("history", "played")
+#: canonical strings of card counts, by the counts as bytes (hands and kitties shown in views)
+_COUNT_STRINGS: dict[bytes, str] = {}
+#: the (rank, count) pairs of a play's packed counts, by packed counts (what apply takes from a hand)
+_PLAY_COUNTS: dict[int, tuple[tuple[int, int], ...]] = {}
+_MEMO_LIMIT = 1 << 16
+_new = object.__new__
+
+
+def _counts_string(counts: list[int]) -> str:
+    """``C.counts_to_string``, memoised: a hand's string is made again at every step."""
+    try:
+        key = bytes(counts)
+    except (ValueError, TypeError):  # counts no byte holds: not memoised
+        return C.counts_to_string(counts)
+    got = _COUNT_STRINGS.get(key)
+    if got is None:
+        if len(_COUNT_STRINGS) >= _MEMO_LIMIT:
+            _COUNT_STRINGS.clear()
+        got = _COUNT_STRINGS[key] = C.counts_to_string(counts)
+    return got
+
+
+def _play_counts(packed: int) -> tuple[tuple[int, int], ...]:
+    got = _PLAY_COUNTS.get(packed)
+    if got is None:
+        if len(_PLAY_COUNTS) >= _MEMO_LIMIT:
+            _PLAY_COUNTS.clear()
+        got = _PLAY_COUNTS[packed] = tuple((r, c) for r, c in enumerate(C.unpack(packed)) if c)
+    return got
 
 
 # ====================================================================== plugins
@@ -385,6 +442,9 @@ class GameRules:
         self.restricted = bool(self.hook.ddzrules_restrict_actions.get_hookimpls())
         if problems:
             raise SpecError(problems)
+        self.play_lister = _PlayLister(self)
+        #: (landlord, seat) -> the seat's partners (Game.partners, asked at every view)
+        self._partners: dict[tuple[int | None, int], tuple[int, ...]] = {}
 
     def _teams(self, table: dict[str, Any]) -> list[tuple[int, ...]]:
         """The fixed teams of a partnerships table (SpecError unless they partition the seats)."""
@@ -455,6 +515,128 @@ class GameRules:
         return (seat + 1) % self.players
 
 
+# ====================================================================== the play phase's lister
+
+
+class _SeatActions(dict[int, Action]):
+    """One seat's play actions by position in the variant's listing order, each built
+    on first use and then reused (an Action a play, not an Action a play a step)."""
+
+    __slots__ = ("moves", "seat")
+
+    def __init__(self, seat: int, moves: tuple[Move, ...]) -> None:
+        super().__init__()
+        self.seat, self.moves = seat, moves
+
+    def __missing__(self, pos: int) -> Action:
+        m = self.moves[pos]
+        action = self[pos] = Action(self.seat, "play", m.cards, m)
+        return action
+
+
+class _PlayLister:
+    """The play phase's legal actions of one :class:`GameRules`, made fast: the hand's
+    counts go to the variant's lister as they are (no card list to count again), and
+    each (seat, play) has one :class:`Action`, built once and reused by every game of
+    these rules. Deals with a wild rank, hands the variant's table does not cover and
+    variants without one go through :meth:`Variant.legal_moves`; the plays and their
+    order are the same either way."""
+
+    def __init__(self, rules: GameRules) -> None:
+        self.variant = rules.variant
+        self.must_beat = rules.must_beat
+        self.passes = tuple(Action(s, "pass") for s in range(rules.players))
+        self._fast: Any = None  # the variant's fast index; False: not usable
+        self._by_position: list[_SeatActions] = []
+        #: per seat, id(move) -> (move, action), for plays listed through Variant.legal_moves
+        self._by_move: list[dict[int, tuple[Move, Action]]] = [{} for _ in range(rules.players)]
+        #: id(play to beat) -> (that play, the lister's answer function or None for a bomb)
+        self._answers: dict[int, tuple[Move, Any]] = {}
+
+    def _fast_index(self) -> Any:
+        fast = self._fast
+        if fast is None:
+            # the variant's table of readings in listing order and its MovePlan
+            # (Variant._prepare_fast); False when the universe is not tabulated
+            fast = getattr(self.variant, "_fast", False)
+            if fast is None:
+                fast = self.variant._prepare_fast()
+            if fast is not False and not (hasattr(fast, "plan") and type(getattr(fast, "moves", None)) is tuple):
+                fast = False
+            self._fast = fast
+            if fast is not False:
+                self._by_position = [_SeatActions(s, fast.moves) for s in range(len(self.passes))]
+        return fast
+
+    def positions(self, hand: list[int], prev: Move | None) -> list[int] | None:
+        """The positions of the hand's legal plays in the variant's listing order, as
+        ``Variant.legal_moves`` lists them; None when this path does not apply."""
+        fast = self._fast_index()
+        if fast is False:
+            return None
+        try:
+            raw = bytes(hand)
+        except (ValueError, TypeError):
+            return None
+        if sum(raw) > fast.fits or (int.from_bytes(raw, "little") + fast.over) & fast.high:
+            return None  # more cards than the table's plays, or than the deck holds
+        if prev is None:
+            order = fast.plan.lead(raw)
+        else:
+            known = self._answers.get(id(prev))
+            if known is None or known[0] is not prev:
+                recipe = None
+                if prev.tier < 0:
+                    combo = self.variant._combo_index.get(prev.combo)
+                    if combo is None:
+                        return None
+                    recipe = fast.plan.answerer(combo, prev.size, prev.length, prev.rank)
+                known = self._answers[id(prev)] = (prev, recipe)
+            recipe = known[1]
+            if recipe is not None:
+                order = recipe(raw)
+            else:
+                moves = fast.moves
+                order = [i for i in fast.plan.bomb_plays(raw) if i >= 0 and moves[i].beats(prev)]
+        order.sort()
+        if order and order[0] < 0:  # the lister's placeholders for "no reading" sort first
+            del order[:bisect_left(order, 0)]
+        return order
+
+    def moves(self, hand: list[int], prev: Move | None, wild: int | None) -> tuple[list[Move], bool]:
+        """The legal plays of a hand and whether it may pass (Game.legal_moves)."""
+        order = None if wild is not None else self.positions(hand, prev)
+        if order is None:
+            lm = self.variant.legal_moves(C.deck_list(hand), after=prev, wild=wild)
+            moves, can_pass = list(lm.moves), lm.can_pass
+        else:
+            moves, can_pass = list(map(self._fast.moves.__getitem__, order)), prev is not None
+        return moves, can_pass and not (self.must_beat and moves)
+
+    def actions(self, seat: int, hand: list[int], prev: Move | None, wild: int | None) -> list[Action]:
+        """Every legal play and pass of ``seat`` as actions, the same objects every time."""
+        order = None if wild is not None else self.positions(hand, prev)
+        if order is not None:
+            out = list(map(self._by_position[seat].__getitem__, order))
+            can_pass = prev is not None
+        else:
+            lm = self.variant.legal_moves(C.deck_list(hand), after=prev, wild=wild)
+            table = self._by_move[seat]
+            if len(table) >= _MEMO_LIMIT:
+                table.clear()
+            get = table.get
+            out = []
+            for m in lm.moves:
+                entry = get(id(m))
+                if entry is None or entry[0] is not m:  # the entry keeps m alive: an id is never reused
+                    entry = table[id(m)] = (m, Action(seat, "play", m.cards, m))
+                out.append(entry[1])
+            can_pass = lm.can_pass
+        if can_pass and not (self.must_beat and out):
+            out.append(self.passes[seat])
+        return out
+
+
 # ====================================================================== the game
 
 
@@ -511,7 +693,8 @@ class Game:
         self.scores: list[int] | None = None
         #: the seat that led the first trick (ddzrules_first_leader), once the tricks begin
         self.first_leader: int | None = None
-        self._legal_cache: tuple[tuple[int, int], list[Action]] | None = None
+        #: the play phase's legal actions: (the state they are for, the actions, their ids)
+        self._legal_cache: tuple[tuple[Any, ...], list[Action], set[int]] | None = None
         #: the wild rank (癞子) of this deal, or None
         self.wild: int | None = self.rules.hook.ddzrules_wild_rank(game=self)
         if self.wild is not None:
@@ -621,7 +804,7 @@ class Game:
         return m
 
     def hand_string(self, seat: int) -> str:
-        return C.counts_to_string(self.hands[seat])
+        return _counts_string(self.hands[seat])
 
     def hand_counts(self, seat: int) -> list[int]:
         return self.hands[seat]
@@ -644,10 +827,7 @@ class Game:
         (never when ``table.must_beat`` and a play beats; restrictions not applied)."""
         seat = self._turn
         assert seat is not None
-        lm = self.variant.legal_moves(C.deck_list(self.hands[seat]), after=self.last_play, wild=self.wild)
-        moves = list(lm.moves)
-        can_pass = lm.can_pass and not (self.rules.must_beat and moves)
-        return moves, can_pass
+        return self.rules.play_lister.moves(self.hands[seat], self.last_play, self.wild)
 
     # ------------------------------------------------------------------ teams
     def side_of(self, seat: int) -> tuple[int, ...]:
@@ -661,9 +841,15 @@ class Game:
 
     def partners(self, seat: int) -> tuple[int, ...]:
         """The other seats on ``seat``'s side (empty before the landlord is known)."""
-        if self.rules.table_kind == "landlord" and self.landlord is None:
-            return ()
-        return tuple(s for s in self.side_of(seat) if s != seat)
+        key = (self.landlord, seat)
+        got = self.rules._partners.get(key)
+        if got is None:
+            if self.rules.table_kind == "landlord" and self.landlord is None:
+                got = ()
+            else:
+                got = tuple(s for s in self.side_of(seat) if s != seat)
+            self.rules._partners[key] = got
+        return got
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -678,19 +864,23 @@ class Game:
         seat = self._turn
         assert seat is not None
         if self.phase == "play":
-            key = (self.deal_number, len(self.history))
-            if self._legal_cache is not None and self._legal_cache[0] == key:
-                return list(self._legal_cache[1])
-            moves, can_pass = self.legal_moves()
-            out = [Action(seat, "play", m.cards, m) for m in moves]
-            if can_pass:
-                out.append(Action(seat, "pass"))
+            key = self._play_state()
+            cached = self._legal_cache
+            if cached is not None and cached[0] == key:
+                return list(cached[1])
+            out = self.rules.play_lister.actions(seat, self.hands[seat], self.last_play, self.wild)
             if self.rules.restricted:
                 out = self._restrict(seat, out)
-            self._legal_cache = (key, out)
+            self._legal_cache = (key, out, set(map(id, out)))
             return list(out)
         assert self._current is not None
         return self._current.options(self)
+
+    def _play_state(self) -> tuple[Any, ...]:
+        """What the play phase's legal actions depend on (a hand set by hand included)."""
+        seat = self._turn
+        return (self.deal_number, len(self.history), seat, tuple(self.hands[seat]),  # type: ignore[index]
+                self.last_play, self.wild)
 
     def _restrict(self, seat: int, actions: list[Action]) -> list[Action]:
         """Keep the actions every ddzrules_restrict_actions answer keeps (the intersection)."""
@@ -714,6 +904,14 @@ class Game:
         if action.seat != self._turn:
             raise PlayError(f"it is seat {self._turn}'s turn, not seat {action.seat}'s")
         if self.phase == "play":
+            cached = self._legal_cache
+            if cached is not None and id(action) in cached[2] and cached[0] == self._play_state():
+                # an action legal_actions just listed for this very state: no need to check it again
+                if action.kind == "pass":
+                    self._pass(action)
+                else:
+                    self._commit_play(action, action.move)  # type: ignore[arg-type]
+                return
             self._apply_play(action)
             return
         assert self._current is not None
@@ -789,14 +987,7 @@ class Game:
             if self.rules.restricted and not any(a.kind == "pass" for a in self.legal_actions()):
                 raise PlayError("passing is not allowed now by this table's rules: "
                                 + self._allowed_text())
-            self.history.append(Action(seat, "pass"))  # a pass carries no cards, whatever was given
-            self.passes += 1
-            if self.passes >= self.players - 1:
-                self.last_play = None  # trick over: its winner leads
-                self.passes = 0
-                self._turn = self.last_seat
-            else:
-                self._turn = self.next_seat(seat)
+            self._pass(self.rules.play_lister.passes[seat])  # a pass carries no cards, whatever was given
             return
         if action.kind != "play":
             raise PlayError(f"{action.kind!r} is not an action of the play phase (play or pass)")
@@ -811,11 +1002,27 @@ class Game:
                                              for a in self.legal_actions()):
             raise PlayError(f"{move.cards} is not allowed now by this table's rules: "
                             + self._allowed_text())
+        self._commit_play(Action(seat, "play", move.cards, move), move)
+
+    def _pass(self, action: Action) -> None:
+        """Record a pass already checked (``action``: the runtime's own pass of that seat)."""
+        self.history.append(action)
+        self.passes += 1
+        if self.passes >= self.players - 1:
+            self.last_play = None  # trick over: its winner leads
+            self.passes = 0
+            self._turn = self.last_seat
+        else:
+            self._turn = self.next_seat(action.seat)
+
+    def _commit_play(self, action: Action, move: Move) -> None:
+        """Play ``move`` as ``action`` (already checked; ``action`` is what the history keeps)."""
+        seat = action.seat
         hand = self.hands[seat]
-        for r, c in enumerate(C.unpack(move.packed)):
+        for r, c in _play_counts(move.packed):
             hand[r] -= c
         led = self.last_play is None
-        self.history.append(Action(seat, "play", move.cards, move))
+        self.history.append(action)
         self.played[seat].append(move)
         self.last_play = move
         self.last_seat = seat
@@ -881,16 +1088,20 @@ class Game:
         return C.counts_to_string(C.counts_of(self.dealt_order[seat * h: seat * h + self.visible_dealt]))
 
     def view(self, seat: int) -> PlayerView:
-        """What ``seat`` may see: its own hand, shown kitty and hands, all plays."""
-        shown = {s: self._seen_hand(s) for s in self.shown_hands if s != seat}
-        hand = self._seen_hand(seat)
-        return PlayerView(
-            seat=seat, phase=self.phase, hand=hand,
-            hand_sizes=[sum(h) for h in self.hands], landlord=self.landlord, to_act=self.to_act,
-            stake=self.stake, multiple=self.multiple,
-            kitty=C.counts_to_string(self.kitty) if self.kitty_visible else None,
-            shown_hands=shown, last_play=self.last_play, last_seat=self.last_seat,
-            history=list(self.history), played=[[m.cards for m in p] for p in self.played],
-            extra=dict(self.public), private=dict(self.private[seat]),
-            partners=self.partners(seat),
-        )
+        """What ``seat`` may see: its own hand, shown kitty and hands, all plays.
+
+        A snapshot: it shows this moment however the game goes on. Its ``history`` and
+        ``played`` are copied when first read (see :class:`PlayerView`)."""
+        played = self.played
+        view = _new(PlayerView)
+        view.__dict__ = {
+            "seat": seat, "phase": self.phase, "hand": self._seen_hand(seat),
+            "hand_sizes": list(map(sum, self.hands)), "landlord": self.landlord, "to_act": self.to_act,
+            "stake": self.stake, "multiple": self.multiple,
+            "kitty": _counts_string(self.kitty) if self.kitty_visible else None,
+            "shown_hands": {s: self._seen_hand(s) for s in self.shown_hands if s != seat} if self.shown_hands else {},
+            "last_play": self.last_play, "last_seat": self.last_seat,
+            "extra": dict(self.public), "private": dict(self.private[seat]), "partners": self.partners(seat),
+            "_lazy": (self.history, len(self.history), played, tuple(map(len, played))),
+        }
+        return view
