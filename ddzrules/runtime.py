@@ -538,9 +538,10 @@ class _PlayLister:
     """The play phase's legal actions of one :class:`GameRules`, made fast: the hand's
     counts go to the variant's lister as they are (no card list to count again), and
     each (seat, play) has one :class:`Action`, built once and reused by every game of
-    these rules. Deals with a wild rank, hands the variant's table does not cover and
+    these rules. Hands holding wild cards, hands the variant's table does not cover and
     variants without one go through :meth:`Variant.legal_moves`; the plays and their
-    order are the same either way."""
+    order are the same either way (a hand without wild cards lists its natural plays,
+    whatever it answers: what Variant.legal_moves does too)."""
 
     def __init__(self, rules: GameRules) -> None:
         self.variant = rules.variant
@@ -571,7 +572,9 @@ class _PlayLister:
     def positions(self, hand: list[int], prev: Move | None) -> list[int] | None:
         """The positions of the hand's legal plays in the variant's listing order, as
         ``Variant.legal_moves`` lists them; None when this path does not apply."""
-        fast = self._fast_index()
+        fast = self._fast
+        if fast is None:
+            fast = self._fast_index()
         if fast is False:
             return None
         try:
@@ -605,7 +608,7 @@ class _PlayLister:
 
     def moves(self, hand: list[int], prev: Move | None, wild: int | None) -> tuple[list[Move], bool]:
         """The legal plays of a hand and whether it may pass (Game.legal_moves)."""
-        order = None if wild is not None else self.positions(hand, prev)
+        order = None if wild is not None and hand[wild] else self.positions(hand, prev)
         if order is None:
             lm = self.variant.legal_moves(C.deck_list(hand), after=prev, wild=wild)
             moves, can_pass = list(lm.moves), lm.can_pass
@@ -615,7 +618,7 @@ class _PlayLister:
 
     def actions(self, seat: int, hand: list[int], prev: Move | None, wild: int | None) -> list[Action]:
         """Every legal play and pass of ``seat`` as actions, the same objects every time."""
-        order = None if wild is not None else self.positions(hand, prev)
+        order = None if wild is not None and hand[wild] else self.positions(hand, prev)
         if order is not None:
             out = list(map(self._by_position[seat].__getitem__, order))
             can_pass = prev is not None
@@ -1092,16 +1095,19 @@ class Game:
 
         A snapshot: it shows this moment however the game goes on. Its ``history`` and
         ``played`` are copied when first read (see :class:`PlayerView`)."""
-        played = self.played
-        view = _new(PlayerView)
+        played, history, phase = self.played, self.history, self.phase
+        view = _new(PlayerView)  # its fields set at once, not through the dataclass __init__
         view.__dict__ = {
-            "seat": seat, "phase": self.phase, "hand": self._seen_hand(seat),
-            "hand_sizes": list(map(sum, self.hands)), "landlord": self.landlord, "to_act": self.to_act,
-            "stake": self.stake, "multiple": self.multiple,
+            "seat": seat, "phase": phase,
+            "hand": _counts_string(self.hands[seat]) if self.visible_dealt is None else self._seen_hand(seat),
+            "hand_sizes": list(map(sum, self.hands)), "landlord": self.landlord,
+            "to_act": None if phase == "over" else self._turn,
+            "stake": self.stake, "multiple": self.multiple if self.events else 1.0,
             "kitty": _counts_string(self.kitty) if self.kitty_visible else None,
             "shown_hands": {s: self._seen_hand(s) for s in self.shown_hands if s != seat} if self.shown_hands else {},
             "last_play": self.last_play, "last_seat": self.last_seat,
-            "extra": dict(self.public), "private": dict(self.private[seat]), "partners": self.partners(seat),
-            "_lazy": (self.history, len(self.history), played, tuple(map(len, played))),
+            "extra": dict(self.public), "private": dict(self.private[seat]),
+            "partners": self.rules._partners.get((self.landlord, seat)) or self.partners(seat),
+            "_lazy": (history, len(history), played, tuple(map(len, played))),
         }
         return view
