@@ -267,6 +267,46 @@ def test_a_play_given_as_an_action_is_checked_too(hubei: GameRules) -> None:
     assert game.last_play == legal[0].move
 
 
+def test_a_listed_action_from_an_earlier_state_is_checked_again(hubei: GameRules) -> None:
+    game = hubei.new_game(57)
+    seats = rig(game, **TRICK_HANDS)
+    lord = lord_bids_3(game)
+    listed = game.legal_actions()
+    eight = next(a for a in listed if a.kind == "play" and a.move and a.move.cards == "8")
+    five = next(a for a in listed if a.kind == "play" and a.move and a.move.cards == "5")
+    game.apply(eight)
+    game.play(seats["F1"], "9")
+    game.play(seats["F2"], None)
+    # the same action object, listed for the lead: now it does not beat the 9
+    assert_rejected(game, lambda: game.apply(five), "does not beat")
+    game.play(lord, None)
+    game.play(seats["F1"], "3")
+    game.play(seats["F2"], None)
+    # the landlord's only 8 has left his hand
+    assert_rejected(game, lambda: game.apply(eight), "not in your hand")
+
+
+def test_a_hand_made_action_equal_to_a_listed_one_is_checked_and_played(hubei: GameRules) -> None:
+    game = hubei.new_game(58)
+    rig(game, **TRICK_HANDS)
+    lord = lord_bids_3(game)
+    listed = next(a for a in game.legal_actions() if a.kind == "play" and a.move and a.move.cards == "44")
+    copied = Action(lord, "play", "44", dataclasses.replace(listed.move))
+    assert copied == listed and copied is not listed
+    game.apply(copied)
+    assert game.history[-1] == listed and game.hands[lord][C.RANKS.index("4")] == 0
+
+
+def test_a_hand_changed_after_listing_is_listed_again(hubei: GameRules) -> None:
+    game = hubei.new_game(59)
+    rig(game, **TRICK_HANDS)
+    lord = lord_bids_3(game)
+    stale = next(a for a in game.legal_actions() if a.kind == "play" and a.move and a.move.cards == "777")
+    game.hands[lord][C.RANKS.index("7")] = 2  # set by hand, as tests and tools do
+    assert stale not in game.legal_actions()
+    assert_rejected(game, lambda: game.apply(stale), "not in your hand")
+
+
 def test_a_forged_reading_is_rejected_with_play_error(hubei: GameRules) -> None:
     game = hubei.new_game(54)
     rig(game, **TRICK_HANDS)
@@ -359,6 +399,29 @@ def test_a_view_is_a_snapshot(hubei: GameRules) -> None:
     view.history.append(Action(0, "pass"))
     view.played[0].append("3")
     assert game.history == [] and game.played[0] == []
+
+
+def test_a_view_read_later_shows_the_moment_it_was_made(hubei: GameRules) -> None:
+    game = hubei.new_game(65)
+    agents = agents_for("random", 65)
+    while game.phase != "play" or len(game.history) < 6:
+        seat = game.to_act
+        assert seat is not None
+        game.apply(agents[seat].act(game.view(seat), game.legal_actions()))
+    seat = game.to_act
+    assert seat is not None
+    view = game.view(seat)
+    eager = dataclasses.replace(view)  # every field read now
+    history, played = list(game.history), [[m.cards for m in p] for p in game.played]
+    for _ in range(6):
+        if game.over:
+            break
+        s = game.to_act
+        assert s is not None
+        game.apply(agents[s].act(game.view(s), game.legal_actions()))
+    assert view.history == history and view.played == played
+    assert view == eager and repr(view) == repr(eager)
+    assert copy.deepcopy(view) == eager and "_lazy" not in vars(copy.copy(game.view(seat)))
 
 
 # ====================================================================== properties of whole games
