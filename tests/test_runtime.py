@@ -105,13 +105,17 @@ def assert_rejected(game: Game, attempt: Any, match: str | None = None) -> None:
     assert snapshot(game) == before
 
 
-def play_out(game: Game, agents: list[Any], limit: int = 3000) -> Game:
+def play_out(game: Game, agents: list[Any], limit: int = 3000, partial: bool = False) -> Game:
+    """Let the agents play until the game ends; after ``limit`` actions, stop there
+    (``partial``) or fail."""
     for _ in range(limit):
         if game.over:
             return game
         seat = game.to_act
         assert seat is not None
         game.apply(agents[seat].act(game.view(seat), game.legal_actions()))
+    if partial:
+        return game
     raise AssertionError(f"the game did not end within {limit} actions")
 
 
@@ -405,20 +409,13 @@ def test_a_view_read_later_shows_the_moment_it_was_made(hubei: GameRules) -> Non
     game = hubei.new_game(65)
     agents = agents_for("random", 65)
     while game.phase != "play" or len(game.history) < 6:
-        seat = game.to_act
-        assert seat is not None
-        game.apply(agents[seat].act(game.view(seat), game.legal_actions()))
+        play_out(game, agents, limit=1, partial=True)
     seat = game.to_act
     assert seat is not None
     view = game.view(seat)
     eager = dataclasses.replace(view)  # every field read now
     history, played = list(game.history), [[m.cards for m in p] for p in game.played]
-    for _ in range(6):
-        if game.over:
-            break
-        s = game.to_act
-        assert s is not None
-        game.apply(agents[s].act(game.view(s), game.legal_actions()))
+    play_out(game, agents, limit=6, partial=True)
     assert view.history == history and view.played == played
     assert view == eager and repr(view) == repr(eager)
     assert copy.deepcopy(view) == eager and "_lazy" not in vars(copy.copy(game.view(seat)))
