@@ -42,6 +42,7 @@ class Move:
 
     @property
     def is_bomb(self) -> bool:
+        """True for a bomb or a rocket (any bomb class: ``tier >= 0``)."""
         return self.tier >= 0
 
     @property
@@ -52,6 +53,7 @@ class Move:
 
     @property
     def rank_name(self) -> str:
+        """The rank as a card letter (``"4"``, ``"T"``, ``"2"``), ``"-"`` when it has none."""
         return RANKS[self.rank] if 0 <= self.rank < len(RANKS) else "-"
 
     @property
@@ -72,6 +74,7 @@ class Move:
             raise DdzError(f"a play compares with a Move, not {brief(other)}") from None
 
     def to_dict(self) -> dict[str, object]:
+        """The reading as JSON-ready data (what ``--json`` output prints for a play)."""
         out: dict[str, object] = {
             "cards": self.cards, "combo": self.combo, "rank": self.rank_name,
             "length": self.length, "size": self.size, "bomb": self.is_bomb, "key": list(self.key),

@@ -94,6 +94,7 @@ def game_record(game: Game) -> dict[str, Any]:
 
 
 def write_record(game: Game, path: str | Path) -> None:
+    """Write :func:`game_record` of ``game`` to ``path`` as JSON (UTF-8)."""
     Path(path).write_text(json.dumps(game_record(game), ensure_ascii=False, indent=1), encoding="utf-8")
 
 
@@ -108,6 +109,8 @@ class ReplayError(DdzError):
 
 @dataclass
 class ReplayResult:
+    """A verified replay: the game re-played to its end and how many actions it took."""
+
     game: Game
     actions: int
     #: where the rules came from and how they compare with the spec on disk, in plain words
