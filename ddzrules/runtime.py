@@ -443,6 +443,8 @@ class GameRules:
         if problems:
             raise SpecError(problems)
         self.play_lister = _PlayLister(self)
+        #: ddzrules_on_play, called at every play (see _PlainHook)
+        self.on_play = _PlainHook(self.hook.ddzrules_on_play)
         #: (landlord, seat) -> the seat's partners (Game.partners, asked at every view)
         self._partners: dict[tuple[int | None, int], tuple[int, ...]] = {}
 
@@ -516,6 +518,36 @@ class GameRules:
 
 
 # ====================================================================== the play phase's lister
+
+
+class _PlainHook:
+    """A hook that is not firstresult, called as pluggy calls it — every implementation,
+    the last registered first, keeping the answers that are not None — without pluggy's
+    per-call bookkeeping, which costs as much as a play's listing. While any implementation is a
+    wrapper, the call goes through pluggy itself."""
+
+    __slots__ = ("caller", "impls", "plan")
+
+    def __init__(self, caller: Any) -> None:
+        self.caller = caller
+        self.impls: list[Any] = []
+        self.plan: list[tuple[Any, tuple[str, ...]]] | None = []
+
+    def __call__(self, **kwargs: Any) -> list[Any]:
+        impls = self.caller.get_hookimpls()
+        if impls != self.impls:  # a plugin registered or removed since the last call
+            self.impls = impls
+            wrapped = any(i.hookwrapper or i.wrapper for i in impls)
+            self.plan = None if wrapped else [(i.function, tuple(i.argnames)) for i in reversed(impls)]
+        plan = self.plan
+        if plan is None:
+            return self.caller(**kwargs)  # type: ignore[no-any-return]
+        out = []
+        for function, names in plan:
+            answer = function(*[kwargs[name] for name in names])
+            if answer is not None:
+                out.append(answer)
+        return out
 
 
 class _SeatActions(dict[int, Action]):
@@ -1030,7 +1062,7 @@ class Game:
         self.last_play = move
         self.last_seat = seat
         self.passes = 0
-        for events in self.rules.hook.ddzrules_on_play(game=self, seat=seat, move=move, led=led):
+        for events in self.rules.on_play(game=self, seat=seat, move=move, led=led):
             if events:
                 self.events.extend(events)
         if not any(hand):
