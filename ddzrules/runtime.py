@@ -19,6 +19,9 @@ import random
 from bisect import bisect_left
 from dataclasses import dataclass, field
 from importlib import metadata
+from itertools import repeat as _repeat
+from operator import attrgetter
+from operator import is_ as _is
 from typing import Any, Protocol
 
 import jsonschema
@@ -550,6 +553,11 @@ class _PlainHook:
         return out
 
 
+#: stands for "no action yet" in _PlayLister.actions (its move is no Move)
+_NO_ACTION = Action(-1, "play", None, None)
+_move_of = attrgetter("move")
+
+
 class _SeatActions(dict[int, Action]):
     """One seat's play actions by position in the variant's listing order, each built
     on first use and then reused (an Action a play, not an Action a play a step)."""
@@ -581,8 +589,8 @@ class _PlayLister:
         self.passes = tuple(Action(s, "pass") for s in range(rules.players))
         self._fast: Any = None  # the variant's fast index; False: not usable
         self._by_position: list[_SeatActions] = []
-        #: per seat, id(move) -> (move, action), for plays listed through Variant.legal_moves
-        self._by_move: list[dict[int, tuple[Move, Action]]] = [{} for _ in range(rules.players)]
+        #: per seat, id(move) -> its action, for plays listed through Variant.legal_moves
+        self._by_move: list[dict[int, Action]] = [{} for _ in range(rules.players)]
         #: id(play to beat) -> (that play, the lister's answer function or None for a bomb)
         self._answers: dict[int, tuple[Move, Any]] = {}
 
@@ -657,15 +665,16 @@ class _PlayLister:
         else:
             lm = self.variant.legal_moves(C.deck_list(hand), after=prev, wild=wild)
             table = self._by_move[seat]
-            if len(table) >= _MEMO_LIMIT:
-                table.clear()
-            get = table.get
-            out = []
-            for m in lm.moves:
-                entry = get(id(m))
-                if entry is None or entry[0] is not m:  # the entry keeps m alive: an id is never reused
-                    entry = table[id(m)] = (m, Action(seat, "play", m.cards, m))
-                out.append(entry[1])
+            moves = lm.moves
+            # every play's action by id(move), checked to be that move's (the action keeps
+            # its move alive, so the id is not reused): C-level passes when all are known
+            out = list(map(table.get, map(id, moves), _repeat(_NO_ACTION)))
+            if not all(map(_is, map(_move_of, out), moves)):
+                if len(table) >= _MEMO_LIMIT:
+                    table.clear()
+                for i, m in enumerate(moves):
+                    if out[i].move is not m:
+                        out[i] = table[id(m)] = Action(seat, "play", m.cards, m)
             can_pass = lm.can_pass
         if can_pass and not (self.must_beat and out):
             out.append(self.passes[seat])
