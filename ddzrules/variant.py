@@ -11,12 +11,15 @@ False
 
 from __future__ import annotations
 
-import json
+import struct
+import sys
+from array import array
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from operator import gt, index, itemgetter
+from itertools import islice
+from operator import gt, index, itemgetter, le
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +34,7 @@ from .spec import Spec, load_spec
 from .wild import WildMoves
 
 #: bump when the cached table format or the enumeration changes
-TABLE_FORMAT = 3
+TABLE_FORMAT = 4
 __all__ = ["TABLE_FORMAT", "TABLE_LIMIT", "CacheWarning", "Census", "Variant", "cache_dir", "load_variant"]
 
 #: universes larger than this are not tabulated; classification falls back to decomposition
@@ -72,8 +75,16 @@ class Variant:
         #: id() of every Move in _intern (kept alive there, so no id is reused): a Move
         #: passed back in is known to be this variant's in one set lookup
         self._interned_ids: set[int] = set()
-        self._table: dict[int, tuple[Move, ...]] | None = None
-        self._by_string: dict[str, tuple[Move, ...]] = {}
+        #: the universe table (see _Rows); None until first needed or when not tabulated
+        self._rows: _Rows | None = None
+        #: readings of packed counts looked up so far (the table's Moves are made lazily)
+        self._readings_of: dict[int, tuple[Move, ...]] = {}
+        #: canonical card string -> readings, for the strings looked up so far (classify's fast path)
+        self._strings: dict[str, tuple[Move, ...]] = {}
+        self._full: dict[int, tuple[Move, ...]] | None = None
+        self._full_strings: dict[str, tuple[Move, ...]] | None = None
+        #: comparison keys by (combo, size, rank, length): many plays share one
+        self._keys: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
         self._tabulated: bool | None = None
         self._shapes_by_combo: dict[int, list[Shape]] = {}
         for s in rules.shapes:
@@ -91,9 +102,13 @@ class Variant:
         m = self._intern.get(ident)
         if m is None:
             info = self.rules.combos[combo]
-            size = C.size_of(packed)
-            m = Move(C.to_string(packed), info.name, rank, length, size, info.tier,
-                     info.key(size, rank, length), packed)
+            cards = _card_string(packed)
+            size = len(cards)  # one letter a card
+            kk = (combo, size, rank, length)
+            key = self._keys.get(kk)
+            if key is None:
+                key = self._keys[kk] = info.key(size, rank, length)
+            m = Move(cards, info.name, rank, length, size, info.tier, key, packed)
             self._intern[ident] = m
             self._interned_ids.add(id(m))
         return m
@@ -134,22 +149,53 @@ class Variant:
     def _ensure_table(self) -> None:
         if self._tabulated is not None:
             return
-        cached = _load_cached(self.rules)
-        if cached is None:
-            cached = self._universe_idents()
-            if cached is not None:
-                _store_cached(self.rules, *cached)
-        if cached is None:
-            self._tabulated = False
-            return
-        idents, self._ident_shapes = cached
-        self._idents = idents
-        table: dict[int, list[Move]] = {}
-        for ident in idents:
-            table.setdefault(ident[0], []).append(self._move(*ident))
-        self._table = {k: tuple(sorted(v, key=_reading_order)) for k, v in table.items()}
-        self._by_string = {C.to_string(k): v for k, v in self._table.items()}
-        self._tabulated = True
+        rows = _load_cached(self.rules)
+        if rows is None:
+            built = self._universe_idents()
+            if built is not None:
+                rows = _Rows.build(*built)
+                _store_cached(self.rules, rows)
+        self._rows = rows
+        self._tabulated = rows is not None
+
+    def _readings(self, packed: int) -> tuple[Move, ...]:
+        """The readings of a packed count from the table (its Moves made on first use),
+        weakest first; () when it is no play of the universe."""
+        found = self._readings_of.get(packed)
+        if found is None:
+            rows = self._rows
+            assert rows is not None
+            packs = rows.packs
+            i = j = bisect_left(packs, packed)
+            while j < len(packs) and packs[j] == packed:
+                j += 1
+            idents = dict.fromkeys(zip(packs[i:j], rows.combos[i:j], rows.ranks[i:j], rows.lengths[i:j]))
+            found = tuple(sorted((self._move(*ident) for ident in idents), key=_reading_order))
+            if found:  # only plays are remembered: the memo stays as small as the table
+                self._readings_of[packed] = found
+                self._strings[found[0].cards] = found
+        return found
+
+    @property
+    def _table(self) -> dict[int, tuple[Move, ...]] | None:
+        """The whole table, packed count -> readings (every Move made: for census-like uses)."""
+        self._ensure_table()
+        if self._rows is None:
+            return None
+        if self._full is None:
+            readings = self._readings
+            self._full = {p: readings(p) for p in dict.fromkeys(self._rows.packs)}
+        return self._full
+
+    @property
+    def _by_string(self) -> dict[str, tuple[Move, ...]]:
+        """The whole table by canonical card string ({} when not tabulated)."""
+        if self._full_strings is None:
+            table = self._table
+            if table is None:
+                return {}
+            self._full_strings = {ms[0].cards: ms for ms in table.values()}
+        return self._full_strings
 
     def _universe_idents(self) -> tuple[list[tuple[int, int, int, int]], list[int]] | None:
         """Every reading of the universe, and for each the (first) shape that produces it."""
@@ -190,19 +236,15 @@ class Variant:
                 if sum(counts) > self.rules.max_hand or any(map(gt, counts, self.rules.deck)):
                     return ()  # no play of the universe, as the natural table says (and not a long walk)
                 return self._wilds().classify(counts, w)
-        try:  # the common case: a canonical card string of the universe
-            return self._by_string[cards]  # type: ignore[index]
-        except (KeyError, TypeError):  # not in the table (yet), or unhashable (a list of ranks)
+        try:  # the common case: a canonical card string looked up before
+            return self._strings[cards]  # type: ignore[index]
+        except (KeyError, TypeError):  # not looked up yet, or unhashable (a list of ranks)
             pass
         if self._tabulated is None:
             self._ensure_table()
-            if isinstance(cards, str):
-                hit = self._by_string.get(cards)
-                if hit is not None:
-                    return hit
         counts = self._counts(cards)
-        if self._table is not None:
-            return self._table.get(C.pack(counts), ())
+        if self._rows is not None:
+            return self._readings(C.pack(counts))
         total = sum(counts)
         found = self._collect(counts, exact_size=total)
         return tuple(sorted((self._move(*i) for i in found), key=_reading_order))
@@ -218,7 +260,7 @@ class Variant:
         (['plane_wings'], None, 'trio_with_hand')
         """
         self._ensure_table()
-        if self._table is None:  # pragma: no cover - universes too large to tabulate
+        if self._rows is None:  # pragma: no cover - universes too large to tabulate
             return lambda cards: self.classify(cards) or None
         return self._by_string.get
 
@@ -298,8 +340,9 @@ class Variant:
             known = fast.answers.get(after) if type(after) is str else None  # type: ignore[union-attr]
             if known is None:
                 if type(after) is str:
-                    readings = self._by_string.get(after)
+                    readings = self._strings.get(after)
                     prev = readings[-1] if readings else self.reading(after)
+                    readings = self._strings.get(after)  # known now when it is a canonical play
                 else:
                     # a Move this variant made as it is; anything else read (re-read: a Move of another variant)
                     prev = after if owned or id(after) in self._interned_ids else self.reading(after)
@@ -347,10 +390,11 @@ class Variant:
 
     def _prepare_fast(self) -> _FastIndex | bool:
         self._ensure_table()
-        if not self._tabulated or self._table is None:
+        if self._rows is None:
             self._fast = False
             return False
-        fast = self._fast = _FastIndex(self.rules, self._idents, self._ident_shapes, self._move)
+        idents, shapes = self._rows.idents()
+        fast = self._fast = _FastIndex(self.rules, idents, shapes, self._move)
         return fast
 
     def census(self, wild: int | str | None = None) -> Census:
@@ -361,18 +405,21 @@ class Variant:
             per_combo, total, readings_n, by_wilds = self._wilds().census(w, self.rules.max_hand)
             return Census(per_combo, total, readings_n, by_wilds)
         self._ensure_table()
-        if self._table is not None:
-            readings = [m for ms in self._table.values() for m in ms]
-            total = len(self._table)
+        if self._rows is not None:  # counted from the table's arrays: no Move needed
+            rows = self._rows
+            idents = dict.fromkeys(zip(rows.packs, rows.combos, rows.ranks, rows.lengths))
+            total = len(set(rows.packs))
+            n_readings = len(idents)
+            per_index = Counter(c for _, c in {(p, c) for p, c, _, _ in idents})
+            per = {self.combo_names[c]: n for c, n in per_index.items()}
         else:  # pragma: no cover - only for universes above TABLE_LIMIT
-            idents = self._collect(list(self.rules.deck), max_size=self.rules.max_hand)
-            readings = [self._move(*i) for i in idents]
+            found = self._collect(list(self.rules.deck), max_size=self.rules.max_hand)
+            readings = [self._move(*i) for i in found]
             total = len({m.packed for m in readings})
-        per: Counter[str] = Counter()
-        for combo, packs in _group_packs(readings).items():
-            per[combo] = len(packs)
+            n_readings = len(readings)
+            per = {combo: len(packs) for combo, packs in _group_packs(readings).items()}
         ordered = {name: per.get(name, 0) for name in self.combo_names}
-        return Census(ordered, total, len(readings))
+        return Census(ordered, total, n_readings)
 
     # ------------------------------------------------------------------ wildcards
     def _wild_rank(self, wild: int | str) -> int:
@@ -418,9 +465,9 @@ class Variant:
     def universe(self) -> list[str]:
         """Every distinct play of the universe as a canonical string, sorted."""
         self._ensure_table()
-        if self._table is None:  # pragma: no cover
+        if self._rows is None:  # pragma: no cover
             raise DdzError(f"{self.name}: the universe is too large to list")
-        return sorted(self._by_string)
+        return sorted(map(_card_string, dict.fromkeys(self._rows.packs)))
 
 
 class _FastIndex:
@@ -483,50 +530,152 @@ def _show(cards: CardsLike) -> str:
 def _cache_name(rules: Rules) -> str:
     # the code hash: a changed compiler or format never reads a stale table
     code = cache.code_hash(TABLE_FORMAT, "compiler.py", "cards.py", "patterns.py", "pattern.lark")
+    # (binary since format 4; the ".json" name is kept because tests find table files by it)
     return f"{rules.content_hash[:32]}-{code}.json"
 
 
-def _check_table(rules: Rules, idents: Any, shapes: Any) -> tuple[list[tuple[int, int, int, int]], list[int]]:
-    """Types and ranges of a cached table, against the rules it claims to be for."""
-    if not isinstance(idents, list) or not isinstance(shapes, list) or len(idents) != len(shapes):
-        raise ValueError("malformed table")
-    deck, combos, n_shapes, max_hand = rules.deck, len(rules.combos), len(rules.shapes), rules.max_hand
-    out: list[tuple[int, int, int, int]] = []
-    for ident in idents:
-        if not isinstance(ident, list) or len(ident) != 4 or not all(type(x) is int for x in ident):
-            raise ValueError("malformed entry")
-        packed, combo, rank, length = ident
-        if packed <= 0 or packed >> (C.BITS * C.NUM_RANKS) or not 0 <= combo < combos \
-                or not 0 <= rank < C.NUM_RANKS or not 1 <= length <= C.NUM_RANKS:
-            raise ValueError("entry out of range")
-        counts = C.unpack(packed)
-        if any(map(gt, counts, deck)) or sum(counts) > max_hand:
-            raise ValueError("entry not a set of the deck's cards")
-        out.append((packed, combo, rank, length))
-    if not all(type(x) is int and 0 <= x < n_shapes for x in shapes):
-        raise ValueError("shape index out of range")
-    return out, shapes
+#: a table's header after the spec's content hash line: magic and number of rows
+_HEADER = struct.Struct("<4sI")
+_MAGIC = b"DDZT"
+#: the arrays of a table file, in order (typecodes of :mod:`array`)
+_COLUMNS = (("packs", "Q"), ("combos", "H"), ("ranks", "B"), ("lengths", "B"), ("shapes", "I"))
+_SWAP = sys.byteorder != "little"  # files are little-endian on every machine
 
 
-def _load_cached(rules: Rules) -> tuple[list[tuple[int, int, int, int]], list[int]] | None:
-    """The cached universe table, or None (see :mod:`ddzrules.cache`: served only when
-    its keyed digest and its structure check). JSON, not pickle: a cache file is data
-    and can never run code."""
-    def parse(body: bytes) -> tuple[list[tuple[int, int, int, int]], list[int]]:
-        payload = json.loads(body)
-        if not isinstance(payload, dict) or payload.get("hash") != rules.content_hash:
+def _repeat(pattern: bytes, n: int) -> int:
+    """``pattern`` (8 bytes) in each of ``n`` 64-bit slots of one int."""
+    return int.from_bytes(pattern * n, "little")
+
+
+class _Rows:
+    """The universe table as arrays: one row a reading (packed count, combo index,
+    rank, chain length, the first shape producing it), sorted by
+    packed count so that the readings of a set of cards are one run found by bisection.
+    Moves are made from rows only when asked for."""
+
+    __slots__ = ("combos", "lengths", "packs", "ranks", "shapes")
+
+    def __init__(self, packs: array[int], combos: array[int], ranks: array[int],
+                 lengths: array[int], shapes: array[int]) -> None:
+        self.packs, self.combos, self.ranks, self.lengths, self.shapes = packs, combos, ranks, lengths, shapes
+
+    @classmethod
+    def build(cls, idents: list[tuple[int, int, int, int]], shapes: list[int]) -> _Rows:
+        rows = sorted(zip(idents, shapes))
+        cols = [array(t) for _, t in _COLUMNS]
+        for (packed, combo, rank, length), shape in rows:
+            for col, x in zip(cols, (packed, combo, rank, length, shape)):
+                col.append(x)
+        return cls(*cols)
+
+    def idents(self) -> tuple[list[tuple[int, int, int, int]], list[int]]:
+        """Every distinct reading once, each with its first (lowest) shape."""
+        first: dict[tuple[int, int, int, int], int] = {}
+        for ident, shape in zip(zip(self.packs, self.combos, self.ranks, self.lengths), self.shapes):
+            if first.get(ident, shape) >= shape:
+                first[ident] = shape
+        return list(first), list(first.values())
+
+    def encode(self, content_hash: str) -> bytes:
+        parts = [content_hash.encode("ascii"), b"\n", _HEADER.pack(_MAGIC, len(self.packs))]
+        for name, _ in _COLUMNS:
+            col = getattr(self, name)
+            if _SWAP:
+                col = array(col.typecode, col)
+                col.byteswap()
+            parts.append(col.tobytes())
+        return b"".join(parts)
+
+    @classmethod
+    def decode(cls, rules: Rules, body: bytes) -> _Rows:
+        """A table file's payload, its structure checked against ``rules`` (ValueError:
+        not this table). Every check is a pass over an array in C, or arithmetic on the
+        packed counts taken as one big int, so a large table is checked in milliseconds."""
+        head, _, rest = body.partition(b"\n")
+        if head != rules.content_hash.encode("ascii"):
             raise ValueError("it is the table of other rules")
-        return _check_table(rules, payload.get("idents"), payload.get("shapes"))
+        if len(rest) < _HEADER.size:
+            raise ValueError("truncated")
+        magic, n = _HEADER.unpack_from(rest)
+        widths = [array(t).itemsize for _, t in _COLUMNS]
+        if magic != _MAGIC or len(rest) != _HEADER.size + n * sum(widths):
+            raise ValueError("not a table of this format")
+        if not 0 < n <= TABLE_LIMIT:
+            raise ValueError("row count out of range")
+        cols = []
+        at = _HEADER.size
+        for (_, typecode), width in zip(_COLUMNS, widths):
+            col = array(typecode)
+            col.frombytes(rest[at:at + n * width])
+            if _SWAP:
+                col.byteswap()
+            cols.append(col)
+            at += n * width
+        packs, combos, ranks, lengths, shapes = cols
+        if not (0 < min(packs) and max(packs) < _PACKED_END and max(combos) < len(rules.combos)
+                and max(ranks) < C.NUM_RANKS and 1 <= min(lengths) and max(lengths) <= C.NUM_RANKS
+                and max(shapes) < len(rules.shapes)):
+            raise ValueError("entry out of range")
+        if not all(map(le, packs, islice(packs, 1, None))):
+            raise ValueError("rows out of order")
+        _check_cards(rules, packs)
+        return cls(packs, combos, ranks, lengths, shapes)
 
-    return cache.load(_cache_name(rules), parse, stacklevel=3)
+
+def _check_cards(rules: Rules, packs: array[int]) -> None:
+    """Every packed count is a set of the deck's cards fitting the largest hand: SWAR on
+    all counts at once (each 64-bit slot one packed count of 15 4-bit fields, the top
+    field zero), so no count is unpacked in Python."""
+    n = len(packs)
+    if _SWAP:
+        packs = array("Q", packs)
+        packs.byteswap()
+    whole = packs.tobytes()
+    big = int.from_bytes(whole, "little")
+    low = _repeat(b"\x0f" * 8, n)
+    even = big & low            # byte k of a slot: the count of rank 2k
+    odd = (big >> 4) & low      # byte k: the count of rank 2k + 1
+    deck = list(rules.deck) + [0] * (16 - len(rules.deck))
+    # a byte of count c plus 127 - d reaches 128 exactly when c > d (no carry: at most 142)
+    over_even = _repeat(bytes(127 - deck[2 * k] for k in range(8)), n)
+    over_odd = _repeat(bytes(127 - deck[2 * k + 1] for k in range(8)), n)
+    high = _repeat(b"\x80" * 8, n)
+    if ((even + over_even) | (odd + over_odd)) & high:
+        raise ValueError("entry not a set of the deck's cards")
+    sizes = even + odd  # bytes of at most 30; sum them within each slot
+    for width, pattern in ((8, b"\xff\x00" * 4), (16, b"\xff\xff\x00\x00" * 2), (32, b"\xff" * 4 + bytes(4))):
+        mask = _repeat(pattern, n)
+        sizes = (sizes & mask) + ((sizes >> width) & mask)
+    if max(sizes.to_bytes(8 * n, "little")[::8]) > rules.max_hand:
+        raise ValueError("entry larger than the largest hand")
 
 
-def _store_cached(rules: Rules, idents: list[tuple[int, int, int, int]], shapes: list[int]) -> None:
-    if not cache.enabled():
-        return
-    body = json.dumps({"hash": rules.content_hash, "idents": idents, "shapes": shapes},
-                      separators=(",", ":")).encode("utf-8")
-    cache.store(_cache_name(rules), body)
+def _load_cached(rules: Rules) -> _Rows | None:
+    """The cached universe table, or None (see :mod:`ddzrules.cache`: served only when
+    its keyed digest and its structure check). Arrays of numbers, not pickle: a cache
+    file is data and can never run code."""
+    return cache.load(_cache_name(rules), lambda body: _Rows.decode(rules, body), stacklevel=3)
+
+
+def _store_cached(rules: Rules, rows: _Rows) -> None:
+    if cache.enabled():
+        cache.store(_cache_name(rules), rows.encode(rules.content_hash))
+
+
+#: card strings of 20-bit pieces of packed counts (5 ranks each), made once
+_PIECES: tuple[dict[int, str], ...] = ({}, {}, {})
+
+
+def _card_string(packed: int) -> str:
+    """C.to_string(packed), from memoised strings of its three 5-rank pieces."""
+    out = ""
+    for i, memo in enumerate(_PIECES):
+        piece = (packed >> (20 * i)) & 0xFFFFF
+        text = memo.get(piece)
+        if text is None:
+            text = memo[piece] = C.to_string(piece << (20 * i))
+        out += text
+    return out
 
 
 def load_variant(name_or_path: str | Path) -> Variant:

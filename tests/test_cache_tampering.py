@@ -5,16 +5,17 @@ clean cache, and the file is rebuilt with a warning."""
 
 from __future__ import annotations
 
-import json
 import os
 import threading
+from array import array
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 import ddzrules
-from ddzrules.variant import CacheWarning
+from ddzrules.cache import CacheWarning, _digest
+from ddzrules.variant import _COLUMNS, _HEADER
 
 HAND = "3456789TTJJQQKKA2"
 
@@ -37,20 +38,73 @@ def table_file(cache: Path) -> Path:
     return f
 
 
-def edit_entries(fn: Callable[[dict], None]) -> Callable[[Path], None]:
-    """Edit the JSON payload and keep the file's digest line and the spec hash as they were."""
+class Payload:
+    """A table file's payload taken apart (see ddzrules.variant._Rows): the spec's hash
+    line, the header (magic, row count) and the column arrays, editable as lists."""
+
+    def __init__(self, body: bytes) -> None:
+        self.head, _, rest = body.partition(b"\n")
+        self.magic, n = _HEADER.unpack_from(rest)
+        at = _HEADER.size
+        self.cols: dict[str, list[int]] = {}
+        for name, typecode in _COLUMNS:
+            col = array(typecode)
+            col.frombytes(rest[at:at + n * col.itemsize])
+            at += n * col.itemsize
+            self.cols[name] = col.tolist()
+
+    def encode(self) -> bytes:
+        n = len(self.cols["packs"])
+        out = [self.head, b"\n", _HEADER.pack(self.magic, n)]
+        for name, typecode in _COLUMNS:
+            out.append(array(typecode, self.cols[name]).tobytes())
+        return b"".join(out)
+
+
+def edit_entries(fn: Callable[[Payload], None]) -> Callable[[Path], None]:
+    """Edit the payload's rows and keep the file's digest line and the spec hash as they were."""
     def damage(path: Path) -> None:
         digest, _, body = path.read_bytes().partition(b"\n")
-        payload = json.loads(body)
+        payload = Payload(body)
         fn(payload)
-        path.write_bytes(digest + b"\n" + json.dumps(payload).encode())
+        path.write_bytes(digest + b"\n" + payload.encode())
     return damage
 
 
-def _pair_for_three(p: dict) -> None:
-    for e in p["idents"]:
-        if e[0] == 1:  # the single 3
-            e[1] = 1  # read as a pair
+def _pair_for_three(p: Payload) -> None:
+    for i, packed in enumerate(p.cols["packs"]):
+        if packed == 1:  # the single 3
+            p.cols["combos"][i] = 1  # read as a pair
+
+
+def _set(column: str, value: int, row: int = 0) -> Callable[[Payload], None]:
+    return lambda p: p.cols[column].__setitem__(row, value)
+
+
+def _raw_value(column: str, raw: bytes) -> Callable[[Path], None]:
+    """Overwrite the first value of a column with raw bytes (values an array cannot hold)."""
+    def damage(path: Path) -> None:
+        data = bytearray(path.read_bytes())
+        digest_end = data.index(b"\n") + 1
+        at = data.index(b"\n", digest_end) + 1 + _HEADER.size
+        n = _HEADER.unpack_from(data, at - _HEADER.size)[1]
+        for name, typecode in _COLUMNS:
+            if name == column:
+                break
+            at += n * array(typecode).itemsize
+        data[at:at + len(raw)] = raw
+        path.write_bytes(bytes(data))
+    return damage
+
+
+def _clear(p: Payload) -> None:
+    for col in p.cols.values():
+        col.clear()
+
+
+def _shuffle(p: Payload) -> None:
+    for col in p.cols.values():
+        col.reverse()
 
 
 def _replace_file(make: Callable[[Path], None]) -> Callable[[Path], None]:
@@ -62,15 +116,24 @@ def _replace_file(make: Callable[[Path], None]) -> Callable[[Path], None]:
 
 DAMAGE = {
     "3 read as a pair": edit_entries(_pair_for_three),
-    "empty table": edit_entries(lambda p: (p["idents"].clear(), p["shapes"].clear())),
-    "negative packed value": edit_entries(lambda p: p["idents"][0].__setitem__(0, -5)),
-    "huge packed value": edit_entries(lambda p: p["idents"][0].__setitem__(0, 10**400)),
-    "combo out of range": edit_entries(lambda p: p["idents"][0].__setitem__(1, 99)),
-    "entry not a list": edit_entries(lambda p: p["idents"].__setitem__(0, "x")),
-    "more cards than the deck": edit_entries(lambda p: p["idents"][0].__setitem__(0, 5)),
-    "shapes out of range": edit_entries(lambda p: p["shapes"].__setitem__(0, 10**6)),
-    "deep JSON": lambda path: path.write_bytes(path.read_bytes().partition(b"\n")[0] + b"\n"
-                                               + b"[" * 100000 + b"]" * 100000),
+    "empty table": edit_entries(_clear),
+    "rows out of order": edit_entries(_shuffle),
+    "negative packed value": _raw_value("packs", (-5).to_bytes(8, "little", signed=True)),
+    "huge packed value": _raw_value("packs", b"\xff" * 8),
+    "zero packed value": edit_entries(_set("packs", 0)),
+    "combo out of range": edit_entries(_set("combos", 99)),
+    "rank out of range": edit_entries(_set("ranks", 200)),
+    "length zero": edit_entries(_set("lengths", 0)),
+    "more cards than the deck": edit_entries(_set("packs", 5)),
+    "more cards than a hand": edit_entries(_set("packs", (1 << 60) - 1 - (0xFF << 52), -1)),
+    "shapes out of range": edit_entries(_set("shapes", 10**6)),
+    "a duplicated row": edit_entries(lambda p: [col.insert(0, col[0]) for col in p.cols.values()]),
+    "row count larger than the file": edit_entries(lambda p: setattr(p, "encode", lambda: (
+        p.head + b"\n" + _HEADER.pack(p.magic, 10**9)))),
+    "another format's magic": edit_entries(lambda p: setattr(p, "magic", b"JSON")),
+    "the table of other rules": edit_entries(lambda p: setattr(p, "head", b"0" * len(p.head))),
+    "JSON instead of arrays": lambda path: path.write_bytes(path.read_bytes().partition(b"\n")[0] + b"\n"
+                                                            + b"[" * 100000 + b"]" * 100000),
     "digest recomputed without the key": lambda path: path.write_bytes(
         b"0" * 64 + b"\n" + path.read_bytes().partition(b"\n")[2]),
     "truncated": lambda path: path.write_bytes(path.read_bytes()[:1000]),
@@ -116,3 +179,24 @@ def test_a_clean_cache_is_served_without_warning(cache: Path, recwarn: pytest.Wa
     clean = answers(ddzrules.load_variant("hubei-3p"))
     assert answers(ddzrules.load_variant("hubei-3p")) == clean
     assert not [w for w in recwarn if issubclass(w.category, CacheWarning)]
+
+
+#: tamperings the structure checks refuse by themselves, even under a valid digest (as if
+#: the key had leaked): a value out of range, rows out of order, cards no hand can hold
+STRUCTURAL = ["empty table", "rows out of order", "negative packed value", "huge packed value",
+              "zero packed value", "combo out of range", "rank out of range", "length zero",
+              "more cards than the deck", "more cards than a hand", "shapes out of range",
+              "row count larger than the file", "another format's magic", "the table of other rules",
+              "JSON instead of arrays", "truncated"]
+
+
+@pytest.mark.parametrize("name", STRUCTURAL)
+def test_structure_is_checked_under_a_valid_digest(cache: Path, name: str) -> None:
+    clean = answers(ddzrules.load_variant("hubei-3p"))
+    path = table_file(cache)
+    DAMAGE[name](path)
+    body = path.read_bytes().partition(b"\n")[2]
+    key = (cache / "key").read_bytes()
+    path.write_bytes(_digest(key, path.name, body) + b"\n" + body)
+    with pytest.warns(CacheWarning, match="rebuilding"):
+        assert answers(ddzrules.load_variant("hubei-3p")) == clean
