@@ -13,6 +13,7 @@ import unicodedata
 from collections.abc import Callable
 from contextlib import ExitStack
 from functools import wraps
+from importlib import import_module
 from itertools import islice
 from pathlib import Path
 from typing import IO, Any, NoReturn, TypeVar
@@ -93,7 +94,29 @@ class CardArgsCommand(click.Command):
 
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+#: commands defined in other modules, imported only when asked for: `classify` need not
+#: load the game runtime, plugins, simulation, conformance or the rule sheets
+_LAZY_COMMANDS = {"play": "cli_game", "simulate": "cli_game", "replay": "cli_game", "plugins": "cli_game",
+                  "match": "cli_game", "conformance": "cli_conformance", "diff": "cli_diff",
+                  "sheet": "cli_sheet"}
+
+
+class _LazyGroup(click.Group):
+    """A group whose commands of other modules are imported on first use (each module
+    registers its commands on ``main`` when imported)."""
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in _LAZY_COMMANDS:
+            import_module(f"{__package__}.{_LAZY_COMMANDS[cmd_name]}")
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        for module in dict.fromkeys(_LAZY_COMMANDS.values()):  # --help lists them all
+            import_module(f"{__package__}.{module}")
+        return super().list_commands(ctx)
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="ddzrules")
 def main() -> None:
     """ddzrules: the rules of Dou Dizhu (斗地主) and its variants, as data.
@@ -572,7 +595,3 @@ def demo(spec: str, seed: int) -> None:
     console.print(f"universe: {census.total:,} distinct plays")
 
 
-
-# the game commands (play, simulate, replay, plugins) and the conformance suites
-# (ddzrules conformance ...) register themselves on `main`
-from . import cli_conformance, cli_diff, cli_game, cli_sheet  # noqa: F401

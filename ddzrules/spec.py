@@ -24,7 +24,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import yaml
 
 from .errors import Location, Problem, SpecError
@@ -456,6 +455,8 @@ def validate_data(data: Any, file: str, positions: dict[Path_, ScalarSource],
                   key_positions: dict[Path_, ScalarSource]) -> list[Problem]:
     """Every schema violation of one file's data, with positions and hints."""
     spec = Spec(name="", data={}, file=file, chain=[], positions=positions, key_positions=key_positions)
+    import jsonschema  # here: most commands never validate a spec's schema
+
     validator = jsonschema.Draft202012Validator(schema())
     problems: list[Problem] = []
     for err in sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]):
