@@ -22,6 +22,7 @@ from . import cards as C
 from .compiler import Rules, Shape
 from .errors import DdzError, brief
 from .moves import LegalMoves, Move
+from .wild_table import WildTable, census_counts
 
 #: emit(physical packed, combo, rank, length, ranks the wild cards stand for)
 WildEmit = Callable[[int, int, int, int, tuple[int, ...]], None]
@@ -483,10 +484,18 @@ def _walk(rules: Rules, naturals: list[int], wilds: int, wild_rank: int, found: 
 class WildMoves:
     """Readings with wild cards for one variant: interned Move objects and the three
     queries (classify, legal moves, census) the :class:`~ddzrules.variant.Variant`
-    delegates to when a wild rank is given."""
+    delegates to when a wild rank is given.
+
+    ``classify``, ``legal_moves`` and ``census`` read a :class:`~ddzrules.wild_table.WildTable`
+    per wild rank (built on first use); ``*_enumerated`` walk the hand instead, the
+    reference they are tested against."""
+
+    #: False: every query walks the hand (the reference), no table is built
+    use_table = True
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
+        self._tables: dict[int, WildTable] = {}
         #: wild rank -> (packed, combo, rank, length) -> (its legal-move order as one int, Move)
         self._intern: dict[int, dict[tuple[int, int, int, int], tuple[int, Move]]] = {}
         #: combo -> (the bits of its tier and name order in the int order key)
@@ -552,11 +561,84 @@ class WildMoves:
     def _collect(self, counts: list[int], wild: int, **kw: object) -> list[Move]:
         return list(map(_second, self._collect_ordered(counts, wild, **kw)))
 
+    # ------------------------------------------------------------------ by table
+    # The queries below read the wild rank's WildTable; the *_enumerated ones walk the
+    # hand (the reference the tests compare the tables with, and the path for hands
+    # larger than the table's plays).
+
+    def table(self, wild: int) -> WildTable:
+        """The universe table of wild rank ``wild``, built on first use."""
+        table = self._tables.get(wild)
+        if table is None:
+            deck = list(self.rules.deck)
+            wilds = deck[wild]
+            deck[wild] = 0
+            found: Found = {}
+            _walk(self.rules, deck, wilds, wild, found, max_size=self.rules.max_hand)
+            table = self._tables[wild] = WildTable(self.rules, wild, self._order_bits, found, self.rules.max_hand)
+        return table
+
+    def _moves_at(self, table: WildTable, positions: list[int]) -> list[Move]:
+        """The Moves of table positions (made on first use, shared with the enumeration's
+        interned Moves)."""
+        moves = table.moves
+        out = [moves[p] for p in positions]
+        if None in out:
+            wild = table.wild
+            interned = self._interned(wild)
+            for i, p in enumerate(positions):
+                if out[i] is None:
+                    ident = table.ident(p)
+                    entry = interned.get(ident) or self._new_move(ident, table.substs[p], wild)
+                    out[i] = moves[p] = entry[1]
+        return out  # type: ignore[return-value]
+
     def classify(self, counts: list[int], wild: int) -> tuple[Move, ...]:
+        if not self.use_table or sum(counts) > self.rules.max_hand:
+            return self.classify_enumerated(counts, wild)
+        table = self.table(wild)
+        nat = list(counts)
+        wilds = nat[wild]
+        nat[wild] = 0
+        return tuple(sorted(self._moves_at(table, table.exact(nat, wilds)), key=_reading_order))
+
+    def legal_moves(self, counts: list[int], after: Move | None, wild: int) -> LegalMoves:
+        total = sum(counts)
+        if not self.use_table or total > self.rules.max_hand:
+            return self.legal_moves_enumerated(counts, after, wild)
+        table = self.table(wild)
+        nat = list(counts)
+        wilds = nat[wild]
+        nat[wild] = 0
+        if after is None:
+            return LegalMoves(tuple(self._moves_at(table, table.lead(nat, wilds, total))), can_pass=False)
+        # the same candidates as the enumeration: the play's combo at its size, length and
+        # above its rank, then every bomb; each kept when it beats the play
+        positions: list[int] = []
+        if after.tier < 0 and after.combo in self._combo_index:
+            combo = self._combo_index[after.combo]
+            meta = table.meta
+            lo = combo << 16 | (after.rank + 1) << 8  # the play's combo above its rank, at its length
+            hi = (combo + 1) << 16
+            length = after.length
+            positions = [p for p in table.sized(nat, wilds, after.size, False)
+                         if lo <= meta[p] < hi and meta[p] & 0xFF == length]
+        positions += table.sized(nat, wilds, 0, True)
+        positions.sort()
+        return LegalMoves(tuple(m for m in self._moves_at(table, positions) if m.beats(after)), can_pass=True)
+
+    def census(self, wild: int, max_size: int) -> tuple[dict[str, int], int, int, dict[int, int]]:
+        """Distinct plays of the full deck per combo, distinct card sets, readings, and
+        readings by the number of wild cards they hold."""
+        if not self.use_table or max_size != self.rules.max_hand:
+            return self.census_enumerated(wild, max_size)
+        return census_counts(self.table(wild), (c.name for c in self.rules.combos))
+
+    def classify_enumerated(self, counts: list[int], wild: int) -> tuple[Move, ...]:
         moves = self._collect(counts, wild, exact_size=sum(counts))
         return tuple(sorted(moves, key=_reading_order))
 
-    def legal_moves(self, counts: list[int], after: Move | None, wild: int) -> LegalMoves:
+    def legal_moves_enumerated(self, counts: list[int], after: Move | None, wild: int) -> LegalMoves:
         # sorted by one int per Move: the order (m.tier, m.size, m.rank, m.combo, m.packed)
         if after is None:
             moves = self._collect_ordered(counts, wild, max_size=sum(counts))
@@ -573,9 +655,9 @@ class WildMoves:
         out.sort(key=_first)
         return LegalMoves(tuple(map(_second, out)), can_pass=True)
 
-    def census(self, wild: int, max_size: int) -> tuple[dict[str, int], int, int, dict[int, int]]:
+    def census_enumerated(self, wild: int, max_size: int) -> tuple[dict[str, int], int, int, dict[int, int]]:
         """Distinct plays of the full deck per combo, distinct card sets, readings, and
-        readings by the number of wild cards they hold."""
+        readings by the number of wild cards they hold (by enumeration: the reference)."""
         moves = self._collect(list(self.rules.deck), wild, max_size=max_size)
         per: dict[str, set[int]] = {}
         by_wilds: dict[int, int] = {}

@@ -1,0 +1,147 @@
+"""Wild cards by table: per-play listing cost with wild cards vs the same hands without,
+and the table path checked against the enumeration.
+
+    python benchmarks/bench_wild.py [--hands 40] [--rounds 5] [--seed 0]
+    python benchmarks/bench_wild.py --check 10000 [--seed 0]
+
+Timing (CPU time, one process): seeded one-deck laizi hands of 17 cards holding exactly
+k = 1..4 cards of a wild rank drawn per hand from 3..2; per round, interleaved, the
+natural listing of the same hands (``wild=None``: the wild rank's cards are natural),
+the table listing (``wild=R``) and the enumeration (the reference, ``use_table``
+False), leads and answers to a random lead of another hand. Printed: µs per listed
+play, medians over rounds, and the ratios wild/natural. The tables of every wild rank
+are built (and their build time printed) before the timing, as the natural table is.
+
+``--check N``: N random hands per wild count (sizes 1..20, the wild rank random),
+comparing the table with the enumeration: leads, answers to a random play of every
+combo the hand's own leads show, and classify of a random lead; the same Moves in the
+same order with the same substitutions. Prints the counts and exits 1 on a difference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+
+from ddzrules import cards as C
+from ddzrules import load_variant
+from ddzrules.moves import Move
+from ddzrules.wild import WildMoves
+
+DECK = C.deck_list(C.full_deck())
+
+
+def deal(rng: random.Random, k: int, size: int, wild: int) -> list[int]:
+    """Counts of a hand of ``size`` cards holding exactly ``k`` of the wild rank."""
+    others = [c for c in DECK if c != wild]
+    counts = [0] * C.NUM_RANKS
+    for r in [wild] * k + rng.sample(others, size - k):
+        counts[r] += 1
+    return counts
+
+
+def same(a: tuple[Move, ...], b: tuple[Move, ...]) -> bool:
+    return a == b and [m.substitution for m in a] == [m.substitution for m in b]
+
+
+def check(wm: WildMoves, n: int, seed: int) -> int:
+    """Compare the table path with the enumeration on ``n`` hands per wild count; the
+    number of differences."""
+    rng = random.Random(seed)
+    bad = 0
+    for k in (1, 2, 3, 4):
+        counts_done = {"leads": 0, "answers": 0, "classify": 0}
+        t0 = time.process_time()
+        for _ in range(n):
+            wild = rng.randrange(13)
+            counts = deal(rng, k, rng.randint(max(k, 1), 20), wild)
+            lead = wm.legal_moves(counts, None, wild).moves
+            ref = wm.legal_moves_enumerated(counts, None, wild).moves
+            counts_done["leads"] += 1
+            if not same(lead, ref):
+                bad += 1
+                print("lead differs", k, C.RANKS[wild], C.to_string(C.pack(counts)))
+                continue
+            other = deal(rng, k, rng.randint(max(k, 1), 20), wild)
+            by_combo: dict[str, list[Move]] = {}
+            for m in ref:
+                by_combo.setdefault(m.combo, []).append(m)
+            for plays in by_combo.values():
+                prev = rng.choice(plays)
+                counts_done["answers"] += 1
+                if not same(wm.legal_moves(other, prev, wild).moves,
+                            wm.legal_moves_enumerated(other, prev, wild).moves):
+                    bad += 1
+                    print("answer differs", k, C.RANKS[wild], C.to_string(C.pack(other)), prev)
+            if ref:
+                cards = C.unpack(rng.choice(ref).packed)
+                counts_done["classify"] += 1
+                if not same(wm.classify(cards, wild), wm.classify_enumerated(cards, wild)):
+                    bad += 1
+                    print("classify differs", k, C.RANKS[wild], C.to_string(C.pack(cards)))
+        print(f"{k} wild: {counts_done['leads']} hands, {counts_done['answers']} answers, "
+              f"{counts_done['classify']} classify, differences so far {bad} "
+              f"({time.process_time() - t0:.0f} s)", flush=True)
+    return bad
+
+
+def timing(args: argparse.Namespace) -> None:
+    v = load_variant("laizi")
+    wm = v._wilds()
+    for w in v.rules.stand_for:
+        t = time.process_time()
+        table = wm.table(w)
+        print(f"table {C.RANKS[w]}: {len(table.packed):,} readings, {table.nbytes() / 1e6:.1f} MB, "
+              f"built in {time.process_time() - t:.2f} s", flush=True)
+    rng = random.Random(args.seed)
+    print("wilds | plays/hand natural | wild | µs/play natural | table | enumeration | ratio table | enumeration")
+    for k in (1, 2, 3, 4):
+        dealt = []
+        for _ in range(args.hands):
+            w = rng.choice(v.rules.stand_for)
+            dealt.append((C.deck_list(deal(rng, k, 17, w)), w))
+        prevs = [rng.choice(v.legal_moves(dealt[rng.randrange(len(dealt))][0], wild=w).moves) for _, w in dealt]
+
+        pairs = list(zip(dealt, prevs))
+
+        def natural(pairs: list[tuple[tuple[list[int], int], Move]] = pairs) -> int:
+            return sum(len(v.legal_moves(h)) + len(v.legal_moves(h, after=p)) for (h, _), p in pairs)
+
+        def wild(pairs: list[tuple[tuple[list[int], int], Move]] = pairs) -> int:
+            return sum(len(v.legal_moves(h, wild=w)) + len(v.legal_moves(h, after=p, wild=w)) for (h, w), p in pairs)
+
+        per: dict[str, list[float]] = {"natural": [], "table": [], "enumeration": []}
+        plays: dict[str, int] = {}
+        wild()  # first use makes the Moves (as the natural table's are made before)
+        for _ in range(args.rounds):
+            for name, times in per.items():
+                wm.use_table = name != "enumeration"
+                run = natural if name == "natural" else wild
+                t = time.process_time()
+                plays[name] = run()
+                times.append((time.process_time() - t) / plays[name])
+        wm.use_table = True
+        med = {name: statistics.median(xs) * 1e6 for name, xs in per.items()}
+        print(f"{k} | {plays['natural'] / args.hands:.0f} | {plays['table'] / args.hands:.0f} | "
+              f"{med['natural']:.2f} | {med['table']:.2f} | {med['enumeration']:.2f} | "
+              f"{med['table'] / med['natural']:.2f}x | {med['enumeration'] / med['natural']:.2f}x", flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--hands", type=int, default=40)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--check", type=int, default=0, metavar="N",
+                    help="compare the table with the enumeration on N hands per wild count")
+    args = ap.parse_args()
+    if args.check:
+        sys.exit(1 if check(load_variant("laizi")._wilds(), args.check, args.seed) else 0)
+    timing(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,115 @@
+"""The wild-card table (ddzrules.wild_table) against the enumeration it replaces
+(WildMoves.*_enumerated): the same plays, readings, order and substitutions on random
+hands of every wild count, leads, answers and classify; and the census from the table.
+
+Bounded for CI (a few hundred hands per wild count over three wild ranks); the
+10,000-hand comparison is ``python benchmarks/bench_wild.py --check 10000``.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ddzrules import cards as C
+from ddzrules import load_variant
+from ddzrules.moves import Move
+from ddzrules.wild import WildMoves
+
+DECK = C.deck_list(C.full_deck())
+#: the two ends of the chain ranks and the middle: wild 3 and A drop the same chains,
+#: 7 the most, 2 none (docs/census-variants.md)
+WILD_RANKS = (0, 4, 12)
+HANDS_PER_COUNT = 200
+
+
+@pytest.fixture(scope="module")
+def wm() -> WildMoves:
+    return load_variant("laizi")._wilds()
+
+
+def _deal(rng: random.Random, k: int, size: int, wild: int) -> list[int]:
+    counts = [0] * C.NUM_RANKS
+    for r in [wild] * k + rng.sample([c for c in DECK if c != wild], size - k):
+        counts[r] += 1
+    return counts
+
+
+def _same(a: tuple[Move, ...], b: tuple[Move, ...]) -> bool:
+    # Move equality ignores the substitution: compare it too
+    return a == b and [m.substitution for m in a] == [m.substitution for m in b]
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 4])
+def test_table_matches_enumeration(wm: WildMoves, k: int) -> None:
+    rng = random.Random(1000 + k)
+    answers = 0
+    for i in range(HANDS_PER_COUNT):
+        wild = WILD_RANKS[i % len(WILD_RANKS)]
+        counts = _deal(rng, k, rng.choice((17, 20, rng.randint(k, 20))), wild)
+        ref = wm.legal_moves_enumerated(counts, None, wild)
+        got = wm.legal_moves(counts, None, wild)
+        assert _same(got.moves, ref.moves), C.to_string(C.pack(counts))
+        assert got.can_pass is ref.can_pass is False
+        # answers: a play of each combo this hand leads, to another hand
+        other = _deal(rng, k, rng.randint(k, 20), wild)
+        by_combo: dict[str, list[Move]] = {}
+        for m in ref.moves:
+            by_combo.setdefault(m.combo, []).append(m)
+        for plays in by_combo.values():
+            prev = rng.choice(plays)
+            want = wm.legal_moves_enumerated(other, prev, wild)
+            have = wm.legal_moves(other, prev, wild)
+            assert _same(have.moves, want.moves), (C.to_string(C.pack(other)), prev)
+            assert have.can_pass is want.can_pass is True
+            answers += 1
+        # classify: a random play of the hand, and the whole hand
+        for cards in (C.unpack(rng.choice(ref.moves).packed), counts):
+            assert _same(wm.classify(cards, wild), wm.classify_enumerated(cards, wild))
+    assert answers > HANDS_PER_COUNT  # most hands lead several combos
+
+
+def test_census_from_table(wm: WildMoves) -> None:
+    """The census read from the table is the enumeration's (wild 7: the figures in
+    docs/census-variants.md)."""
+    got = wm.census(4, wm.rules.max_hand)
+    assert got[1:] == (383_905, 452_219, {0: 6_176, 1: 22_514, 2: 57_911, 3: 128_020, 4: 237_598})
+    assert got[0]["plane_wings"] == 369_233
+    assert got[0]["soft_bomb"] == 36
+
+
+def test_census_matches_enumeration_small_universe() -> None:
+    """Below the hand size the table is not used: census by enumeration, the same figures."""
+    wm = load_variant("laizi")._wilds()
+    a = wm.census(4, 8)
+    b = wm.census_enumerated(4, 8)
+    assert a == b
+
+
+def test_table_is_built_once_and_moves_are_shared(wm: WildMoves) -> None:
+    table = wm.table(4)
+    assert wm.table(4) is table
+    counts = _deal(random.Random(5), 2, 17, 4)
+    first = wm.legal_moves(counts, None, 4).moves
+    again = wm.legal_moves_enumerated(counts, None, 4).moves
+    assert all(a is b for a, b in zip(first, again))  # one interned Move per reading
+
+
+def test_enumeration_used_without_table() -> None:
+    wm = load_variant("laizi")._wilds()
+    wm.use_table = False
+    counts = _deal(random.Random(9), 3, 17, 7)
+    moves = wm.legal_moves(counts, None, 7).moves
+    assert not wm._tables
+    wm.use_table = True
+    assert _same(wm.legal_moves(counts, None, 7).moves, moves)
+    assert set(wm._tables) == {7}
+
+
+def test_variant_api_goes_through_table() -> None:
+    v = load_variant("laizi")
+    readings = v.classify("445567", wild="7")
+    assert [(m.combo, m.substitution) for m in readings if m.combo == "pair_chain"] == [
+        ("pair_chain", (("7", "6"),))]
+    assert v._wilds()._tables  # built by the classify above
