@@ -4,8 +4,10 @@ The runtime knows no variant. The compiled :class:`~ddzrules.variant.Variant`
 says what a play is and what beats what; the plugins a spec activates (see
 :mod:`ddzrules.hookspecs`) choose the landlord, add declarations, count
 multipliers and settle. Every action goes through :meth:`Game.apply`, which
-checks it against :meth:`Game.legal_actions` first, so an illegal action raises
-:class:`~ddzrules.errors.PlayError` and leaves the state unchanged.
+checks it against :meth:`Game.legal_actions` first (an action object that
+legal_actions just listed for this very state is known legal and not checked
+again), so an illegal action raises :class:`~ddzrules.errors.PlayError` and leaves
+the state unchanged.
 
 >>> rules = GameRules.load("hubei-3p")
 >>> game = rules.new_game(seed=7)
