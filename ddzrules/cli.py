@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sys
 import unicodedata
+import warnings
 from collections.abc import Callable
 from contextlib import ExitStack
 from functools import wraps
@@ -123,6 +124,14 @@ def main() -> None:
 
     SPEC is a bundled spec name (see `ddzrules list`) or a path to a YAML file.
     """
+    warnings.showwarning = _show_warning
+
+
+def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                  file: IO[str] | None = None, line: str | None = None) -> None:
+    """A warning (a rebuilt table cache …) as one line for the user, not Python's
+    source-location format."""
+    print(f"warning: {_plain(str(message))}", file=file or sys.stderr)
 
 
 @main.command("list")

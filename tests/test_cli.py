@@ -342,3 +342,16 @@ def test_yaml_syntax_error(tmp_path):
     err = fails("census", str(path))
     assert "YAML syntax error" in err
     assert "syntax.yaml:" in err
+
+
+def test_a_rebuilt_cache_is_one_warning_line(tmp_path, monkeypatch) -> None:
+    """A damaged table cache is rebuilt, and the user reads one plain warning line (not
+    Python's file:line format with the source of the warn call)."""
+    monkeypatch.setenv("DDZRULES_CACHE_DIR", str(tmp_path))
+    clean = run("census", "crown-3p")
+    for table in tmp_path.glob("*.json"):
+        table.write_bytes(table.read_bytes() + b"x")
+    result = run("census", "crown-3p")
+    assert result.exit_code == 0 and result.stdout == clean.stdout
+    assert result.stderr.startswith("warning: ignoring the table cache")
+    assert "CacheWarning" not in result.stderr and ".py:" not in result.stderr
