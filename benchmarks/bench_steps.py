@@ -18,6 +18,11 @@ garbage collector paused while a batch runs (as ``timeit`` does).
   ``GameEnv.step`` (a play or a pass: DouZero has no bidding). DouZero has no wild
   cards, so its classic game is the anchor of the ``laizi`` row too.
 
+A wild variant builds the table of a wild rank the first time a deal draws it, so
+a round that meets a new wild rank can cost far more than the others (its spread
+shows it); the medians leave such rounds out: the figures are the steady state of a
+long simulation.
+
 The ratio printed is DouZero's time per step over ddzrules' (above 1: ddzrules is
 faster), taken in each round and then the median over the rounds. Issue 12's
 targets: ≥ 5× for hubei-3p and ≥ 2× for laizi.
