@@ -8,6 +8,7 @@ message and no traceback.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import unicodedata
 import warnings
@@ -31,8 +32,10 @@ from .spec import bundled_names, dump_yaml, load_spec
 from .variant import Variant, load_variant
 
 F = TypeVar("F", bound=Callable[..., Any])
-console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+# soft_wrap: a message or path is never broken across lines (output is read by scripts
+# and tests as much as by people); tables still fit the width
+console = Console(highlight=False, soft_wrap=True)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def user_errors(fn: F) -> F:
@@ -125,6 +128,10 @@ def main() -> None:
     SPEC is a bundled spec name (see `ddzrules list`) or a path to a YAML file.
     """
     warnings.showwarning = _show_warning
+    # the consoles were made at import: read COLUMNS again for this invocation
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        console.width = err_console.width = int(columns)
 
 
 def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
