@@ -51,7 +51,7 @@ def main() -> int:
         report, junit = Path(tmp) / "tally.json", Path(tmp) / "junit.xml"
         env = dict(os.environ, DDZRULES_FUZZ_SCALE=str(args.scale), DDZRULES_FUZZ_REPORT=str(report))
         start = time.perf_counter()
-        proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+        proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0",
                                f"--junitxml={junit}", *FUZZERS], check=False, cwd=ROOT, env=env,
                               preexec_fn=_limit_memory, capture_output=True, text=True)
         seconds = time.perf_counter() - start

@@ -492,10 +492,16 @@ class WildMoves:
 
     #: False: every query walks the hand (the reference), no table is built
     use_table = True
+    #: queries of one wild rank answered by walking the hand before that rank's table is
+    #: built: a table costs 2-5 s and saves about a millisecond a query, so it pays for a
+    #: long run (a simulation, an environment), not for a few questions (a rule sheet, a
+    #: CLI call); 0 builds it at the first query. Both paths give the same answers.
+    table_after = 500
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self._tables: dict[int, WildTable] = {}
+        self._queries: dict[int, int] = {}  # per wild rank, queries walked so far
         #: wild rank -> (packed, combo, rank, length) -> (its legal-move order as one int, Move)
         self._intern: dict[int, dict[tuple[int, int, int, int], tuple[int, Move]]] = {}
         #: combo -> (the bits of its tier and name order in the int order key)
@@ -593,8 +599,17 @@ class WildMoves:
                     out[i] = moves[p] = entry[1]
         return out  # type: ignore[return-value]
 
+    def _by_table(self, wild: int) -> bool:
+        """Whether this query reads the wild rank's table (see :attr:`table_after`)."""
+        if not self.use_table:
+            return False
+        if wild in self._tables:
+            return True
+        asked = self._queries[wild] = self._queries.get(wild, 0) + 1
+        return asked > self.table_after
+
     def classify(self, counts: list[int], wild: int) -> tuple[Move, ...]:
-        if not self.use_table or sum(counts) > self.rules.max_hand:
+        if sum(counts) > self.rules.max_hand or not self._by_table(wild):
             return self.classify_enumerated(counts, wild)
         table = self.table(wild)
         nat = list(counts)
@@ -604,7 +619,7 @@ class WildMoves:
 
     def legal_moves(self, counts: list[int], after: Move | None, wild: int) -> LegalMoves:
         total = sum(counts)
-        if not self.use_table or total > self.rules.max_hand:
+        if total > self.rules.max_hand or not self._by_table(wild):
             return self.legal_moves_enumerated(counts, after, wild)
         table = self.table(wild)
         nat = list(counts)
