@@ -30,7 +30,7 @@ from .runtime import (
     implemented_hooks,
     load_plugin_class,
 )
-from .simulate import FIGURES, Figure, compare_specs, game_seed, play_game
+from .simulate import BACKENDS, FIGURES, Figure, compare_specs, game_seed, play_game
 
 # ====================================================================== --plugin
 
@@ -355,14 +355,22 @@ def _announce_leader(game: Game, human: int | None) -> None:
 @click.argument("specs", metavar="SPEC...", nargs=-1, required=True)
 @click.option("--games", type=int, default=1000, show_default=True)
 @click.option("--seed", type=SEED, default=0, show_default=True)
-@click.option("--workers", type=int, default=1, show_default=True)
+@click.option("--workers", type=int, default=None,
+              help="Worker processes (default 1); with --backend ray and no --address, the "
+                   "CPUs of the local Ray (default: every core).")
 @click.option("--bots", default="random", show_default=True,
               help=f"Bot per seat, comma-separated ({', '.join(BOTS)}); one name means every seat.")
+@click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True,
+              help="Where the games run: processes of this machine, or Ray tasks (ddzrules[ray]; "
+                   "see docs/ray.md). The figures are the same.")
+@click.option("--address", default=None, metavar="ADDR",
+              help="With --backend ray: the Ray cluster to join (HOST:PORT, ray://HOST:PORT or "
+                   "auto); without it a local Ray is started.")
 @plugin_option
 @json_option
 @user_errors
-def simulate(specs: tuple[str, ...], games: int, seed: int, workers: int, bots: str,
-             plugins: tuple[str, ...], as_json: bool) -> None:
+def simulate(specs: tuple[str, ...], games: int, seed: int, workers: int | None, bots: str,
+             backend: str, address: str | None, plugins: tuple[str, ...], as_json: bool) -> None:
     """Play many all-bot games and summarise them, every figure with its 95% interval.
 
     With several SPECs every spec plays the same seeded games (same deals where the
@@ -374,20 +382,23 @@ def simulate(specs: tuple[str, ...], games: int, seed: int, workers: int, bots: 
     for k in kinds:
         if k not in BOTS:
             raise DdzError(f"unknown bot {k!r}; choose from {', '.join(BOTS)}")
-    if games < 1 or workers < 1:
+    if games < 1 or (workers is not None and workers < 1):
         raise DdzError("--games and --workers must be at least 1")
+    if address is not None and backend != "ray":
+        raise DdzError("--address needs --backend ray")
     with user_plugins(plugins):
         for spec in specs if plugins else ():
             load_rules(spec, plugins)  # a --plugin class that fails is a plain error
-        result = _simulate(specs, games, seed, workers, kinds)
+        result = _simulate(specs, games, seed, workers, kinds, backend, address)
     if as_json:
         emit_json(result["specs"][0] if len(specs) == 1 else result)
         return
     _print_simulation(result)
 
 
-def _simulate(specs: tuple[str, ...], games: int, seed: int, workers: int,
-              kinds: list[str]) -> dict[str, Any]:
+def _simulate(specs: tuple[str, ...], games: int, seed: int, workers: int | None,
+              kinds: list[str], backend: str = "local",
+              address: str | None = None) -> dict[str, Any]:
     with Progress(TextColumn("{task.description}"), BarColumn(),
                   TextColumn("{task.completed}/{task.total}"), TimeRemainingColumn(),
                   console=err_console, disable=not _stderr_is_terminal(),
@@ -397,7 +408,8 @@ def _simulate(specs: tuple[str, ...], games: int, seed: int, workers: int,
         def advance(done: int, total: int) -> None:
             progress.update(task, completed=done)
 
-        return compare_specs(list(specs), games, seed, kinds, workers, progress=advance)
+        return compare_specs(list(specs), games, seed, kinds, workers, progress=advance,
+                             backend=backend, address=address)
 
 
 def _stderr_is_terminal() -> bool:

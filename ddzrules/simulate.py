@@ -489,10 +489,23 @@ def _play_index(args: tuple[int, int]) -> list[GameSummary]:
     return out
 
 
+#: where the games run: worker processes of this machine, or Ray tasks
+BACKENDS = ("local", "ray")
+
+
 def _run(specs: Sequence[str], bots: Sequence[Sequence[str]], games: int, seed: int,
-         workers: int, loaded: Sequence[GameRules] | None = None) -> Iterator[list[GameSummary]]:
+         workers: int | None, loaded: Sequence[GameRules] | None = None,
+         backend: str = "local", address: str | None = None) -> Iterator[list[GameSummary]]:
     """Yield, game index by game index, the summaries of that game under every spec
-    (``loaded``: the specs' rules, already loaded, for the single-process case)."""
+    (``loaded``: the specs' rules, already loaded, for the single-process case).
+    ``backend="ray"`` plays them as Ray tasks (:mod:`ddzrules.ray_backend`): ``workers``
+    is then the CPUs of a local Ray (None: every core), ``address`` a cluster to join."""
+    if backend == "ray":
+        from .ray_backend import run_ray
+
+        yield from run_ray(specs, bots, games, seed, workers, address)
+        return
+    workers = workers or 1
     jobs = ((seed, i) for i in range(games))  # made as the pool takes them: no list of every game
     if workers <= 1:
         _init_worker(specs, bots, loaded)
@@ -525,10 +538,12 @@ def _deal_description(rules: GameRules) -> str:
             f"{undealt} from a {sum(decks)}-card deck")
 
 
-def compare_specs(specs: list[str], games: int, seed: int, bots: list[str], workers: int = 1,
+def compare_specs(specs: list[str], games: int, seed: int, bots: list[str],
+                  workers: int | None = 1,
                   progress: Progress | None = None,
                   confidence: float = CONFIDENCE,
-                  on_game: Callable[[int, list[GameSummary]], None] | None = None) -> dict[str, Any]:
+                  on_game: Callable[[int, list[GameSummary]], None] | None = None,
+                  backend: str = "local", address: str | None = None) -> dict[str, Any]:
     """Play the same seeded games under every rule set of ``specs`` and compare them.
 
     Game ``i`` of every spec uses the game seed ``game_seed(seed, i)``, the match
@@ -549,11 +564,19 @@ def compare_specs(specs: list[str], games: int, seed: int, bots: list[str], work
     the interval of the mean per-game difference (None when the decks differ),
     ``unpaired`` the Welch interval of the same difference, ``narrowing`` the paired
     width over the unpaired width.
+
+    ``backend`` is ``"local"`` (``workers`` processes; None means 1) or ``"ray"``
+    (Ray tasks by index range; ``workers`` the CPUs of a local Ray, None every core;
+    ``address`` a cluster to join instead): the figures are the same either way.
     """
     if not specs:
         raise ValueError("compare_specs needs at least one spec")
-    if games < 1 or workers < 1:
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
+    if games < 1 or (workers is not None and workers < 1):
         raise ValueError("games and workers must be at least 1")
+    if address is not None and backend != "ray":
+        raise ValueError("an address is for the ray backend only")
     for kind in bots:
         if kind not in BOTS:
             raise ValueError(f"unknown bot {kind!r}; choose from {', '.join(BOTS)}")
@@ -563,7 +586,8 @@ def compare_specs(specs: list[str], games: int, seed: int, bots: list[str], work
     accs = [Accumulator(k, confidence) for k in kinds]
     pairable = [f.deal_key == facts[0].deal_key for f in facts]
     pairs = [PairedAccumulator() if ok else None for ok in pairable]
-    for done, row in enumerate(_run(specs, kinds, games, seed, workers, rules), start=1):
+    rows = _run(specs, kinds, games, seed, workers, rules, backend, address)
+    for done, row in enumerate(rows, start=1):
         for acc, s in zip(accs, row):
             acc.add(s)
         for p, s in zip(pairs[1:], row[1:]):
