@@ -16,10 +16,13 @@ Nothing here knows a variant: two decks, bomb sizes, chains of fours are data.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from . import cache
 from . import cards as C
 from .errors import Problem, SpecError
 from .patterns import (
@@ -28,9 +31,13 @@ from .patterns import (
     Group,
     Kicker,
     Literal,
+    Pattern,
     PatternSyntaxError,
     RankBound,
+    canonical,
     parse_pattern,
+    pattern_from_data,
+    pattern_to_data,
 )
 from .spec import Spec, _limit
 
@@ -570,8 +577,10 @@ def _shape_cost(shape: Shape, deck: tuple[int, ...], max_hand: int, stand_for: t
 
 
 class _Compiler:
-    def __init__(self, spec: Spec) -> None:
+    def __init__(self, spec: Spec, parsed: dict[str, Pattern] | None = None) -> None:
         self.spec = spec
+        #: patterns already parsed (from the pattern cache), by their text
+        self.parsed = parsed or {}
         self.problems: list[Problem] = []
         #: each compiled shape's alternative: (pattern path, line and column in the pattern)
         self.origins: dict[int, tuple[tuple[str | int, ...], tuple[int, int]]] = {}
@@ -739,7 +748,9 @@ class _Compiler:
 
     def compile_pattern(self, text: str, combo: int, path: tuple[str | int, ...]) -> list[Shape]:
         try:
-            pattern = parse_pattern(text)
+            pattern = self.parsed.get(text) if isinstance(text, str) else None
+            if pattern is None:
+                pattern = parse_pattern(text)
         except PatternSyntaxError as e:
             self.error(path, f"pattern syntax: {e.message}", (e.line, e.column), code="pattern-syntax")
             return []
@@ -871,5 +882,63 @@ def _close(word: str, options: list[str]) -> str:
 
 
 def compile_spec(spec: Spec) -> Rules:
-    """Compile a loaded spec; raises :class:`SpecError` with positions on any problem."""
-    return _Compiler(spec).compile()
+    """Compile a loaded spec; raises :class:`SpecError` with positions on any problem.
+
+    The spec's patterns come from the pattern cache when it has them (parsing them
+    needs lark: its import and parser build are most of a load's time); the compiler's
+    own checks run on them all the same."""
+    texts = _pattern_texts(spec)
+    parsed = _load_patterns(texts) if texts else None
+    rules = _Compiler(spec, parsed).compile()
+    if parsed is None and texts:  # only after the spec compiled: a broken spec is never cached
+        _store_patterns(texts)
+    return rules
+
+
+#: bump when the pattern cache's payload changes
+PATTERN_CACHE_FORMAT = 1
+
+
+def _pattern_texts(spec: Spec) -> list[str]:
+    """The pattern strings of a spec's combos, in order."""
+    combos = spec.data.get("combos")
+    if not isinstance(combos, dict):
+        return []
+    texts = []
+    for entry in combos.values():
+        text = entry.get("pattern") if isinstance(entry, dict) else entry
+        if isinstance(text, str):
+            texts.append(text)
+    return texts
+
+
+def _patterns_name(texts: list[str]) -> str:
+    # keyed by the texts themselves and by the parser's code: another spec, an edited
+    # pattern or a changed grammar never reads this entry
+    digest = hashlib.sha256(json.dumps(texts, ensure_ascii=False).encode("utf-8")).hexdigest()[:32]
+    code = cache.code_hash(PATTERN_CACHE_FORMAT, "patterns.py", "pattern.lark")
+    return f"patterns-{digest}-{code}.ast"  # not .json: tests find table files by that
+
+
+def _decode_patterns(texts: list[str], body: bytes) -> dict[str, Pattern]:
+    """The cached ASTs of ``texts``, every one rebuilt with its fields checked (ValueError)."""
+    payload = json.loads(body)
+    if type(payload) is not dict or payload.get("texts") != texts:
+        raise ValueError("it holds the patterns of other rules")
+    asts = payload.get("asts")
+    if type(asts) is not list or len(asts) != len(texts):
+        raise ValueError("not one parse a pattern")
+    # null: a pattern not in its canonical spelling, parsed again (see patterns.canonical)
+    return {text: pattern_from_data(text, data) for text, data in zip(texts, asts) if data is not None}
+
+
+def _load_patterns(texts: list[str]) -> dict[str, Pattern] | None:
+    return cache.load(_patterns_name(texts), lambda body: _decode_patterns(texts, body), stacklevel=4)
+
+
+def _store_patterns(texts: list[str]) -> None:
+    if cache.enabled():
+        parsed = [parse_pattern(t) for t in texts]  # memoised: parsed just now
+        asts = [pattern_to_data(p) if canonical(p) else None for p in parsed]
+        body = json.dumps({"texts": texts, "asts": asts}, ensure_ascii=False, separators=(",", ":"))
+        cache.store(_patterns_name(texts), body.encode("utf-8"))

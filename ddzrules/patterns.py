@@ -17,11 +17,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-
-from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from typing import TYPE_CHECKING, Any
 
 from .errors import DdzError, brief, escaped
+
+if TYPE_CHECKING:
+    from lark import Lark, Token, Transformer, Tree
 
 
 @dataclass(frozen=True)
@@ -132,84 +133,94 @@ def caret_excerpt(text: str, line: int, column: int) -> str:
 
 
 def _pos(tok: Token | Tree) -> Pos:
+    from lark import Token
+
     if isinstance(tok, Token):
         return Pos(tok.line or 1, tok.column or 1)
     return Pos(tok.meta.line, tok.meta.column)
 
 
-@v_args(meta=True)
-class ToAst(Transformer):  # type: ignore[type-arg]
-    """Parse tree → AST. Each method receives its children already transformed."""
+@lru_cache(maxsize=1)
+def _to_ast() -> type[Transformer]:  # type: ignore[type-arg]
+    """The :class:`ToAst` transformer class, made on first use: importing lark costs tens
+    of milliseconds, and a load served from the pattern cache never parses."""
+    from lark import Token, Transformer, v_args
 
-    def pattern(self, meta, children):
-        return tuple(children)
+    @v_args(meta=True)
+    class ToAst(Transformer):  # type: ignore[type-arg]
+        """Parse tree → AST. Each method receives its children already transformed."""
 
-    def alternative(self, meta, children):
-        core = children[0]
-        kickers = tuple(c for c in children[1:] if isinstance(c, Kicker))
-        constraints: tuple[Constraint, ...] = ()
-        for c in children[1:]:
-            if isinstance(c, tuple):
-                constraints = c
-        return Alternative(core, kickers, constraints, Pos(meta.line, meta.column))
+        def pattern(self, meta, children):
+            return tuple(children)
 
-    def count(self, meta, children):
-        lo = _number(children[0])
-        hi = _number(children[1]) if len(children) > 1 else lo
-        return (lo, hi, Pos(meta.line, meta.column))
+        def alternative(self, meta, children):
+            core = children[0]
+            kickers = tuple(c for c in children[1:] if isinstance(c, Kicker))
+            constraints: tuple[Constraint, ...] = ()
+            for c in children[1:]:
+                if isinstance(c, tuple):
+                    constraints = c
+            return Alternative(core, kickers, constraints, Pos(meta.line, meta.column))
 
-    def group(self, meta, children):
-        lo, hi, pos = children[0]
-        bound = children[1] if len(children) > 1 else None
-        return Group(lo, hi, bound, pos)
+        def count(self, meta, children):
+            lo = _number(children[0])
+            hi = _number(children[1]) if len(children) > 1 else lo
+            return (lo, hi, Pos(meta.line, meta.column))
 
-    def length(self, meta, children):
-        lo = _number(children[0])
-        if len(children) == 1:
-            return (lo, lo)
-        return (lo, _number(children[2]) if len(children) > 2 else None)
+        def group(self, meta, children):
+            lo, hi, pos = children[0]
+            bound = children[1] if len(children) > 1 else None
+            return Group(lo, hi, bound, pos)
 
-    def chain(self, meta, children):
-        unit, hi, pos = children[0]
-        if unit != hi:
-            raise _semantic_at(pos, "a chain unit is one count, not a range")
-        lo_len, hi_len = children[1]
-        bound = children[2] if len(children) > 2 else None
-        return Chain(unit, lo_len, hi_len, bound, pos)
+        def length(self, meta, children):
+            lo = _number(children[0])
+            if len(children) == 1:
+                return (lo, lo)
+            return (lo, _number(children[2]) if len(children) > 2 else None)
 
-    def literal(self, meta, children):
-        tok = children[0]
-        return Literal(str(tok), _pos(tok))
+        def chain(self, meta, children):
+            unit, hi, pos = children[0]
+            if unit != hi:
+                raise _semantic_at(pos, "a chain unit is one count, not a range")
+            lo_len, hi_len = children[1]
+            bound = children[2] if len(children) > 2 else None
+            return Chain(unit, lo_len, hi_len, bound, pos)
 
-    def bound(self, meta, children):
-        lo, hi = children
-        return RankBound(str(lo), str(hi), _pos(lo), _pos(hi))
+        def literal(self, meta, children):
+            tok = children[0]
+            return Literal(str(tok), _pos(tok))
 
-    def multiplier(self, meta, children):
-        if children and isinstance(children[-1], Token) and children[-1].type == "N":
-            factor = _number(children[0]) if len(children) > 1 else 1
-            return (0, factor)
-        return (_number(children[0]), 0)
+        def bound(self, meta, children):
+            lo, hi = children
+            return RankBound(str(lo), str(hi), _pos(lo), _pos(hi))
 
-    def kicker(self, meta, children):
-        unit = _number(children[0])
-        fixed, per_n = 1, 0
-        bound = None
-        for c in children[1:]:
-            if isinstance(c, tuple):
-                fixed, per_n = c
-            elif isinstance(c, RankBound):
-                bound = c
-        return Kicker(unit, fixed, per_n, bound, Pos(meta.line, meta.column))
+        def multiplier(self, meta, children):
+            if children and isinstance(children[-1], Token) and children[-1].type == "N":
+                factor = _number(children[0]) if len(children) > 1 else 1
+                return (0, factor)
+            return (_number(children[0]), 0)
 
-    def constraints(self, meta, children):
-        return tuple(children)
+        def kicker(self, meta, children):
+            unit = _number(children[0])
+            fixed, per_n = 1, 0
+            bound = None
+            for c in children[1:]:
+                if isinstance(c, tuple):
+                    fixed, per_n = c
+                elif isinstance(c, RankBound):
+                    bound = c
+            return Kicker(unit, fixed, per_n, bound, Pos(meta.line, meta.column))
 
-    def constraint(self, meta, children):
-        name = children[0]
-        if len(children) > 1:
-            return Constraint(str(name), _number(children[2]), _pos(name), str(children[1]))
-        return Constraint(str(name), None, _pos(name))
+        def constraints(self, meta, children):
+            return tuple(children)
+
+        def constraint(self, meta, children):
+            name = children[0]
+            if len(children) > 1:
+                return Constraint(str(name), _number(children[2]), _pos(name), str(children[1]))
+            return Constraint(str(name), None, _pos(name))
+
+    return ToAst
 
 
 class _SemanticInTransformer(Exception):
@@ -235,6 +246,8 @@ def _number(tok: Token) -> int:
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
+    from lark import Lark
+
     grammar = resources.files("ddzrules").joinpath("pattern.lark").read_text(encoding="utf-8")
     return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False)
 
@@ -268,6 +281,13 @@ def parse_pattern(text: str) -> Pattern:
     """Parse a pattern string; raises :class:`PatternSyntaxError` with a position."""
     if not isinstance(text, str):
         raise PatternSyntaxError(f"a pattern must be text, not {brief(text)}", "", 1, 1)
+    from lark.exceptions import (
+        UnexpectedCharacters,
+        UnexpectedEOF,
+        UnexpectedInput,
+        UnexpectedToken,
+    )
+
     try:
         tree = _parser().parse(text)
     except UnexpectedEOF as e:
@@ -290,10 +310,176 @@ def parse_pattern(text: str) -> Pattern:
     except UnexpectedInput as e:  # pragma: no cover - other lark errors
         raise PatternSyntaxError(str(e), text, e.line, e.column) from None
     try:
-        alternatives = ToAst().transform(tree)
+        alternatives = _to_ast()().transform(tree)
     except Exception as e:  # lark wraps transformer errors in VisitError
         inner = getattr(e, "orig_exc", e)
         if isinstance(inner, _SemanticInTransformer):
             raise PatternSyntaxError(inner.message, text, inner.pos.line, inner.pos.column) from None
         raise
     return Pattern(text, alternatives)
+
+
+# --------------------------------------------------------------------------- cache codec
+# Parsed patterns are cached on disk as plain JSON lists (see compiler.py), and a cache
+# file is untrusted: ``pattern_from_data`` rebuilds the AST checking every field's type
+# and range, and that every rank, card and name token stands at its position in the text.
+
+
+def _pos_data(p: Pos) -> list[int]:
+    return [p.line, p.column]
+
+
+def _bound_data(b: RankBound | None) -> list[Any] | None:
+    return None if b is None else [b.low, b.high, _pos_data(b.low_pos), _pos_data(b.high_pos)]
+
+
+def pattern_to_data(pattern: Pattern) -> list[Any]:
+    """A parsed pattern as JSON-ready lists (the inverse of :func:`pattern_from_data`)."""
+    out: list[Any] = []
+    for alt in pattern.alternatives:
+        core = alt.core
+        if isinstance(core, Group):
+            c: list[Any] = ["group", core.min_count, core.max_count, _bound_data(core.bound), _pos_data(core.pos)]
+        elif isinstance(core, Chain):
+            c = ["chain", core.unit, core.min_len, core.max_len, _bound_data(core.bound), _pos_data(core.pos)]
+        else:
+            c = ["literal", core.cards, _pos_data(core.pos)]
+        kickers = [[k.unit, k.fixed, k.per_n, _bound_data(k.bound), _pos_data(k.pos)] for k in alt.kickers]
+        constraints = [[k.name, k.value, _pos_data(k.pos), k.op] for k in alt.constraints]
+        out.append([c, kickers, constraints, _pos_data(alt.pos)])
+    return out
+
+
+class _Reader:
+    """Checked reads of one pattern's cached data against its text (ValueError on anything else)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts = [0]
+        for i, ch in enumerate(text):
+            if ch == "\n":
+                self.starts.append(i + 1)
+
+    def number(self, x: Any, optional: bool = False) -> Any:
+        if x is None and optional:
+            return None
+        if type(x) is not int or not 0 <= x < 10 ** _MAX_DIGITS:
+            raise ValueError("a pattern number out of range")
+        return x
+
+    def pos(self, x: Any) -> Pos:
+        if type(x) is not list or len(x) != 2 or any(type(v) is not int for v in x):
+            raise ValueError("a pattern position is not two numbers")
+        line, column = x
+        if not (1 <= line <= len(self.starts) and 1 <= column <= len(self.text) + 1):
+            raise ValueError("a pattern position outside its text")
+        return Pos(line, column)
+
+    def token(self, x: Any, at: Any) -> tuple[str, Pos]:
+        """A token's text and position: it must stand there in the pattern text."""
+        pos = self.pos(at)
+        offset = self.starts[pos.line - 1] + pos.column - 1
+        if type(x) is not str or not x or self.text[offset:offset + len(x)] != x:
+            raise ValueError("a pattern token not found at its position")
+        return x, pos
+
+    def at(self, pos: Pos, first: str) -> None:
+        offset = self.starts[pos.line - 1] + pos.column - 1
+        if self.text[offset:offset + 1] not in tuple(first):
+            raise ValueError("a pattern node not at its position")
+
+    def bound(self, x: Any) -> RankBound | None:
+        if x is None:
+            return None
+        if type(x) is not list or len(x) != 4:
+            raise ValueError("a rank bound of the wrong shape")
+        low, low_pos = self.token(x[0], x[2])
+        high, high_pos = self.token(x[1], x[3])
+        return RankBound(low, high, low_pos, high_pos)
+
+    def core(self, x: Any) -> Core:
+        if type(x) is not list or not x:
+            raise ValueError("a pattern core of the wrong shape")
+        if x[0] == "group" and len(x) == 5:
+            return Group(self.number(x[1]), self.number(x[2]), self.bound(x[3]), self.pos(x[4]))
+        if x[0] == "chain" and len(x) == 6:
+            return Chain(self.number(x[1]), self.number(x[2]), self.number(x[3], optional=True),
+                         self.bound(x[4]), self.pos(x[5]))
+        if x[0] == "literal" and len(x) == 3:
+            cards, pos = self.token(x[1], x[2])
+            return Literal(cards, pos)
+        raise ValueError("a pattern core of no known kind")
+
+    def alternative(self, x: Any) -> Alternative:
+        if type(x) is not list or len(x) != 4 or type(x[1]) is not list or type(x[2]) is not list:
+            raise ValueError("a pattern alternative of the wrong shape")
+        kickers = []
+        for k in x[1]:
+            if type(k) is not list or len(k) != 5:
+                raise ValueError("a kicker of the wrong shape")
+            kickers.append(Kicker(self.number(k[0]), self.number(k[1]), self.number(k[2]), self.bound(k[3]),
+                                  self.pos(k[4])))
+        constraints = []
+        for k in x[2]:
+            if type(k) is not list or len(k) != 4 or k[3] not in ("<=", ">="):
+                raise ValueError("a constraint of the wrong shape")
+            name, pos = self.token(k[0], k[2])
+            constraints.append(Constraint(name, self.number(k[1], optional=True), pos, k[3]))
+        return Alternative(self.core(x[0]), tuple(kickers), tuple(constraints), self.pos(x[3]))
+
+
+def _compact_bound(b: RankBound | None) -> str:
+    return "" if b is None else f"in{b.low}..{b.high}"
+
+
+def compact(pattern: Pattern) -> str:
+    """The pattern written back from its AST, without blanks, in the one spelling that
+    reads back to it (``2`` not ``2..2``, ``1{5}`` not ``1{5..5}``, no ``*1``)."""
+    alts = []
+    for alt in pattern.alternatives:
+        core = alt.core
+        if isinstance(core, Group):
+            count = f"{core.min_count}" if core.max_count == core.min_count else f"{core.min_count}..{core.max_count}"
+            out = count + _compact_bound(core.bound)
+        elif isinstance(core, Chain):
+            length = (f"{core.min_len}" if core.max_len == core.min_len else f"{core.min_len}.."
+                      if core.max_len is None else f"{core.min_len}..{core.max_len}")
+            out = f"{core.unit}{{{length}}}" + _compact_bound(core.bound)
+        else:
+            out = f"<{core.cards}>"
+        for k in alt.kickers:
+            if k.per_n and k.fixed:
+                raise ValueError("a kicker with both a fixed and a per-n count")
+            times = ("" if k.fixed == 1 else f"*{k.fixed}") if not k.per_n else \
+                "*n" if k.per_n == 1 else f"*{k.per_n}n"
+            out += f"+{k.unit}{times}" + _compact_bound(k.bound)
+        if alt.constraints:
+            out += "where" + ",".join(c.name + ("" if c.value is None else f"{c.op}{c.value}")
+                                      for c in alt.constraints)
+        alts.append(out)
+    return "|".join(alts)
+
+
+def canonical(pattern: Pattern) -> bool:
+    """Whether ``pattern``'s text is its :func:`compact` spelling give or take blanks:
+    only such patterns are cached, so that a cached AST is checked against its text."""
+    return compact(pattern) == "".join(pattern.text.split())
+
+
+def pattern_from_data(text: str, data: Any) -> Pattern:
+    """The pattern ``text`` rebuilt from cached data, every field checked (ValueError:
+    not the parse of this text). Tokens must stand at their positions and the AST
+    written back must be the text itself, so an edited entry cannot change a rule."""
+    if type(text) is not str or type(data) is not list or not data:
+        raise ValueError("a cached pattern of the wrong shape")
+    reader = _Reader(text)
+    pattern = Pattern(text, tuple(reader.alternative(a) for a in data))
+    if not canonical(pattern):
+        raise ValueError("a cached pattern that is not the parse of its text")
+    for alt in pattern.alternatives:  # node positions (used in messages) at their first token
+        reader.at(alt.pos, "0123456789<")
+        if not isinstance(alt.core, Literal):
+            reader.at(alt.core.pos, "0123456789")
+        for k in alt.kickers:
+            reader.at(k.pos, "+")
+    return pattern

@@ -26,6 +26,7 @@ from typing import Any
 
 import yaml
 
+from . import cache
 from .errors import Location, Problem, SpecError
 
 Path_ = tuple[str | int, ...]
@@ -58,6 +59,9 @@ class Spec:
     chain: list[str]  # files from this spec up to its root ancestor
     positions: dict[Path_, ScalarSource] = field(default_factory=dict)
     key_positions: dict[Path_, ScalarSource] = field(default_factory=dict)
+    #: digests of the chain's file texts checked in full by this load and not yet in the
+    #: cache (see :func:`mark_checked`)
+    unmarked: list[str] = field(default_factory=list, repr=False, compare=False)
 
     @property
     def content_hash(self) -> str:
@@ -300,10 +304,29 @@ def _construct(node: yaml.Node) -> Any:
     return value
 
 
-def _read_yaml(text: str, file: str) -> tuple[Any, dict[Path_, ScalarSource], dict[Path_, ScalarSource]]:
+def _compose_fast(text: str) -> yaml.Node | None:
+    """``text`` composed by libyaml, or None when it is absent or refuses the text (an
+    edge where the two parsers differ: the pure-Python one then decides)."""
+    loader = getattr(yaml, "CSafeLoader", None)
+    if loader is None:
+        return None
     try:
-        _check_events(text, file)
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        return yaml.compose(text, Loader=loader) or None
+    except yaml.YAMLError:
+        return None
+
+
+def _read_yaml(text: str, file: str, check_events: bool = True,
+               ) -> tuple[Any, dict[Path_, ScalarSource], dict[Path_, ScalarSource]]:
+    try:
+        if check_events:
+            _check_events(text, file)
+        # a text that passed before (see _checked_before) is composed by libyaml when
+        # present, 5x faster, with the same nodes and marks; a new text always by the
+        # pure-Python loader, whose error messages and positions the specs' errors quote
+        root = None if check_events else _compose_fast(text)
+        if root is None:
+            root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -323,7 +346,7 @@ def _read_yaml(text: str, file: str) -> tuple[Any, dict[Path_, ScalarSource], di
 
     def source(node: yaml.Node) -> ScalarSource:
         m = node.start_mark
-        style = getattr(node, "style", None)
+        style = getattr(node, "style", None) or None  # libyaml says "" for plain
         src_line = lines[m.line] if m.line < len(lines) else ""
         indent = 0
         if style in ("|", ">") and m.line + 1 < len(lines):
@@ -575,12 +598,15 @@ def load_spec(name_or_path: str | Path, _seen: tuple[str, ...] = (), _relative_t
         chain = " -> ".join(list(_seen) + [str(path.resolve())])
         raise SpecError([Problem(Location(file, 1, 1), "extends", f"extends loop: {chain}")])
     text = read_spec_text(path, file)
-    data, positions, key_positions = _read_yaml(text, file)
+    digest = _text_digest(text)
+    checked = _checked_before(digest)
+    data, positions, key_positions = _read_yaml(text, file, check_events=not checked)
     if not isinstance(data, dict):
         raise SpecError([Problem(Location(file, 1, 1), "", "a spec is a YAML mapping (key: value lines)")])
-    problems = validate_data(data, file, positions, key_positions)
+    problems = [] if checked else validate_data(data, file, positions, key_positions)
     if problems:
         raise SpecError(problems)
+    unmarked = [] if checked else [digest]
     parent_name = data.get("extends")
     child_clean = {k: v for k, v in data.items() if k != "extends"}
     if parent_name:
@@ -604,8 +630,49 @@ def load_spec(name_or_path: str | Path, _seen: tuple[str, ...] = (), _relative_t
         kpos = {k: v for k, v in parent.key_positions.items()}
         pos.update(positions)
         kpos.update(key_positions)
-        return Spec(data["name"], merged, file, [file] + parent.chain, pos, kpos)
-    return Spec(data["name"], child_clean, file, [file], positions, key_positions)
+        return Spec(data["name"], merged, file, [file] + parent.chain, pos, kpos, unmarked + parent.unmarked)
+    return Spec(data["name"], child_clean, file, [file], positions, key_positions, unmarked)
+
+
+# --------------------------------------------------------------------------- cache
+# Reading a spec file checks its YAML events (aliases, tags, depth) and validates it
+# against the schema; jsonschema's import and the walk are a large part of a load. A
+# file whose exact text passed both before (under the same depth limit and the same
+# code and schema) is marked in the keyed cache, and the two checks are skipped for it.
+# The mark holds nothing but the text's digest: it can only say "seen valid", never
+# change what is read. Marks are written by the caller once the whole spec compiled.
+
+#: bump when what a mark means changes
+CHECKED_FORMAT = 1
+
+
+def _text_digest(text: str) -> str:
+    # the depth limit is part of the digest: a lowered DDZRULES_MAX_SPEC_DEPTH re-checks
+    limit = f"{CHECKED_FORMAT}\0{max_spec_depth()}\0"
+    return hashlib.sha256((limit + text).encode("utf-8")).hexdigest()
+
+
+def _checked_name(digest: str) -> str:
+    code = cache.code_hash(CHECKED_FORMAT, "spec.py", "spec.schema.json")
+    return f"spec-{digest[:32]}-{code}.ok"
+
+
+def _checked_before(digest: str) -> bool:
+    def parse(body: bytes) -> bool:
+        if body != digest.encode("ascii"):
+            raise ValueError("it marks another text")
+        return True
+
+    return bool(cache.load(_checked_name(digest), parse, stacklevel=4))
+
+
+def mark_checked(spec: Spec) -> None:
+    """Remember that the files of ``spec`` passed the YAML and schema checks (call only
+    once the whole spec loaded and compiled: a broken spec is never marked)."""
+    if cache.enabled():
+        for digest in spec.unmarked:
+            cache.store(_checked_name(digest), digest.encode("ascii"))
+    spec.unmarked = []
 
 
 def spec_from_data(data: Any, file: str) -> Spec:

@@ -30,7 +30,7 @@ from .compiler import Rules, Shape, compile_spec
 from .errors import DdzError, brief
 from .lister import MovePlan
 from .moves import LegalMoves, Move
-from .spec import Spec, load_spec
+from .spec import Spec, load_spec, mark_checked
 from .wild import WildMoves
 
 #: bump when the cached table format or the enumeration changes
@@ -681,4 +681,6 @@ def _card_string(packed: int) -> str:
 def load_variant(name_or_path: str | Path) -> Variant:
     """Load, validate and compile a spec by bundled name or path."""
     spec = load_spec(name_or_path)
-    return Variant(spec, compile_spec(spec))
+    rules = compile_spec(spec)
+    mark_checked(spec)  # only now: a spec that does not compile is never marked valid
+    return Variant(spec, rules)
