@@ -1,0 +1,101 @@
+"""Random-agent environment steps per second: ``ddzrules.env`` beside RLCard's doudizhu env.
+
+    python benchmarks/bench_env.py [--rounds 5] [--games 20] [--spec hubei-3p] [--json]
+
+Both environments run in this one process, interleaved: each round plays ``--games``
+whole games in each, agents choosing uniformly among the legal actions (the action
+mask for ddzrules, ``legal_actions`` of the state for RLCard), and times them with
+CPU time. A step is one action of any seat (bids included for ddzrules; RLCard's
+doudizhu has no bidding). The figure is the median over rounds of steps per second,
+and the ratio the median of the per-round ratios (issue 13's goal: at least 5×).
+Needs the ``rl`` extra, and RLCard (``rlcard`` extra) for the anchor.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from typing import Any
+
+
+def ddzrules_round(spec: str, games: int, seed: int) -> tuple[int, float]:
+    import numpy as np
+
+    from ddzrules.env import env
+
+    e = env(spec=spec)
+    rng = random.Random(seed)
+    steps = 0
+    start = time.process_time()
+    for g in range(games):
+        e.reset(seed=seed * 1000 + g)
+        for agent in e.agent_iter():
+            _, _, terminated, truncated, _ = e.last(observe=False)
+            if terminated or truncated:
+                e.step(None)
+                continue
+            mask = e.unwrapped.observe(agent)["action_mask"]
+            e.step(int(rng.choice(np.flatnonzero(mask))))
+            steps += 1
+    return steps, time.process_time() - start
+
+
+def rlcard_round(games: int, seed: int) -> tuple[int, float] | None:
+    try:
+        import rlcard
+    except ImportError:
+        return None
+    e = rlcard.make("doudizhu", config={"seed": seed})
+    rng = random.Random(seed)
+    steps = 0
+    start = time.process_time()
+    for _ in range(games):
+        state, _ = e.reset()
+        while not e.is_over():
+            action = rng.choice(list(state["legal_actions"]))
+            state, _ = e.step(action)
+            steps += 1
+    return steps, time.process_time() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--spec", default="hubei-3p")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    ddzrules_round(args.spec, 1, 999)  # warm: the action table and the move cache
+    ours: list[float] = []
+    theirs: list[float] = []
+    ratios: list[float] = []
+    for r in range(args.rounds):
+        steps, cpu = ddzrules_round(args.spec, args.games, args.seed + r)
+        ours.append(steps / cpu)
+        anchor = rlcard_round(args.games, args.seed + r)
+        if anchor is not None:
+            theirs.append(anchor[0] / anchor[1])
+            ratios.append(ours[-1] / theirs[-1])
+    out: dict[str, Any] = {"spec": args.spec, "rounds": args.rounds, "games_per_round": args.games,
+                           "ddzrules_steps_per_s": statistics.median(ours),
+                           "rlcard_steps_per_s": statistics.median(theirs) if theirs else None,
+                           "ratio": statistics.median(ratios) if ratios else None}
+    if args.json:
+        print(json.dumps(out, indent=1))
+        return
+    print(f"random-agent env steps per CPU second, median of {args.rounds} interleaved rounds "
+          f"of {args.games} games")
+    print(f"  ddzrules.env ({args.spec}) {out['ddzrules_steps_per_s']:>10,.0f}")
+    if theirs:
+        print(f"  RLCard doudizhu env         {out['rlcard_steps_per_s']:>10,.0f}")
+        print(f"  ratio {out['ratio']:.2f}x  (goal >= 5x)")
+    else:
+        print("  RLCard not installed: no anchor")
+
+
+if __name__ == "__main__":
+    main()
