@@ -27,6 +27,15 @@ def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
         os.environ["DDZRULES_CACHE_DIR"] = old
 
 
+@pytest.fixture()
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A table cache of this test's own (so a test may damage it), switched on."""
+    d = tmp_path / "cache"
+    monkeypatch.setenv("DDZRULES_CACHE_DIR", str(d))
+    monkeypatch.delenv("DDZRULES_NO_CACHE", raising=False)
+    return d
+
+
 @pytest.fixture(scope="session")
 def hubei(_private_cache: None) -> Variant:
     return ddzrules.load_variant("hubei-3p")

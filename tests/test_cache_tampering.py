@@ -25,14 +25,6 @@ def answers(v: ddzrules.Variant) -> tuple[object, ...]:
             [m.cards for m in v.legal_moves(HAND, after="34567")])
 
 
-@pytest.fixture()
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    d = tmp_path / "cache"
-    monkeypatch.setenv("DDZRULES_CACHE_DIR", str(d))
-    monkeypatch.delenv("DDZRULES_NO_CACHE", raising=False)
-    return d
-
-
 def table_file(cache: Path) -> Path:
     (f,) = [p for p in cache.glob("*.json")]
     return f

@@ -646,14 +646,6 @@ def _straights(max_len: int, min_len: int) -> int:
     return sum(12 - n + 1 for n in range(min_len, max_len + 1))
 
 
-@pytest.fixture
-def cache(tmp_path, monkeypatch) -> Path:
-    d = tmp_path / "cache"
-    monkeypatch.setenv("DDZRULES_CACHE_DIR", str(d))
-    monkeypatch.delenv("DDZRULES_NO_CACHE", raising=False)
-    return d
-
-
 def _files(d: Path) -> set[Path]:
     """The table files of a cache directory (not its ``key``)."""
     return {p for p in d.rglob("*.json") if p.is_file()} if d.exists() else set()

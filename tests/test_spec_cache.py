@@ -40,14 +40,6 @@ combos:
 """
 
 
-@pytest.fixture()
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    d = tmp_path / "cache"
-    monkeypatch.setenv("DDZRULES_CACHE_DIR", str(d))
-    monkeypatch.delenv("DDZRULES_NO_CACHE", raising=False)
-    return d
-
-
 def write(path: Path, text: str) -> Path:
     path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
     return path

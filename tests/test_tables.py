@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from itertools import pairwise
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -274,7 +275,7 @@ def test_a_match_passes_the_previous_winner_on(tmp_path: Path) -> None:
     data = json.loads(result.stdout)
     games = data["games"]
     assert data["table"] == "free-for-all" and games[0]["first_leader"] == 2
-    for before, game in zip(games, games[1:]):
+    for before, game in pairwise(games):
         assert game["first_leader"] == before["winner"]
         assert game["winners"] == [game["winner"]] and game["landlord"] is None
     assert {g["winner"] for g in games} != {2}, "pick a seed where another seat wins a game"
