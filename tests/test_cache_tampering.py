@@ -119,6 +119,10 @@ DAMAGE = {
     "more cards than the deck": edit_entries(_set("packs", 5)),
     "more cards than a hand": edit_entries(_set("packs", (1 << 60) - 1 - (0xFF << 52), -1)),
     "shapes out of range": edit_entries(_set("shapes", 10**6)),
+    "shapes out of range in a high byte": edit_entries(_set("shapes", 1 << 16)),
+    "combo out of range in its high byte": edit_entries(_set("combos", 256)),
+    "length above the ranks": edit_entries(_set("lengths", 16)),
+    "the packed count's spare top field": edit_entries(_set("packs", (1 << 60) | 1)),
     "a duplicated row": edit_entries(lambda p: [col.insert(0, col[0]) for col in p.cols.values()]),
     "row count larger than the file": edit_entries(lambda p: setattr(p, "encode", lambda: (
         p.head + b"\n" + _HEADER.pack(p.magic, 10**9)))),
@@ -178,6 +182,8 @@ def test_a_clean_cache_is_served_without_warning(cache: Path, recwarn: pytest.Wa
 STRUCTURAL = ["empty table", "rows out of order", "negative packed value", "huge packed value",
               "zero packed value", "combo out of range", "rank out of range", "length zero",
               "more cards than the deck", "more cards than a hand", "shapes out of range",
+              "shapes out of range in a high byte", "combo out of range in its high byte",
+              "length above the ranks", "the packed count's spare top field",
               "row count larger than the file", "another format's magic", "the table of other rules",
               "JSON instead of arrays", "truncated"]
 
@@ -192,3 +198,35 @@ def test_structure_is_checked_under_a_valid_digest(cache: Path, name: str) -> No
     path.write_bytes(_digest(key, path.name, body) + b"\n" + body)
     with pytest.warns(CacheWarning, match="rebuilding"):
         assert answers(ddzrules.load_variant("hubei-3p")) == clean
+
+
+def test_byte_column_checks_agree_with_counting(hubei: ddzrules.Variant) -> None:
+    """The table checks read byte columns (translate); on random packed counts they agree
+    with unpacking every count and comparing it with the deck and the largest hand."""
+    import random
+    import sys
+
+    from ddzrules.variant import _all_in, _check_cards
+
+    if sys.byteorder != "little":
+        pytest.skip("the arrays below are written in the machine's order; files are little-endian")
+
+    rules = hubei.rules
+    rng = random.Random(12)
+    for _ in range(300):
+        counts = [[rng.choice([0, 0, 1, 2, rng.randrange(16)]) for _ in range(16)] for _ in range(rng.randrange(1, 9))]
+        packs = array("Q", [sum(c << (4 * r) for r, c in enumerate(cs)) for cs in counts])
+        expected = all(cs[15] == 0 and all(c <= d for c, d in zip(cs, rules.deck))
+                       and sum(cs) <= rules.max_hand for cs in counts)
+        try:
+            _check_cards(rules, packs.tobytes())
+            got = True
+        except ValueError:
+            got = False
+        assert got == expected, counts
+    for width, typecode in ((1, "B"), (2, "H"), (4, "I")):
+        for _ in range(200):
+            col = array(typecode, [rng.choice([0, 1, 5, 255, 256, 1000, 70000]) % (1 << 8 * width)
+                                   for _ in range(rng.randrange(1, 6))])
+            low, high = rng.choice([(0, 15), (1, 16), (0, 256), (0, 300), (3, 3)])
+            assert _all_in(col.tobytes(), width, low, high) == all(low <= x < high for x in col), (col, low, high)
