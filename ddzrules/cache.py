@@ -138,9 +138,15 @@ def load(name: str, parse: Callable[[bytes], T], stacklevel: int = 2) -> T | Non
         return parse(body)
     # a parser's own slip on a payload that passed the digest is still no reason to fail
     except (OSError, ValueError, TypeError, IndexError, KeyError, OverflowError, RecursionError) as e:
-        warnings.warn(f"ignoring the table cache {path} ({e}); rebuilding it", CacheWarning,
-                      stacklevel=stacklevel + 1)
+        distrust(name, e, stacklevel=stacklevel + 1)
         return None
+
+
+def distrust(name: str, reason: object, stacklevel: int = 2) -> None:
+    """Say that the entry ``name`` is not trusted (the caller rebuilds what it holds): for
+    a part of an entry that its reader checks later than :func:`load` (its ``parse``)."""
+    warnings.warn(f"ignoring the table cache {cache_dir() / name} ({reason}); rebuilding it", CacheWarning,
+                  stacklevel=stacklevel + 1)
 
 
 def store(name: str, body: bytes) -> None:

@@ -678,7 +678,7 @@ class _Compiler:
             return default
         return tuple(r for r in range(lo, hi + 1) if self.deck[r] > 0)
 
-    def compile(self) -> Rules:
+    def compile(self, check_costs: bool = True) -> Rules:
         data = self.spec.data
         combos_data = data.get("combos") or {}
         bombs = list(data.get("bombs") or [])
@@ -708,7 +708,8 @@ class _Compiler:
                 self.error(pattern_path, f"combo {name!r} is identical to combo {seen[sig]!r}", (1, 1))
             seen.setdefault(sig, name)
             shapes.extend(new)
-        self.check_costs(combos, shapes)
+        if check_costs:
+            self.check_costs(combos, shapes)
         if self.problems:
             raise SpecError(self.problems)
         return Rules(self.spec.name, self.spec.content_hash, self.deck, self.max_hand, combos, shapes,
@@ -884,14 +885,36 @@ def _close(word: str, options: list[str]) -> str:
 def compile_spec(spec: Spec) -> Rules:
     """Compile a loaded spec; raises :class:`SpecError` with positions on any problem.
 
-    The spec's patterns come from the pattern cache when it has them (parsing them
-    needs lark: its import and parser build are most of a load's time); the compiler's
-    own checks run on them all the same."""
+    The spec's patterns come from the cache when it has them (parsing them needs lark:
+    its import and parser build are most of a load's time); the compiler's own checks
+    run on them all the same. A spec served whole from the cache (see
+    :func:`ddzrules.spec.load_spec`) brings its parsed patterns, and the enumeration limit
+    its combos were checked under: the cost bounds are a function of the resolved data
+    alone, so under the same limit they are not worked out again. Once compiled, the
+    spec's ``extras`` hold both for the cache."""
     texts = _pattern_texts(spec)
-    parsed = _load_patterns(texts) if texts else None
-    rules = _Compiler(spec, parsed).compile()
-    if parsed is None and texts:  # only after the spec compiled: a broken spec is never cached
+    parsed: dict[str, Pattern] | None = None
+    warm: dict[str, Any] | None = None
+    limit = max_enumeration()
+    if spec.served is not None and spec.cached:
+        try:
+            if set(spec.cached) != {"patterns", "costs"} or type(spec.cached["costs"]) is not int:
+                raise ValueError("not what the compiler left")
+            parsed = _decode_pattern_payload(texts, spec.cached["patterns"])
+            warm = spec.cached
+        except (ValueError, TypeError, KeyError, IndexError, OverflowError, RecursionError) as e:
+            cache.distrust(spec.served, e, stacklevel=3)
+            parsed = None
+    if parsed is None and texts:
+        parsed = _load_patterns(texts)
+        stored = parsed is not None
+    else:
+        stored = True
+    rules = _Compiler(spec, parsed).compile(check_costs=warm is None or warm["costs"] != limit)
+    if not stored:  # only after the spec compiled: a broken spec is never cached
         _store_patterns(texts)
+    patterns = warm["patterns"] if warm is not None else _pattern_payload(texts, parsed or {})
+    spec.extras = {"patterns": patterns, "costs": limit}
     return rules
 
 
@@ -921,8 +944,11 @@ def _patterns_name(texts: list[str]) -> str:
 
 
 def _decode_patterns(texts: list[str], body: bytes) -> dict[str, Pattern]:
+    return _decode_pattern_payload(texts, json.loads(body))
+
+
+def _decode_pattern_payload(texts: list[str], payload: Any) -> dict[str, Pattern]:
     """The cached ASTs of ``texts``, every one rebuilt with its fields checked (ValueError)."""
-    payload = json.loads(body)
     if type(payload) is not dict or payload.get("texts") != texts:
         raise ValueError("it holds the patterns of other rules")
     asts = payload.get("asts")
@@ -936,9 +962,22 @@ def _load_patterns(texts: list[str]) -> dict[str, Pattern] | None:
     return cache.load(_patterns_name(texts), lambda body: _decode_patterns(texts, body), stacklevel=4)
 
 
+def _pattern_payload(texts: list[str], parsed: dict[str, Pattern]) -> dict[str, Any]:
+    """What the cache holds of ``texts``: each one's AST, or null for a pattern not in its
+    canonical spelling (parsed on every load). ``parsed``: the ASTs at hand; the others
+    are parsed (memoised: the compiler parsed them just now)."""
+    asts = []
+    for text in texts:
+        p = parsed.get(text)
+        if p is None:
+            p = parse_pattern(text)
+            asts.append(pattern_to_data(p) if canonical(p) else None)
+        else:
+            asts.append(pattern_to_data(p))
+    return {"texts": texts, "asts": asts}
+
+
 def _store_patterns(texts: list[str]) -> None:
     if cache.enabled():
-        parsed = [parse_pattern(t) for t in texts]  # memoised: parsed just now
-        asts = [pattern_to_data(p) if canonical(p) else None for p in parsed]
-        body = json.dumps({"texts": texts, "asts": asts}, ensure_ascii=False, separators=(",", ":"))
+        body = json.dumps(_pattern_payload(texts, {}), ensure_ascii=False, separators=(",", ":"))
         cache.store(_patterns_name(texts), body.encode("utf-8"))

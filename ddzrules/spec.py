@@ -17,7 +17,7 @@ import difflib
 import hashlib
 import json
 import os
-import unicodedata
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -49,19 +49,89 @@ class ScalarSource:
     lines: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
 
-@dataclass
-class Spec:
-    """A resolved spec: merged data (parents applied), with source positions."""
+@dataclass(frozen=True)
+class SourceText:
+    """One file of a spec's ``extends:`` chain as it was read: the text its data and
+    positions come from, and the digest the cache knows it by."""
 
-    name: str
-    data: dict[str, Any]
-    file: str
-    chain: list[str]  # files from this spec up to its root ancestor
-    positions: dict[Path_, ScalarSource] = field(default_factory=dict)
-    key_positions: dict[Path_, ScalarSource] = field(default_factory=dict)
-    #: digests of the chain's file texts checked in full by this load and not yet in the
-    #: cache (see :func:`mark_checked`)
-    unmarked: list[str] = field(default_factory=list, repr=False, compare=False)
+    path: Path  # as resolved (not made absolute): a parent is found next to it
+    file: str  # the name messages show
+    text: str = field(repr=False)
+    extends: str | None  # the parent this file names
+    digest: str = field(repr=False)  # see _text_digest
+
+
+class Spec:
+    """A resolved spec: merged data (parents applied), with source positions.
+
+    ``positions`` and ``key_positions`` map each key path to where it was written; a
+    spec served whole from the cache (see :func:`load_spec`) works them out from the
+    texts it was loaded from the first time they are asked for (only an error needs them).
+    """
+
+    def __init__(self, name: str, data: dict[str, Any], file: str, chain: list[str],
+                 positions: dict[Path_, ScalarSource] | None = None,
+                 key_positions: dict[Path_, ScalarSource] | None = None,
+                 unmarked: list[str] | None = None) -> None:
+        self.name = name
+        self.data = data
+        self.file = file
+        self.chain = chain  # files from this spec up to its root ancestor
+        self._positions = positions
+        self._key_positions = key_positions
+        #: digests of the chain's file texts checked in full by this load and not yet in the
+        #: cache (see :func:`mark_checked`)
+        self.unmarked: list[str] = list(unmarked or [])
+        #: the chain's files as read, this spec's first (empty for a spec given as data)
+        self.sources: list[SourceText] = []
+        #: the resolved-spec cache entry this spec was served from (None: read from YAML)
+        self.served: str | None = None
+        #: what that entry holds for later stages (the compiler's parsed patterns, ...)
+        self.cached: dict[str, Any] = {}
+        #: what the compiler leaves for the entry once the spec compiled (None: nothing)
+        self.extras: dict[str, Any] | None = None
+
+    def __repr__(self) -> str:
+        return f"Spec(name={self.name!r}, file={self.file!r}, chain={self.chain!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Spec):
+            return NotImplemented
+        return (self.name, self.data, self.file, self.chain, self.positions, self.key_positions) == \
+            (other.name, other.data, other.file, other.chain, other.positions, other.key_positions)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def _sources_read(self) -> tuple[dict[Path_, ScalarSource], dict[Path_, ScalarSource]]:
+        if self._positions is None or self._key_positions is None:
+            self._read_positions()
+        assert self._positions is not None and self._key_positions is not None
+        return self._positions, self._key_positions
+
+    @property
+    def positions(self) -> dict[Path_, ScalarSource]:
+        """Where each key path's value was written."""
+        return self._sources_read()[0]
+
+    @property
+    def key_positions(self) -> dict[Path_, ScalarSource]:
+        """Where each key path's key was written."""
+        return self._sources_read()[1]
+
+    def _read_positions(self) -> None:
+        """Positions from the chain's texts, root first, each file over its parents (as
+        :func:`load_spec` merges them). The texts passed their checks when the spec was
+        cached, so libyaml composes them (same positions as the pure-Python loader)."""
+        pos: dict[Path_, ScalarSource] = {}
+        kpos: dict[Path_, ScalarSource] = {}
+        for src in reversed(self.sources):
+            try:
+                _, p, k = _read_yaml(src.text, src.file, check_events=False)
+            except SpecError:  # not expected of a text that was read before: no positions then
+                continue
+            pos.update(p)
+            kpos.update(k)
+        self._positions, self._key_positions = pos, kpos
 
     @property
     def content_hash(self) -> str:
@@ -257,13 +327,19 @@ def read_spec_text(path: Path, file: str) -> str:
                                  f"not UTF-8 text: byte 0x{raw[e.start]:02x} at byte {e.start + 1} "
                                  "(save the spec as UTF-8)")]) from None
     text = text.removeprefix("\ufeff")
-    for number, line_text in enumerate(text.split("\n"), 1):
-        for col, ch in enumerate(line_text, 1):
-            if ch not in "\t\r" and unicodedata.category(ch) in ("Cc", "Cs"):
-                name = "NUL" if ch == "\0" else f"U+{ord(ch):04X}"
-                raise _at(file, text, number, col, f"control character {name} in the file: a spec "
-                                                   "is plain text")
+    bad = _CONTROL.search(text)
+    if bad is not None:
+        at = bad.start()
+        ch = text[at]
+        name = "NUL" if ch == "\0" else f"U+{ord(ch):04X}"
+        raise _at(file, text, text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at),
+                  f"control character {name} in the file: a spec is plain text")
     return text
+
+
+#: the characters of Unicode's categories Cc (control) and Cs (surrogate) but tab, line
+#: feed and carriage return: a spec is plain text
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def _check_events(text: str, file: str) -> None:
@@ -599,6 +675,10 @@ def load_spec(name_or_path: str | Path, _seen: tuple[str, ...] = (), _relative_t
         raise SpecError([Problem(Location(file, 1, 1), "extends", f"extends loop: {chain}")])
     text = read_spec_text(path, file)
     digest = _text_digest(text)
+    if not _seen:  # the spec asked for (not a parent): served whole when the cache has it
+        served = _load_resolved(path, file, text, digest)
+        if served is not None:
+            return served
     checked = _checked_before(digest)
     data, positions, key_positions = _read_yaml(text, file, check_events=not checked)
     if not isinstance(data, dict):
@@ -630,8 +710,12 @@ def load_spec(name_or_path: str | Path, _seen: tuple[str, ...] = (), _relative_t
         kpos = {k: v for k, v in parent.key_positions.items()}
         pos.update(positions)
         kpos.update(key_positions)
-        return Spec(data["name"], merged, file, [file] + parent.chain, pos, kpos, unmarked + parent.unmarked)
-    return Spec(data["name"], child_clean, file, [file], positions, key_positions, unmarked)
+        spec = Spec(data["name"], merged, file, [file] + parent.chain, pos, kpos, unmarked + parent.unmarked)
+        spec.sources = [SourceText(path, file, text, str(parent_name), digest)] + parent.sources
+        return spec
+    spec = Spec(data["name"], child_clean, file, [file], positions, key_positions, unmarked)
+    spec.sources = [SourceText(path, file, text, None, digest)]
+    return spec
 
 
 # --------------------------------------------------------------------------- cache
@@ -667,12 +751,113 @@ def _checked_before(digest: str) -> bool:
 
 
 def mark_checked(spec: Spec) -> None:
-    """Remember that the files of ``spec`` passed the YAML and schema checks (call only
-    once the whole spec loaded and compiled: a broken spec is never marked)."""
+    """Remember that the files of ``spec`` passed the YAML and schema checks, and the
+    resolved spec with what the compiler left in ``spec.extras`` (call only once the whole
+    spec loaded and compiled: a broken spec is never marked or cached)."""
     if cache.enabled():
         for digest in spec.unmarked:
             cache.store(_checked_name(digest), digest.encode("ascii"))
+        if spec.sources and spec.extras is not None and (spec.served is None or spec.extras != spec.cached):
+            _store_resolved(spec)
     spec.unmarked = []
+
+
+# The resolved spec: a warm load reads the chain's texts (their size and characters
+# checked as always) and one entry, keyed by the path and text of the spec asked for,
+# holding the merged data and, for each file of the chain, the parent it names and the
+# digest of its text. Each parent is resolved again and its text read: a moved or edited
+# parent is simply another chain (a miss, then the spec is loaded in full and the entry
+# rewritten). The entry is written only after the spec compiled, so it also stands for
+# "this chain passed every check"; positions are worked out from the texts when asked.
+
+#: bump when the resolved entry's payload or meaning changes
+RESOLVED_FORMAT = 1
+#: the longest extends: chain an entry may describe (a longer one is loaded in full)
+_MAX_CHAIN = 64
+
+
+def _resolved_name(path: Path, digest: str) -> str:
+    key = hashlib.sha256(f"{RESOLVED_FORMAT}\0{path.resolve()}\0{digest}".encode()).hexdigest()[:32]
+    # the compiler's sources too: the entry carries its parsed patterns and cost checks
+    code = cache.code_hash(RESOLVED_FORMAT, "spec.py", "spec.schema.json", "compiler.py", "patterns.py",
+                           "pattern.lark", "cards.py")
+    return f"resolved-{key}-{code}.spec"
+
+
+def _load_resolved(path: Path, file: str, text: str, digest: str) -> Spec | None:
+    if not cache.enabled():
+        return None
+    name = _resolved_name(path, digest)
+    return cache.load(name, lambda body: _decode_resolved(name, body, path, file, text, digest), stacklevel=4)
+
+
+def _plain(value: Any, depth: int) -> None:
+    """``value`` is data a YAML spec gives (JSON's types, string keys), at most ``depth``
+    levels deep; ValueError otherwise."""
+    kind = type(value)
+    if kind is dict:
+        if depth <= 0:
+            raise ValueError("nested too deeply")
+        for k, v in value.items():
+            if type(k) is not str:
+                raise ValueError("a key is not a string")
+            _plain(v, depth - 1)
+    elif kind is list:
+        if depth <= 0:
+            raise ValueError("nested too deeply")
+        for v in value:
+            _plain(v, depth - 1)
+    elif kind not in (str, int, float, bool) and value is not None:
+        raise ValueError(f"a value of type {kind.__name__}")
+
+
+def _decode_resolved(name: str, body: bytes, path: Path, file: str, text: str, digest: str) -> Spec | None:
+    """The spec an entry holds, its structure checked (ValueError), or None when a parent
+    is no longer the file it was (moved, edited, gone: the entry is of another chain)."""
+    payload = json.loads(body)
+    if type(payload) is not dict or sorted(payload) != ["chain", "data", "extras"]:
+        raise ValueError("not a resolved spec")
+    chain, data, extras = payload["chain"], payload["data"], payload["extras"]
+    if type(chain) is not list or not 0 < len(chain) <= _MAX_CHAIN or type(extras) is not dict:
+        raise ValueError("not a resolved spec")
+    for i, link in enumerate(chain):
+        if not (type(link) is list and len(link) == 3 and type(link[0]) is str
+                and (type(link[1]) is str if i + 1 < len(chain) else link[1] is None)
+                and type(link[2]) is str and len(link[2]) == 64):
+            raise ValueError("its extends: chain is malformed")
+    if chain[0][0] != str(path.resolve()) or chain[0][2] != digest:
+        raise ValueError("it is the spec of another file")
+    _plain(data, max_spec_depth())
+    if type(data) is not dict or type(data.get("name")) is not str or "extends" in data:
+        raise ValueError("its data is not a resolved spec")
+    sources = [SourceText(path, file, text, chain[0][1], digest)]
+    seen = {chain[0][0]}
+    for link in chain[1:]:
+        child = sources[-1]
+        try:
+            parent = resolve_name(str(child.extends), child.path.parent)
+            real = str(parent.resolve())
+            if real != link[0] or real in seen:
+                return None
+            seen.add(real)
+            parent_file = _display(parent)
+            parent_text = read_spec_text(parent, parent_file)
+        except (SpecError, OSError):
+            return None
+        if _text_digest(parent_text) != link[2]:
+            return None
+        sources.append(SourceText(parent, parent_file, parent_text, link[1], link[2]))
+    spec = Spec(data["name"], data, file, [s.file for s in sources])
+    spec.sources, spec.served, spec.cached = sources, name, extras
+    return spec
+
+
+def _store_resolved(spec: Spec) -> None:
+    top = spec.sources[0]
+    payload = {"chain": [[str(s.path.resolve()), s.extends, s.digest] for s in spec.sources],
+               "data": spec.data, "extras": spec.extras}
+    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    cache.store(_resolved_name(top.path, top.digest), body.encode("utf-8"))
 
 
 def spec_from_data(data: Any, file: str) -> Spec:
