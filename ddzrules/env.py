@@ -13,6 +13,14 @@ Agents are ``player_0 … player_{n-1}``, ``player_i`` being seat ``i`` of the r
   the canonical card string (``Variant.universe()`` order) and, for a set of cards
   with several readings, in the order ``Variant.classify`` returns them (weakest
   first): two readings of one set of cards are two actions;
+* with wild cards (癞子, ``wildcards:``) a play is the action of what it *stands for*
+  (its reading and its cards with each wild card counted as the rank it replaces,
+  :func:`play_key`), so an id means the same play whatever the deal's wild rank: wild
+  7 ``445567`` (the 7 as a 6) is the action ``445566 (pair_chain)``. Readings only wild cards
+  make (a soft bomb, a pure wild bomb) follow the natural ones, found once per spec by
+  walking the full deck with each wild rank (about 10–25 s, then kept in the keyed
+  cache). Where a hand can make one such action in several ways, the environment
+  plays the one using the fewest wild cards as other ranks (its natural cards first);
 * then the non-play actions of the spec's landlord and declaration plugins, as
   ``(kind, value)`` pairs, in the order of the spec's plugins (see
   :data:`PLUGIN_ACTIONS`): e.g. ``("bid", 1)``, ``("bid", 2)``, ``("bid", 3)`` for
@@ -20,41 +28,72 @@ Agents are ``player_0 … player_{n-1}``, ``player_i`` being seat ``i`` of the r
   ``call-rob``.
 
 **Observations**: ``{"observation": {...}, "action_mask": int8[N]}``; the inner dict
-holds int8/float32 arrays, seats relative to the observer (index 0 = the observer,
-1 = the next seat in the order of play …): ``hand`` (own card counts per rank, 15
-ranks ``3…2 X D``), ``played`` (counts each seat has played, ``[n, 15]``),
-``last_play`` (the counts of the play to beat, zeros when leading), ``last_seat``
-(one-hot ``n + 1``, last = none), ``landlord`` (one-hot ``n + 1``, last = none),
-``hand_sizes`` (``[n]``), ``kitty`` (counts once shown, else zeros), ``phase``
-(one-hot over :data:`PHASES`), ``multiple`` and ``stake`` (float32 ``[1]``).
+holds int8/int16/float32 arrays, seats relative to the observer (index 0 = the
+observer, 1 = the next seat in the order of play …), 15 ranks ``3…2 X D``:
+
+========== ================= ==========================================================
+key        shape             meaning
+========== ================= ==========================================================
+hand       ``[15]``          own card counts per rank
+wild       ``[16]``          one-hot wild rank (癞子); the last entry: none
+played     ``[n, 15]``       the cards each seat has played
+last_play  ``[15]``          the play to beat, as the cards it stands for; zeros when leading
+last_seat  ``[n + 1]``       one-hot seat of that play; last = none
+landlord   ``[n + 1]``       one-hot landlord; last = none (not yet, or no landlord)
+hand_sizes ``[n]``           cards left in each hand (int16)
+kitty      ``[15]``          the kitty (底牌) once shown, else zeros
+shown      ``[n, 15]``       hands shown (明牌); zeros when not shown (own row always)
+history    ``[5n, 15]``      the cards of the last ``5n`` actions of the tricks, oldest
+                             first (a pass is zeros), right-aligned
+history_   ``[5n, n + 1]``   one-hot seat of each of those; last = no action (padding)
+seat
+bids       ``[n, K]``        how often each seat took each non-play action before the
+                             tricks: column 0 a pass, then :attr:`raw_env.bid_columns`
+                             (bids, calls, robs, 明牌, 加倍 …)
+phase      ``[4]``           one-hot over :data:`PHASES`
+multiple   ``[1]``           the game's multiple so far (float32, clipped to 1e9)
+stake      ``[1]``           the stake (float32, clipped to 1e9)
+========== ================= ==========================================================
 
 **Rewards**: 0 until the game ends, then each seat's settlement score
 (``Game.scores``); ``normalize=True`` divides them by the game's stake.
 
+**One seat against bots**: :class:`SingleAgentEnv` is a Gymnasium environment where
+the learner plays one seat and bundled bots the others.
+
 **Errors**: an unknown spec raises the library's :class:`~ddzrules.errors.SpecError`
-(or ``DdzError``); a spec with ``wildcards:`` (癞子) or with a landlord/declaration
-plugin that :data:`PLUGIN_ACTIONS` does not know raises :class:`~ddzrules.errors.DdzError`
-(not supported yet). ``step()`` with an action id out of range or masked out raises
-:class:`IllegalActionError` (a ``DdzError`` and a ``ValueError``) and leaves the
-state unchanged.
+(or ``DdzError``); a spec with no ``game:`` section (the compat profiles) or with a
+landlord/declaration plugin that :data:`PLUGIN_ACTIONS` does not know raises
+:class:`~ddzrules.errors.DdzError`. ``step()`` with an action id out of range or
+masked out raises :class:`IllegalActionError` (a ``DdzError`` and a ``ValueError``)
+and leaves the state unchanged.
 """
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from . import cache
 from . import cards as C
 from .errors import DdzError
 from .moves import Move
 from .runtime import Action, Game, GameRules
 
+#: the version of the action table's layout, in the cache key of the wild-only plays
+ENV_VERSION = 1
+#: the play phase's last actions in the ``history`` observation: this many rounds
+HISTORY_ROUNDS = 5
+#: the ``multiple`` and ``stake`` observations are clipped to this (the space's bound)
+SCALE_LIMIT = 1e9
 #: the runtime's phases, in the order of the ``phase`` one-hot
 PHASES = ("landlord", "declare", "play", "over")
 NUM_RANKS = C.NUM_RANKS
@@ -96,19 +135,100 @@ class IllegalActionError(DdzError, ValueError):
     """An action id out of range, or not legal now (masked out)."""
 
 
+#: a play's action identity: (combo, rank, chain length, the packed counts it stands
+#: for); for a play without wild cards these are its own cards
+PlayKey = tuple[str, int, int, int]
 _PLAYS: dict[str, tuple[Move, ...]] = {}
 
 
+def play_key(move: Move) -> PlayKey:
+    """The action identity of a play: its reading and the cards it *stands for* (a wild
+    card counted as the rank it replaces), so that one action id means the same play
+    whatever the deal's wild rank."""
+    packed = move.packed
+    if move.substitution:
+        counts = C.unpack(packed)
+        for wild, stands_for in move.substitution:
+            counts[C.RANKS.index(wild)] -= 1
+            counts[C.RANKS.index(stands_for)] += 1
+        packed = C.pack(counts)
+    return move.combo, move.rank, move.length, packed
+
+
+def _wild_ranks(rules: GameRules) -> tuple[int, ...]:
+    """The ranks the spec's wildcard plugin may draw (empty without wildcards)."""
+    for role, _name, inst in rules.active:
+        if role == "wildcards":
+            ranks = getattr(inst, "ranks", None)
+            if ranks is None:
+                raise DdzError(f"{rules.variant.name}: the environment needs the wild ranks of the "
+                               f"wildcards plugin {_name!r} (an attribute 'ranks')")
+            return tuple(ranks)
+    return ()
+
+
+def _wild_only(rules: GameRules, natural: set[PlayKey]) -> list[Move]:
+    """The plays only wild cards make (癞子场's soft and pure bombs …), over every wild
+    rank the spec may draw: one full-deck walk per rank (about a second each), kept in
+    the keyed cache. Each is shown as a Move of the cards it stands for."""
+    v = rules.variant
+    ranks = _wild_ranks(rules)
+    name = f"env-{v.rules.content_hash[:24]}-{cache.code_hash(ENV_VERSION, __file__)[:12]}.json"
+    keys = cache.load(name, _parse_keys)
+    if keys is None:
+        from .wild import _walk
+
+        found: set[PlayKey] = set()
+        names = [c.name for c in v.rules.combos]
+        for w in ranks:
+            deck = list(v.rules.deck)
+            wilds, deck[w] = deck[w], 0
+            readings: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
+            _walk(v.rules, deck, wilds, w, readings, max_size=v.rules.max_hand)
+            wild_unit = 1 << (C.BITS * w)
+            for (packed, combo, rank, length), subst in readings.items():
+                # the packed counts it stands for: each wild card moved to its rank
+                stands = packed - len(subst) * wild_unit + sum(1 << (C.BITS * r) for r in subst)
+                key = (names[combo], rank, length, stands)
+                if key not in natural:
+                    found.add(key)
+        keys = sorted(found, key=lambda k: (C.to_string(k[3]), k))
+        cache.store(name, json.dumps([list(k) for k in keys]).encode())
+    combos = {c.name: c for c in v.rules.combos}
+    return [Move(C.to_string(packed), combo, rank, length, C.size_of(packed), combos[combo].tier,
+                 combos[combo].key(C.size_of(packed), rank, length), packed, ())
+            for combo, rank, length, packed in keys]
+
+
+def _parse_keys(body: bytes) -> list[PlayKey]:
+    """The cached wild-only keys, their structure checked (the cache is untrusted)."""
+    rows = json.loads(body)
+    if not isinstance(rows, list) or len(rows) > 1_000_000:
+        raise ValueError("not a list of play keys")
+    out: list[PlayKey] = []
+    for row in rows:
+        if (not isinstance(row, list) or len(row) != 4 or not isinstance(row[0], str)
+                or not all(type(x) is int and 0 <= x < 1 << 60 for x in row[1:])):
+            raise ValueError(f"bad play key {row!r}")
+        C.check_counts(C.unpack(row[3]))
+        out.append((row[0], row[1], row[2], row[3]))
+    return out
+
+
 def _plays(rules: GameRules) -> tuple[Move, ...]:
-    """Every reading of the universe, in action order (memoised by the rules' content:
-    Moves compare by value, so one variant's serve another with the same rules)."""
+    """Every play action in id order (memoised by the rules' content: Moves compare by
+    value, so one variant's serve another with the same rules): each reading of the
+    universe, then the readings only wild cards make."""
     v = rules.variant
     key = v.rules.content_hash
     got = _PLAYS.get(key)
     if got is None:
         if len(_PLAYS) >= 16:
             _PLAYS.clear()
-        got = _PLAYS[key] = tuple(m for cards in v.universe() for m in v.classify(cards))
+        natural = [m for cards in v.universe() for m in v.classify(cards)]
+        if _wild_ranks(rules):
+            natural += _wild_only(rules, {play_key(m) for m in natural})
+        got = _PLAYS[key] = tuple(natural)
     return got
 
 
@@ -124,6 +244,11 @@ def _nonplay_actions(rules: GameRules) -> list[ActionKey]:
         for key in known(inst):
             out.setdefault(key, None)
     return list(out)
+
+
+def _replaced(move: Move) -> int:
+    """How many of a play's wild cards stand for another rank."""
+    return sum(1 for wild, stands_for in move.substitution if wild != stands_for)
 
 
 def _counts(cards: str) -> list[int]:
@@ -150,35 +275,52 @@ class raw_env(AECEnv):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise DdzError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
         self.rules = rules = GameRules.load(spec)
-        if rules.variant.spec.data.get("wildcards"):
-            raise DdzError(f"{rules.variant.name}: specs with wildcards: (癞子) are not supported by "
-                           "the environment yet")
         self.render_mode = render_mode
         self.normalize = normalize
-        self.n = rules.players
+        self.n = n = rules.players
         plays = _plays(rules)
-        #: what each action id means: None (pass), a Move, or a (kind, value) pair
-        self.action_list: list[Move | ActionKey | None] = [None, *plays, *_nonplay_actions(rules)]
-        self._play_ids: dict[Move, int] = {m: i for i, m in enumerate(self.action_list) if isinstance(m, Move)}
+        others = _nonplay_actions(rules)
+        #: what each action id means: None (pass), a Move (for a play with wild cards:
+        #: the cards it stands for), or a (kind, value) pair
+        self.action_list: list[Move | ActionKey | None] = [None, *plays, *others]
+        self._play_ids: dict[PlayKey, int] = {play_key(m): i for i, m in enumerate(self.action_list, 0)
+                                              if isinstance(m, Move)}
         self._other_ids: dict[ActionKey, int] = {
             a: i for i, a in enumerate(self.action_list) if isinstance(a, tuple)}
-        self.possible_agents = [f"player_{i}" for i in range(self.n)]
+        # memo of play_key lookups by Move identity (Moves are interned; equal Moves of
+        # two wild ranks may stand for different cards, Move equality ignores that)
+        self._by_move: dict[int, tuple[Move, int]] = {}
+        #: the columns of the ``bids`` observation: a pass outside the tricks, then the
+        #: non-play actions
+        self.bid_columns: list[ActionKey] = [("pass", None), *others]
+        self._bid_ids = {a: i for i, a in enumerate(self.bid_columns)}
+        self.wild_ranks = _wild_ranks(rules)
+        self.history_len = HISTORY_ROUNDS * n
+        self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agents = []
         n_actions = len(self.action_list)
         deck = np.array(rules.variant.rules.deck[:NUM_RANKS], dtype=np.int64)
         top = int(max(deck.max(), 1))
+        # a wild play stands for up to 4 more cards of a rank than the deck holds
+        stands = top + (int(deck[list(self.wild_ranks)].max()) if self.wild_ranks else 0)
         counts = spaces.Box(0, top, (NUM_RANKS,), np.int8)
+        one_hot = spaces.Box(0, 1, (n + 1,), np.int8)
         inner = spaces.Dict({
             "hand": counts,
-            "played": spaces.Box(0, top, (self.n, NUM_RANKS), np.int8),
-            "last_play": counts,
-            "last_seat": spaces.Box(0, 1, (self.n + 1,), np.int8),
-            "landlord": spaces.Box(0, 1, (self.n + 1,), np.int8),
-            "hand_sizes": spaces.Box(0, int(deck.sum()), (self.n,), np.int16),
+            "wild": spaces.Box(0, 1, (NUM_RANKS + 1,), np.int8),
+            "played": spaces.Box(0, top, (n, NUM_RANKS), np.int8),
+            "last_play": spaces.Box(0, stands, (NUM_RANKS,), np.int8),
+            "last_seat": one_hot,
+            "landlord": one_hot,
+            "hand_sizes": spaces.Box(0, int(deck.sum()), (n,), np.int16),
             "kitty": counts,
+            "shown": spaces.Box(0, top, (n, NUM_RANKS), np.int8),
+            "history": spaces.Box(0, top, (self.history_len, NUM_RANKS), np.int8),
+            "history_seat": spaces.Box(0, 1, (self.history_len, n + 1), np.int8),
+            "bids": spaces.Box(0, 127, (n, len(self.bid_columns)), np.int8),
             "phase": spaces.Box(0, 1, (len(PHASES),), np.int8),
-            "multiple": spaces.Box(0, np.inf, (1,), np.float32),
-            "stake": spaces.Box(0, np.inf, (1,), np.float32),
+            "multiple": spaces.Box(0, SCALE_LIMIT, (1,), np.float32),
+            "stake": spaces.Box(0, SCALE_LIMIT, (1,), np.float32),
         })
         self.observation_spaces = {a: spaces.Dict({
             "observation": inner, "action_mask": spaces.Box(0, 1, (n_actions,), np.int8)})
@@ -187,6 +329,7 @@ class raw_env(AECEnv):
         self._seeds = random.Random()
         self.game: Game | None = None
         self._legal: dict[int, Action] = {}
+        self._obs_memo: dict[str, tuple[int, dict[str, Any]]] = {}
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -204,6 +347,7 @@ class raw_env(AECEnv):
         else:
             game_seed = self._seeds.getrandbits(63)
         self.game = self.rules.new_game(seed=game_seed)
+        self._obs_memo.clear()
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0)
@@ -213,16 +357,40 @@ class raw_env(AECEnv):
         self._after_action()
 
     def _index(self, action: Action) -> int:
+        """The action id of a runtime action."""
         if action.kind == "pass":
             return 0
         if action.kind == "play":
-            i = self._play_ids.get(action.move)  # type: ignore[arg-type]
+            move = action.move
+            assert move is not None
+            memo = self._by_move.get(id(move))
+            if memo is not None:
+                i = memo[1]
+            else:
+                i = self._play_ids.get(play_key(move))
+                if i is not None:
+                    if len(self._by_move) >= 1 << 16:
+                        self._by_move.clear()
+                    self._by_move[id(move)] = (move, i)  # the Move kept alive: its id stays its own
         else:
             i = self._other_ids.get((action.kind, action.value))
         if i is None:
             raise DdzError(f"{self.rules.variant.name}: the runtime offered {action}, which has no "
                            "action id (a bug of the environment's action table)")
         return i
+
+    def _legal_by_id(self, actions: list[Action]) -> dict[int, Action]:
+        """The legal actions by id. Plays with wild cards that stand for the same cards in
+        the same reading share an id; the one kept uses the fewest wild cards as other
+        ranks (the hand's natural cards first), the first listed on a tie."""
+        out: dict[int, Action] = {}
+        for a in actions:
+            i = self._index(a)
+            kept = out.get(i)
+            if kept is None or (a.move is not None and kept.move is not None
+                                and _replaced(a.move) < _replaced(kept.move)):
+                out[i] = a
+        return out
 
     def _after_action(self) -> None:
         game = self.game
@@ -237,7 +405,7 @@ class raw_env(AECEnv):
                 self.infos[a] = {"scores": list(scores)}
             self.agent_selection = self.agents[0]
             return
-        self._legal = {self._index(a): a for a in game.legal_actions()}
+        self._legal = self._legal_by_id(game.legal_actions())
         seat = game.to_act
         assert seat is not None
         self.agent_selection = self.possible_agents[seat]
@@ -280,20 +448,31 @@ class raw_env(AECEnv):
     def observe(self, agent: str) -> dict[str, Any]:
         game = self.game
         assert game is not None
-        me = self.possible_agents.index(agent)
+        stamp = len(game.history) << 3 | PHASES.index(game.phase)
+        memo = self._obs_memo.get(agent)
+        if memo is not None and memo[0] == stamp:
+            return memo[1]
+        obs = self._observe(game, self.possible_agents.index(agent))
+        self._obs_memo[agent] = (stamp, obs)
+        return obs
+
+    def _observe(self, game: Game, me: int) -> dict[str, Any]:
         n = self.n
         order = [(me + k) % n for k in range(n)]
         rel = {s: k for k, s in enumerate(order)}
         view = game.view(me)
-        hand = np.zeros(NUM_RANKS, np.int8)
-        hand[:] = _counts(view.hand)
+        hand = np.array(_counts(view.hand), np.int8)
+        wild = np.zeros(NUM_RANKS + 1, np.int8)
+        wild_letter = view.extra.get("wild") if self.wild_ranks else None
+        wild[C.RANKS.index(wild_letter) if wild_letter else NUM_RANKS] = 1
         played = np.zeros((n, NUM_RANKS), np.int8)
         for s in range(n):
-            for m in game.played[s]:
-                played[rel[s]] += np.array(C.unpack(m.packed)[:NUM_RANKS], np.int8)
+            moves = game.played[s]
+            if moves:
+                played[rel[s]] = np.sum([C.unpack(m.packed)[:NUM_RANKS] for m in moves], axis=0)
         last = np.zeros(NUM_RANKS, np.int8)
-        if view.last_play is not None:
-            last[:] = C.unpack(view.last_play.packed)[:NUM_RANKS]
+        if view.last_play is not None:  # what it stands for: what an answer must beat
+            last[:] = C.unpack(play_key(view.last_play)[3])[:NUM_RANKS]
         last_seat = np.zeros(n + 1, np.int8)
         last_seat[rel[view.last_seat] if view.last_seat is not None and view.last_play is not None else n] = 1
         landlord = np.zeros(n + 1, np.int8)
@@ -301,18 +480,40 @@ class raw_env(AECEnv):
         kitty = np.zeros(NUM_RANKS, np.int8)
         if view.kitty:
             kitty[:] = _counts(view.kitty)
+        shown = np.zeros((n, NUM_RANKS), np.int8)
+        for s, cards in view.shown_hands.items():
+            shown[rel[s]] = _counts(cards)
+        # the history: bids and declarations until the first play, then the tricks
+        actions = game.history
+        first_play = next((i for i, a in enumerate(actions) if a.kind == "play"), len(actions))
+        bids = np.zeros((n, len(self.bid_columns)), np.int8)
+        for a in actions[:first_play]:
+            col = self._bid_ids.get(("pass", None) if a.kind == "pass" else (a.kind, a.value))
+            if col is not None:
+                bids[rel[a.seat], col] = min(127, bids[rel[a.seat], col] + 1)
+        history = np.zeros((self.history_len, NUM_RANKS), np.int8)
+        history_seat = np.zeros((self.history_len, n + 1), np.int8)
+        history_seat[:, n] = 1
+        recent = actions[max(first_play, len(actions) - self.history_len):]
+        at = self.history_len - len(recent)
+        for k, a in enumerate(recent, at):
+            if a.move is not None:
+                history[k] = C.unpack(a.move.packed)[:NUM_RANKS]
+            history_seat[k, n] = 0
+            history_seat[k, rel[a.seat]] = 1
         phase = np.zeros(len(PHASES), np.int8)
         phase[PHASES.index(view.phase)] = 1
         mask = np.zeros(len(self.action_list), np.int8)
-        if agent == self.agent_selection and not game.over:
+        if me == game.to_act and not game.over:
             mask[list(self._legal)] = 1
         return {"observation": {
-            "hand": hand, "played": played, "last_play": last, "last_seat": last_seat,
+            "hand": hand, "wild": wild, "played": played, "last_play": last, "last_seat": last_seat,
             "landlord": landlord,
             "hand_sizes": np.array([view.hand_sizes[s] for s in order], np.int16),
-            "kitty": kitty, "phase": phase,
-            "multiple": np.array([view.multiple], np.float32),
-            "stake": np.array([view.stake or 0], np.float32),
+            "kitty": kitty, "shown": shown, "history": history, "history_seat": history_seat,
+            "bids": bids, "phase": phase,
+            "multiple": np.array([min(view.multiple, SCALE_LIMIT)], np.float32),
+            "stake": np.array([min(view.stake or 0, SCALE_LIMIT)], np.float32),
         }, "action_mask": mask}
 
     def render(self) -> str | None:
@@ -344,3 +545,101 @@ class raw_env(AECEnv):
 
     def close(self) -> None:
         pass
+
+
+class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
+    """A Gymnasium environment: one seat of ``spec`` played by the learner, the other
+    seats by bundled bots (:mod:`ddzrules.bots`).
+
+    >>> from ddzrules.env import SingleAgentEnv          # doctest: +SKIP
+    >>> e = SingleAgentEnv("hubei-3p", seat=0, opponents="heuristic")  # doctest: +SKIP
+    >>> obs, info = e.reset(seed=1)                       # doctest: +SKIP
+    >>> obs, reward, terminated, truncated, info = e.step(int(info["legal_moves"][0]))  # doctest: +SKIP
+
+    Observations, actions and ``action_mask`` are those of :class:`raw_env` for the
+    learner's seat (the mask is also in ``info["action_mask"]``, with the legal ids in
+    ``info["legal_moves"]``). The bots act in between, so every ``step`` returns at the
+    learner's next turn or at the end of the game; the reward is 0 until then, and then
+    the seat's settlement score (divided by the stake with ``normalize=True``).
+    ``opponents`` is one bot kind for every other seat or one per other seat, in seat
+    order (``random``, ``heuristic``); ``seed`` in :meth:`reset` seeds the deal and the
+    bots, so a seed replays the same game for the same actions.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"]}
+
+    def __init__(self, spec: str = "hubei-3p", seat: int = 0, opponents: str | list[str] = "heuristic",
+                 normalize: bool = False, render_mode: str | None = None) -> None:
+        from .bots import BOTS
+
+        self.aec = raw_env(spec, render_mode=render_mode, normalize=normalize)
+        n = self.aec.n
+        if not isinstance(seat, int) or not 0 <= seat < n:
+            raise DdzError(f"seat must be 0-{n - 1} for {self.aec.rules.variant.name}, not {seat!r}")
+        kinds = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
+        if len(kinds) != n - 1:
+            raise DdzError(f"opponents: {n - 1} bot kinds expected (one per other seat), got {len(kinds)}")
+        for kind in kinds:
+            if kind not in BOTS:
+                raise DdzError(f"unknown bot {kind!r}; choose from {', '.join(BOTS)}")
+        self.seat = seat
+        self.agent = self.aec.possible_agents[seat]
+        self._kinds = {s: kinds.pop(0) for s in range(n) if s != seat}
+        self._bots: dict[int, Any] = {}
+        self.observation_space = self.aec.observation_space(self.agent)
+        self.action_space = self.aec.action_space(self.agent)
+        self.render_mode = render_mode
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        from .bots import make_bot
+
+        super().reset(seed=seed)
+        game_seed = int(self.np_random.integers(2**62)) if seed is None else int(seed)
+        self.aec.reset(seed=game_seed)
+        # each bot seeded from the game's seed and its seat: one seed, one game
+        self._bots = {s: make_bot(k, game_seed * 31 + s) for s, k in self._kinds.items()}
+        self._run_bots()
+        return self._obs(), self._info()
+
+    def step(self, action: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        game = self.aec.game
+        if game is None:
+            raise DdzError("call reset() before step()")
+        if game.over:
+            raise DdzError("the game is over: call reset()")
+        self.aec.step(action)
+        self._run_bots()
+        over = self.aec.game.over  # type: ignore[union-attr]
+        reward = self.aec.rewards[self.agent] if over else 0
+        return self._obs(), reward, over, False, self._info()
+
+    def _run_bots(self) -> None:
+        aec = self.aec
+        game = aec.game
+        assert game is not None
+        while not game.over and game.to_act != self.seat:
+            seat = game.to_act
+            assert seat is not None
+            legal = list(aec._legal.values())
+            chosen = self._bots[seat].act(game.view(seat), legal)
+            aec.step(aec._index(chosen))
+
+    def _obs(self) -> dict[str, Any]:
+        return self.aec.observe(self.agent)
+
+    def _info(self) -> dict[str, Any]:
+        game = self.aec.game
+        assert game is not None
+        info: dict[str, Any] = {"action_mask": self._obs()["action_mask"],
+                                "legal_moves": sorted(self.aec._legal) if not game.over else []}
+        if game.over:
+            info["scores"] = list(game.scores or [])
+        return info
+
+    def render(self) -> str | None:
+        return self.aec.render()
+
+    def action_masks(self) -> np.ndarray:
+        """The legal-action mask (the name sb3-contrib's MaskablePPO looks for)."""
+        return self._obs()["action_mask"].astype(bool)

@@ -10,11 +10,12 @@ pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test, seed_test
 
-from ddzrules.env import PHASES, IllegalActionError, env, raw_env
+from ddzrules.env import PHASES, IllegalActionError, SingleAgentEnv, env, play_key, raw_env
 from ddzrules.errors import DdzError
+from ddzrules.spec import bundled_names
 
-SPECS = ["hubei-3p", "hubei-4p-2deck", "qiangdizhu", "paodekuai", "crown-3p", "erren", "hk",
-         "hk-rob", "jiaofen", "qiangdizhu-classic", "faceup-3p", "space-shuttle"]
+#: every bundled spec that can be played (the compat/ profiles have no game: section)
+SPECS = [n for n in bundled_names() if not n.startswith("compat/")]
 
 
 def play_random(e, seed: int) -> tuple[dict[str, float], int]:
@@ -35,7 +36,11 @@ def play_random(e, seed: int) -> tuple[dict[str, float], int]:
     return totals, steps
 
 
-@pytest.mark.parametrize("spec", ["hubei-3p", "hubei-4p-2deck", "qiangdizhu", "paodekuai"])
+def test_every_playable_bundled_spec_is_covered() -> None:
+    assert len(SPECS) >= 13 and {"laizi", "hubei-4p-2deck", "paodekuai", "erren"} <= set(SPECS)
+
+
+@pytest.mark.parametrize("spec", SPECS)
 def test_api_and_seed(spec: str) -> None:
     api_test(env(spec), num_cycles=200)
     seed_test(lambda: env(spec), num_cycles=200)
@@ -126,7 +131,140 @@ def test_render_ansi_and_human(capsys: pytest.CaptureFixture[str]) -> None:
 def test_bad_input() -> None:
     with pytest.raises(DdzError):
         env("no-such-spec")
-    with pytest.raises(DdzError, match="wildcards"):
-        env("laizi")
+    with pytest.raises(DdzError, match="no game: section"):
+        env("compat/rlcard")
     with pytest.raises(DdzError, match="render_mode"):
         env("hubei-3p", render_mode="rgb_array")
+
+
+def play_to(e, seed: int, until) -> None:
+    """Reset with ``seed`` and take the first legal action until ``until(game)``."""
+    e.reset(seed=seed)
+    while not until(e.unwrapped.game):
+        obs = e.observe(e.agent_selection)
+        e.step(int(np.flatnonzero(obs["action_mask"])[-1]))
+
+
+def test_laizi_plays_are_ids_of_what_they_stand_for() -> None:
+    e = env("laizi")
+    raw = e.unwrapped
+    wild_only = [m for m in raw.action_list[1:] if m is not None and not isinstance(m, tuple)
+                 and m.combo in ("soft_bomb", "pure_bomb")]
+    # 癞子场: a soft bomb of each rank 3..2 and a pure wild bomb of each wild rank
+    assert sorted((m.combo, m.cards) for m in wild_only) == sorted(
+        [("soft_bomb", r * 4) for r in "3456789TJQKA2"] + [("pure_bomb", r * 4) for r in "3456789TJQKA2"])
+    for seed in range(4):
+        play_to(e, seed, lambda g: g.phase == "play")
+        game = raw.game
+        wild = game.public["wild"]
+        assert raw.observe(e.agent_selection)["observation"]["wild"].tolist().index(1) == "3456789TJQKA2XD".index(wild)
+        legal = game.legal_actions()
+        ids = raw._legal
+        # every legal play has an id; each id's action reads as the id's play
+        for a in legal:
+            i = raw._index(a)
+            assert i in ids
+            if a.move is not None:
+                assert play_key(a.move) == play_key(raw.action_list[i])
+        for i, a in ids.items():
+            if a.move is None:
+                continue
+            same = [b for b in legal if b.move is not None and raw._index(b) == i]
+            replaced = [sum(x != y for x, y in b.move.substitution) for b in same]
+            # the kept one uses the fewest wild cards as other ranks
+            assert sum(x != y for x, y in a.move.substitution) == min(replaced)
+
+
+def test_wild_play_reading_is_what_it_stands_for() -> None:
+    e = raw_env("laizi")
+    from ddzrules import load_variant
+
+    v = load_variant("laizi")
+    m = next(m for m in v.classify("44556" + "7", wild="7") if m.combo == "pair_chain")
+    assert play_key(m) == play_key(next(x for x in v.classify("445566") if x.combo == "pair_chain"))
+    assert e.describe(e._index(type("A", (), {"kind": "play", "move": m})())) == "play 445566 (pair_chain)"
+
+
+def test_observation_has_bids_history_and_shown_hands() -> None:
+    e = raw_env("hubei-3p")
+    play_to(e, 2, lambda g: g.over or sum(a.kind == "play" for a in g.history) >= 2)
+    game = e.game
+    me = e.agent_selection
+    seat = int(me.split("_")[1])
+    inner = e.observe(me)["observation"]
+    first = next(i for i, a in enumerate(game.history) if a.kind == "play")
+    bids = inner["bids"]
+    assert bids.sum() == first  # every auction action counted once
+    for a in game.history[:first]:
+        col = e.bid_columns.index(("pass", None) if a.kind == "pass" else (a.kind, a.value))
+        assert bids[(a.seat - seat) % 3, col] >= 1
+    tricks = game.history[first:]
+    hist, seats = inner["history"], inner["history_seat"]
+    assert seats[-len(tricks):, :3].sum() == len(tricks) and seats[:-len(tricks), 3].all()
+    for row, who, a in zip(hist[-len(tricks):], seats[-len(tricks):], tricks):
+        assert who.tolist().index(1) == (a.seat - seat) % 3
+        assert row.sum() == (a.move.size if a.move is not None else 0)
+    assert inner["wild"][-1] == 1  # no wild rank
+    assert e.observation_space(me).contains(e.observe(me))
+
+
+def test_shown_hands_are_observed() -> None:
+    e = raw_env("qiangdizhu")  # 明牌: play_to takes "show" whenever offered
+    play_to(e, 1, lambda g: g.phase == "play" or g.over)
+    game = e.game
+    assert game.shown_hands
+    for agent in e.agents:
+        seat = int(agent.split("_")[1])
+        shown = e.observe(agent)["observation"]["shown"]
+        view = game.view(seat)
+        assert shown[0].sum() == 0  # one's own row stays empty: the hand is in "hand"
+        for s, cards in view.shown_hands.items():
+            assert shown[(s - seat) % 3].sum() == len(cards)
+
+
+def run_single(e: SingleAgentEnv, seed: int) -> tuple[list[int], float, list[int]]:
+    """One game with the learner choosing at random (seeded): its actions, final reward, scores."""
+    obs, info = e.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    taken, done, reward = [], False, 0.0
+    while not done:
+        assert e.observation_space.contains(obs)
+        assert np.array_equal(np.flatnonzero(obs["action_mask"]), info["legal_moves"])
+        assert e.aec.game.to_act == e.seat
+        taken.append(int(rng.choice(info["legal_moves"])))
+        obs, reward, done, truncated, info = e.step(taken[-1])
+        assert not truncated
+        if not done:
+            assert reward == 0
+    return taken, reward, info["scores"]
+
+
+@pytest.mark.parametrize("spec", ["hubei-3p", "laizi", "hubei-4p-2deck", "paodekuai"])
+def test_single_agent_wrapper_plays_one_seat_against_bots(spec: str) -> None:
+    for seat in (0, 1):
+        e = SingleAgentEnv(spec, seat=seat, opponents="heuristic")
+        for seed in (3, 4):
+            taken, reward, scores = run_single(e, seed)
+            assert taken and reward == scores[seat]
+            assert e.aec.game.over
+            # the seed replays the same game (deal and bots)
+            again = SingleAgentEnv(spec, seat=seat, opponents="heuristic")
+            assert run_single(again, seed) == (taken, reward, scores)
+
+
+def test_single_agent_wrapper_bad_input() -> None:
+    with pytest.raises(DdzError, match="seat"):
+        SingleAgentEnv("hubei-3p", seat=3)
+    with pytest.raises(DdzError, match="unknown bot"):
+        SingleAgentEnv("hubei-3p", opponents="genius")
+    with pytest.raises(DdzError, match="2 bot kinds"):
+        SingleAgentEnv("hubei-3p", opponents=["random"])
+    e = SingleAgentEnv("hubei-3p", opponents=["random", "heuristic"])
+    with pytest.raises(DdzError, match="reset"):
+        e.step(0)
+    obs, _ = e.reset(seed=1)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    before = list(e.aec.game.history)
+    with pytest.raises(IllegalActionError):
+        e.step(illegal)
+    assert e.aec.game.history == before
