@@ -55,11 +55,17 @@ def enabled() -> bool:
 def code_hash(version: object, *sources: str) -> str:
     """A short hash of a format version and of package source files (names relative to
     the package), so that changed code never reads an entry the old code wrote."""
-    here = Path(__file__).parent
     h = hashlib.sha256(str(version).encode())
     for name in sources:
-        h.update((here / name).read_bytes())
+        h.update(_source_digest(name))
     return h.hexdigest()[:16]
+
+
+@_memo
+def _source_digest(name: str) -> bytes:
+    """SHA-256 of one package source file (read once a process: entries share sources)."""
+    with open(os.path.join(os.path.dirname(__file__), name), "rb") as f:
+        return hashlib.sha256(f.read()).digest()
 
 
 def _cache_key() -> bytes | None:

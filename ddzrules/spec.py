@@ -12,6 +12,7 @@ violation, a pattern syntax error, a compile error — can point at the source.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import datetime
 import difflib
 import hashlib
@@ -55,6 +56,7 @@ class SourceText:
     positions come from, and the digest the cache knows it by."""
 
     path: Path  # as resolved (not made absolute): a parent is found next to it
+    real: str  # the path made absolute, symbolic links followed
     file: str  # the name messages show
     text: str = field(repr=False)
     extends: str | None  # the parent this file names
@@ -473,8 +475,14 @@ def _read_yaml(text: str, file: str, check_events: bool = True,
 # --------------------------------------------------------------------------- names
 
 
+@lru_cache(maxsize=1)
 def bundled_root() -> Path:
     return Path(str(resources.files("ddzrules.specs")))
+
+
+@lru_cache(maxsize=1)
+def _bundled_real() -> Path:
+    return bundled_root().resolve()
 
 
 def bundled_names() -> list[str]:
@@ -503,7 +511,7 @@ def resolve_name(name_or_path: str, relative_to: Path | None = None) -> Path:
         if candidate.exists():
             return candidate
     bundled = bundled_root() / f"{name_or_path}.yaml"
-    if bundled.exists() and bundled.resolve().is_relative_to(bundled_root().resolve()):
+    if bundled.exists() and bundled.resolve().is_relative_to(_bundled_real()):
         return bundled
     if relative_to is not None:
         if candidate.suffix not in (".yaml", ".yml"):
@@ -669,14 +677,16 @@ def load_spec(name_or_path: str | Path, _seen: tuple[str, ...] = (), _relative_t
     Raises :class:`SpecError` listing every problem with its ``file:line:column``.
     """
     path = resolve_name(str(name_or_path), _relative_to)
-    file = _display(path)
-    if str(path.resolve()) in _seen:
-        chain = " -> ".join(list(_seen) + [str(path.resolve())])
+    resolved = path.resolve()
+    real = str(resolved)
+    file = _display(path, resolved)
+    if real in _seen:
+        chain = " -> ".join(list(_seen) + [real])
         raise SpecError([Problem(Location(file, 1, 1), "extends", f"extends loop: {chain}")])
     text = read_spec_text(path, file)
     digest = _text_digest(text)
     if not _seen:  # the spec asked for (not a parent): served whole when the cache has it
-        served = _load_resolved(path, file, text, digest)
+        served = _load_resolved(path, real, file, text, digest)
         if served is not None:
             return served
     checked = _checked_before(digest)
@@ -691,7 +701,7 @@ def load_spec(name_or_path: str | Path, _seen: tuple[str, ...] = (), _relative_t
     child_clean = {k: v for k, v in data.items() if k != "extends"}
     if parent_name:
         try:
-            parent = load_spec(parent_name, _seen + (str(path.resolve()),), path.parent)
+            parent = load_spec(parent_name, _seen + (real,), path.parent)
         except SpecError as e:
             src = positions.get(("extends",))
             loc = src.location if src else Location(file, 1, 1)
@@ -711,10 +721,10 @@ def load_spec(name_or_path: str | Path, _seen: tuple[str, ...] = (), _relative_t
         pos.update(positions)
         kpos.update(key_positions)
         spec = Spec(data["name"], merged, file, [file] + parent.chain, pos, kpos, unmarked + parent.unmarked)
-        spec.sources = [SourceText(path, file, text, str(parent_name), digest)] + parent.sources
+        spec.sources = [SourceText(path, real, file, text, str(parent_name), digest)] + parent.sources
         return spec
     spec = Spec(data["name"], child_clean, file, [file], positions, key_positions, unmarked)
-    spec.sources = [SourceText(path, file, text, None, digest)]
+    spec.sources = [SourceText(path, real, file, text, None, digest)]
     return spec
 
 
@@ -776,19 +786,20 @@ RESOLVED_FORMAT = 1
 _MAX_CHAIN = 64
 
 
-def _resolved_name(path: Path, digest: str) -> str:
-    key = hashlib.sha256(f"{RESOLVED_FORMAT}\0{path.resolve()}\0{digest}".encode()).hexdigest()[:32]
+def _resolved_name(real: str, digest: str) -> str:
+    key = hashlib.sha256(f"{RESOLVED_FORMAT}\0{real}\0{digest}".encode()).hexdigest()[:32]
     # the compiler's sources too: the entry carries its parsed patterns and cost checks
     code = cache.code_hash(RESOLVED_FORMAT, "spec.py", "spec.schema.json", "compiler.py", "patterns.py",
                            "pattern.lark", "cards.py")
     return f"resolved-{key}-{code}.spec"
 
 
-def _load_resolved(path: Path, file: str, text: str, digest: str) -> Spec | None:
+def _load_resolved(path: Path, real: str, file: str, text: str, digest: str) -> Spec | None:
     if not cache.enabled():
         return None
-    name = _resolved_name(path, digest)
-    return cache.load(name, lambda body: _decode_resolved(name, body, path, file, text, digest), stacklevel=4)
+    name = _resolved_name(real, digest)
+    top = SourceText(path, real, file, text, None, digest)
+    return cache.load(name, lambda body: _decode_resolved(name, body, top), stacklevel=4)
 
 
 def _plain(value: Any, depth: int) -> None:
@@ -811,7 +822,7 @@ def _plain(value: Any, depth: int) -> None:
         raise ValueError(f"a value of type {kind.__name__}")
 
 
-def _decode_resolved(name: str, body: bytes, path: Path, file: str, text: str, digest: str) -> Spec | None:
+def _decode_resolved(name: str, body: bytes, top: SourceText) -> Spec | None:
     """The spec an entry holds, its structure checked (ValueError), or None when a parent
     is no longer the file it was (moved, edited, gone: the entry is of another chain)."""
     payload = json.loads(body)
@@ -825,39 +836,40 @@ def _decode_resolved(name: str, body: bytes, path: Path, file: str, text: str, d
                 and (type(link[1]) is str if i + 1 < len(chain) else link[1] is None)
                 and type(link[2]) is str and len(link[2]) == 64):
             raise ValueError("its extends: chain is malformed")
-    if chain[0][0] != str(path.resolve()) or chain[0][2] != digest:
+    if chain[0][0] != top.real or chain[0][2] != top.digest:
         raise ValueError("it is the spec of another file")
     _plain(data, max_spec_depth())
     if type(data) is not dict or type(data.get("name")) is not str or "extends" in data:
         raise ValueError("its data is not a resolved spec")
-    sources = [SourceText(path, file, text, chain[0][1], digest)]
+    sources = [dataclasses.replace(top, extends=chain[0][1])]
     seen = {chain[0][0]}
     for link in chain[1:]:
         child = sources[-1]
         try:
             parent = resolve_name(str(child.extends), child.path.parent)
-            real = str(parent.resolve())
+            resolved = parent.resolve()
+            real = str(resolved)
             if real != link[0] or real in seen:
                 return None
             seen.add(real)
-            parent_file = _display(parent)
+            parent_file = _display(parent, resolved)
             parent_text = read_spec_text(parent, parent_file)
         except (SpecError, OSError):
             return None
         if _text_digest(parent_text) != link[2]:
             return None
-        sources.append(SourceText(parent, parent_file, parent_text, link[1], link[2]))
-    spec = Spec(data["name"], data, file, [s.file for s in sources])
+        sources.append(SourceText(parent, real, parent_file, parent_text, link[1], link[2]))
+    spec = Spec(data["name"], data, top.file, [s.file for s in sources])
     spec.sources, spec.served, spec.cached = sources, name, extras
     return spec
 
 
 def _store_resolved(spec: Spec) -> None:
     top = spec.sources[0]
-    payload = {"chain": [[str(s.path.resolve()), s.extends, s.digest] for s in spec.sources],
+    payload = {"chain": [[s.real, s.extends, s.digest] for s in spec.sources],
                "data": spec.data, "extras": spec.extras}
     body = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
-    cache.store(_resolved_name(top.path, top.digest), body.encode("utf-8"))
+    cache.store(_resolved_name(top.real, top.digest), body.encode("utf-8"))
 
 
 def spec_from_data(data: Any, file: str) -> Spec:
@@ -874,14 +886,16 @@ def spec_from_data(data: Any, file: str) -> Spec:
     return Spec(str(data["name"]), copy.deepcopy(data), file, [file])
 
 
-def _display(path: Path) -> str:
-    """A short, stable file name for messages: relative to the bundle or the cwd."""
+def _display(path: Path, real: Path | None = None) -> str:
+    """A short, stable file name for messages: relative to the bundle or the cwd
+    (``real``: the path resolved, when the caller has it)."""
+    real = real or path.resolve()
     try:
-        return "specs/" + path.resolve().relative_to(bundled_root().resolve()).as_posix()
+        return "specs/" + real.relative_to(_bundled_real()).as_posix()
     except ValueError:
         pass
     try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+        return real.relative_to(Path.cwd().resolve()).as_posix()
     except ValueError:
         return str(path)
 

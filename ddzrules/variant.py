@@ -18,6 +18,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from operator import gt, index, itemgetter
 from pathlib import Path
 from typing import Any
@@ -613,12 +614,11 @@ class _Rows:
                 and _all_in(raw["lengths"], 1, 1, C.NUM_RANKS + 1)
                 and _all_in(raw["shapes"], 4, 0, len(rules.shapes))):
             raise ValueError("entry out of range")
-        listed = packs.tolist()
-        if listed != sorted(listed):
-            raise ValueError("rows out of order")
-        if listed[0] <= 0:
-            raise ValueError("entry out of range")
         _check_cards(rules, raw["packs"])  # packed counts below _PACKED_END among the rest
+        if not any(raw["packs"][:8]):
+            raise ValueError("entry out of range")  # the first count is the least: none is 0
+        if not _ascending(raw["packs"]):
+            raise ValueError("rows out of order")
         return cls(packs, combos, ranks, lengths, shapes)
 
 
@@ -636,6 +636,27 @@ def _all_in(raw: bytes, width: int, low: int, high: int) -> bool:
         all(not raw[k::width].translate(None, b"\0") for k in range(1, width))
 
 
+def _ascending(whole: bytes) -> bool:
+    """The little-endian 64-bit numbers of ``whole``, each below 2^60, never decrease: each
+    number subtracted from the next with bit 63 set in every slot of one big int, where no
+    slot borrows from the next (the difference stays within 2^63 ± 2^60) and bit 63 stays
+    set exactly when the next is no smaller."""
+    if len(whole) <= 8:
+        return True
+    high = int.from_bytes((bytes(7) + b"\x80") * (len(whole) // 8 - 1), "little")
+    diff = (int.from_bytes(whole[8:], "little") | high) - int.from_bytes(whole[:-8], "little")
+    return diff & high == high
+
+
+@lru_cache(maxsize=16)
+def _allowed_bytes(deck: tuple[int, ...]) -> tuple[bytes, ...]:
+    """For each byte k of a packed count, the values the deck allows: the counts of ranks
+    2k (low 4 bits) and 2k + 1 (high 4 bits) within the deck's."""
+    padded = list(deck) + [0] * (16 - len(deck))
+    return tuple(bytes(lo | hi << 4 for hi in range(padded[2 * k + 1] + 1) for lo in range(padded[2 * k] + 1))
+                 for k in range(8))
+
+
 #: each byte value (two 4-bit counts) -> the sum of its two counts
 _NIBBLE_SUMS = bytes((b & 15) + (b >> 4) for b in range(256))
 
@@ -647,11 +668,9 @@ def _check_cards(rules: Rules, whole: bytes) -> None:
     values the deck allows must leave nothing; the sizes are the sums of the columns'
     per-byte card counts (at most 8 x 30 < 256: no byte carries into the next)."""
     n = len(whole) // 8
-    deck = list(rules.deck) + [0] * (16 - len(rules.deck))
     total = 0
-    for k in range(8):
+    for k, allowed in enumerate(_allowed_bytes(tuple(rules.deck))):
         column = whole[k::8]
-        allowed = bytes(lo | hi << 4 for hi in range(deck[2 * k + 1] + 1) for lo in range(deck[2 * k] + 1))
         if column.translate(None, allowed):
             raise ValueError("entry not a set of the deck's cards")
         total += int.from_bytes(column.translate(_NIBBLE_SUMS), "little")

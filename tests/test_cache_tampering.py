@@ -201,12 +201,13 @@ def test_structure_is_checked_under_a_valid_digest(cache: Path, name: str) -> No
 
 
 def test_byte_column_checks_agree_with_counting(hubei: ddzrules.Variant) -> None:
-    """The table checks read byte columns (translate); on random packed counts they agree
-    with unpacking every count and comparing it with the deck and the largest hand."""
+    """The table checks read byte columns (translate) and all the packed counts as one big
+    int; on random values they agree with unpacking every count and comparing it with the
+    deck and the largest hand, with range checks one value at a time, and with sorting."""
     import random
     import sys
 
-    from ddzrules.variant import _all_in, _check_cards
+    from ddzrules.variant import _all_in, _ascending, _check_cards
 
     if sys.byteorder != "little":
         pytest.skip("the arrays below are written in the machine's order; files are little-endian")
@@ -230,3 +231,8 @@ def test_byte_column_checks_agree_with_counting(hubei: ddzrules.Variant) -> None
                                    for _ in range(rng.randrange(1, 6))])
             low, high = rng.choice([(0, 15), (1, 16), (0, 256), (0, 300), (3, 3)])
             assert _all_in(col.tobytes(), width, low, high) == all(low <= x < high for x in col), (col, low, high)
+    for _ in range(300):
+        values = [rng.choice([0, 1, 2, (1 << 60) - 1, rng.randrange(1 << 60)]) for _ in range(rng.randrange(0, 7))]
+        if rng.random() < 0.5:
+            values.sort()
+        assert _ascending(array("Q", values).tobytes()) == (values == sorted(values)), values
