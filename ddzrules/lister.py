@@ -37,8 +37,8 @@ from .compiler import Rules, Shape
 # * kickerless groups and chains: readings by rank picked by a mask
 #   (``itertools.compress``); chains through their maximal runs, memoised by mask;
 # * one kicker group: per core, its readings by kicker rank, picked by a mask;
-# * two kicker groups: per core, its readings in a square by the two kicker ranks,
-#   picked by the hand's square of rank pairs (one big-int AND);
+# * two kicker groups: per core, its readings in a triangle by the two kicker ranks,
+#   picked by the hand's triangle of rank pairs (one big-int AND);
 # * more kicker groups: C-level combinations of the cards left, looked up by cards;
 # * shapes outside these forms (several kicker rules, kickers that overlap the core,
 #   literal cores with kickers): ``Rules.enumerate`` for that shape alone.
@@ -57,34 +57,52 @@ _AT_LEAST = [bytes(1 if c >= u else 0 for c in range(256)) for u in range(C.MASK
 _ALL_RANKS = tuple(range(C.NUM_RANKS))
 _ZEROS = [bytes(n) for n in range(C.NUM_RANKS + 1)]
 
-# Squares of kicker-rank pairs: byte q1*15+q2 of a 225-byte int stands for kickers of
-# ranks q1 and q2. ``_spread(mask, step)`` moves byte q of a 0/1 rank mask to byte
-# q*step (by table, five ranks at a time); times ``_ROW_FILL`` that fills row q1 with
-# mask[q1]; the mask times ``_COL_FILL`` puts mask[q2] in every row.
-_SQUARE = C.NUM_RANKS * C.NUM_RANKS
-_ROW_STEP, _DIAG_STEP = C.NUM_RANKS, C.NUM_RANKS + 1
-_ROW_FILL = sum(1 << (8 * k) for k in range(C.NUM_RANKS))
-_COL_FILL = sum(1 << (8 * C.NUM_RANKS * k) for k in range(C.NUM_RANKS))
-_ABOVE_DIAGONAL = sum(1 << (8 * (q1 * C.NUM_RANKS + q2)) for q1 in range(C.NUM_RANKS)
-                      for q2 in range(q1 + 1, C.NUM_RANKS))
-_SPREAD = {step: [{bytes(bits): sum(1 << (8 * step * (5 * part + i)) for i, b in enumerate(bits) if b)
-                   for bits in _product((0, 1), repeat=5)}
-                  for part in range(3)]
-           for step in (_ROW_STEP, _DIAG_STEP)}
+# Triangles of kicker-rank pairs: byte ``_cell(q1, q2)`` (q1 <= q2) of a 120-byte int
+# stands for kickers of ranks q1 and q2. Cells run column by column (q2, then q1, the
+# doubled rank last), which is the listing order of one core's readings: packed counts
+# compare by the higher kicker rank first, and a doubled rank tops its column. The
+# hand's selector is built from per-half-mask tables: cells whose lower rank is held,
+# AND cells whose higher rank is held, OR the doubled ranks held twice.
+_TRIANGLE = C.NUM_RANKS * (C.NUM_RANKS + 1) // 2
+_NO_PAIRS: tuple[tuple[int, ...], int] = ((), 0)  # a core without readings: an empty triangle
+_NO_CORES = ((), (), ())  # chain cores memoised by mask: none with readings
+_HALF = 8  # ranks 0..7 and 8..14: the selector tables are keyed by half masks
 
 
-assert C.NUM_RANKS == 15, "the square tables above and legal_moves' counting assume 15 ranks"
+def _cell(q1: int, q2: int) -> int:
+    """The triangle's byte for kicker ranks q1 <= q2."""
+    return q2 * (q2 + 1) // 2 + q1
+
+
+def _half_tables(bit: Callable[[int], int]) -> tuple[dict[bytes, int], dict[bytes, int]]:
+    """Per half of a 0/1 rank mask, the OR of ``bit(q)`` over the ranks q it holds."""
+    tables = []
+    for lo, hi in ((0, _HALF), (_HALF, C.NUM_RANKS)):
+        tables.append({bytes(bits): sum(bit(lo + i) for i, b in enumerate(bits) if b)
+                       for bits in _product((0, 1), repeat=hi - lo)})
+    return tables[0], tables[1]
+
+
+_LOWER = _half_tables(lambda q: sum(1 << (8 * _cell(q, q2)) for q2 in range(q + 1, C.NUM_RANKS)))
+_UPPER = _half_tables(lambda q: sum(1 << (8 * _cell(q1, q)) for q1 in range(q)))
+_DOUBLED = _half_tables(lambda q: 1 << (8 * _cell(q, q)))
+
+
+def _pair_selector(one: bytes, two: bytes) -> int:
+    """The triangle of kicker pairs a hand holds: cell (q1 < q2) when ``one`` (its 0/1
+    mask of ranks with a kicker group) holds both, cell (q, q) when ``two`` holds q."""
+    lo, hi = one[:_HALF], one[_HALF:]
+    return ((_LOWER[0][lo] | _LOWER[1][hi]) & (_UPPER[0][lo] | _UPPER[1][hi])) \
+        | _DOUBLED[0][two[:_HALF]] | _DOUBLED[1][two[_HALF:]]
+
+
+assert C.NUM_RANKS == 15, "legal_moves' counting assumes 15 ranks"
 
 
 def _getter(indices: tuple[int, ...]) -> Callable[[Any], Any]:
     """``operator.itemgetter`` of several indices."""
     first, *rest = indices
     return _itemgetter(first, *rest)
-
-
-def _spread(mask: bytes, step: int) -> int:
-    t = _SPREAD[step]
-    return t[0][mask[0:5]] | t[1][mask[5:10]] | t[2][mask[10:15]]
 
 
 class _Hand:
@@ -100,17 +118,13 @@ class _Hand:
         self.runs: dict[int, tuple[tuple[int, int], ...]] = {}
 
     def pair_select(self, unit: int) -> int:
-        """The pairs of kicker groups of ``unit`` cards the hand holds, as a square of
-        bytes: byte q1*15+q2 (q1 <= q2) is 1 when it holds a group of rank q1 and one of
-        rank q2 (two groups when q1 == q2)."""
+        """The pairs of kicker groups of ``unit`` cards the hand holds, as a triangle of
+        bytes (see ``_cell``)."""
         key = -unit
         got = self.pools.get(key)
         if got is None:
-            one = self.at_least(unit)
             two = self.at_least(2 * unit) if 2 * unit <= C.MASK else _ZEROS[C.NUM_RANKS]
-            rows = _spread(one, _ROW_STEP) * _ROW_FILL
-            cols = int.from_bytes(one, "little") * _COL_FILL
-            got = self.pools[key] = (rows & cols & _ABOVE_DIAGONAL) | _spread(two, _DIAG_STEP)
+            got = self.pools[key] = _pair_selector(self.at_least(unit), two)
         return got
 
     def at_least(self, unit: int) -> bytes:
@@ -258,20 +272,20 @@ class _FastShape:
             self.single.setdefault(key, [NO_READING] * C.NUM_RANKS)[q] = pos
             return
         self.multi.setdefault(key, {})[kicker] = pos
-        if groups == 2:  # also by the pair of kicker ranks (a square: see _pair_select)
+        if groups == 2:  # also by the pair of kicker ranks (a triangle: see _cell)
             u = self.kick.unit
             held = [(r, (kicker >> (C.BITS * r)) & C.MASK) for r in range(C.NUM_RANKS)
                     if (kicker >> (C.BITS * r)) & C.MASK]
             if len(held) == 1 and held[0][1] == 2 * u:
-                cell = held[0][0] * (C.NUM_RANKS + 1)
+                cell = _cell(held[0][0], held[0][0])
             elif len(held) == 2 and held[0][1] == held[1][1] == u:
-                cell = held[0][0] * C.NUM_RANKS + held[1][0]
+                cell = _cell(held[0][0], held[1][0])
             else:  # pragma: no cover - kickers are whole groups
                 self.unpaired.add(key)
                 return
-            square, valid = self.pairs.get(key) or ([NO_READING] * _SQUARE, 0)
-            square[cell] = pos
-            self.pairs[key] = (square, valid | (1 << (8 * cell)))
+            triangle, valid = self.pairs.get(key) or ([NO_READING] * _TRIANGLE, 0)
+            triangle[cell] = pos
+            self.pairs[key] = (triangle, valid | (1 << (8 * cell)))
 
     def finish(self) -> None:
         """Freeze the filed readings into the per-count, per-rank rows the generators use."""
@@ -289,6 +303,12 @@ class _FastShape:
         elif self.kind == "groupk" and self.kgroups == 1:
             for c in range(self.unit, self.shape.max_count + 1):
                 self.by_count[c] = tuple(tuple(self.single.get(r * 16 + c, ())) for r in range(C.NUM_RANKS))
+        #: two kicker groups, every core in the triangle form: per core count, each
+        #: rank's (triangle, valid) as a core (``_NO_PAIRS`` for none)
+        self.pair_rows: dict[int, tuple[tuple[tuple[int, ...], int], ...]] = {}
+        if self.kind == "groupk" and self.kgroups == 2 and not self.unpaired:
+            for c in range(self.unit, self.shape.max_count + 1):
+                self.pair_rows[c] = tuple(self.pairs.get(r * 16 + c, _NO_PAIRS) for r in range(C.NUM_RANKS))
 
     def _answer_group_single(self, raw: bytes, out: list[int], size: int, length: int, min_rank: int) -> None:
         c = size - self.kcards
@@ -347,9 +367,9 @@ class _FastShape:
         if groups == 2 and key not in self.unpaired:
             got = self.pairs.get(key)
             if got is not None:
-                square, valid = got
-                select = (hand.pair_select(self.kick.unit) & valid).to_bytes(_SQUARE, "little")  # type: ignore[union-attr]
-                out.extend(_compress(square, select))
+                triangle, valid = got
+                select = (hand.pair_select(self.kick.unit) & valid).to_bytes(_TRIANGLE, "little")  # type: ignore[union-attr]
+                out.extend(_compress(triangle, select))
             return
         table = self.multi.get(key)
         if table is None:
@@ -396,10 +416,19 @@ class _FastShape:
             got = self.memo.get(mask)
             if got is None:
                 got = self.memo[mask] = self._chain_cores(self.runs.compute(mask))
-            total = hand.total
-            for key, start, top, groups, size in got:
-                if size <= total:
-                    self.kicked(hand, key, start, top, groups, out)
+            if got is not _NO_CORES:
+                ones, twos, more = got
+                u = self.kick.unit  # type: ignore[union-attr]
+                if ones:
+                    out.extend(_chain.from_iterable(map(_compress, ones, _repeat(hand.at_least(u)))))
+                if twos:
+                    select = hand.pair_select(u)
+                    for triangle, valid in twos:
+                        out.extend(_compress(triangle, (select & valid).to_bytes(_TRIANGLE, "little")))
+                total = hand.total
+                for key, start, top, groups, size in more:
+                    if size <= total:
+                        self.kicked(hand, key, start, top, groups, out)
         elif kind == "literal0":
             self._literal(hand, out, -1)
         else:
@@ -472,19 +501,28 @@ class _FastShape:
                     got.extend(plain.get((start, start + length - 1), ()))
         return tuple(sorted(got))
 
-    def _chain_cores(self, runs: tuple[tuple[int, int], ...]) -> tuple[tuple[Any, int, int, int, int], ...]:
+    def _chain_cores(self, runs: tuple[tuple[int, int], ...]) -> Any:
+        """The cores inside these runs that have readings, by how their kickers are
+        found: (readings by kicker rank for one kicker group, (triangle, valid) for
+        two, (key, start, top, groups, size) for more); ``_NO_CORES`` for none."""
         s_, kick = self.shape, self.kick
         assert kick is not None
-        got = []
+        ones: list[tuple[int, ...]] = []
+        twos: list[tuple[tuple[int, ...], int]] = []
+        more: list[tuple[Any, int, int, int, int]] = []
         for a, b in runs:
             for length in range(s_.min_len, min(s_.max_len, b - a + 1) + 1):
                 groups = kick.groups(length)
                 size = self.unit * length + kick.unit * groups
                 for start in range(a, b - length + 2):
                     key = (start, start + length - 1)
-                    if key in self.single or key in self.multi:
-                        got.append((key, start, start + length - 1, groups, size))
-        return tuple(got)
+                    if groups == 1 and key in self.single:
+                        ones.append(tuple(self.single[key]))
+                    elif groups == 2 and key in self.pairs and key not in self.unpaired:
+                        twos.append(self.pairs[key])
+                    elif key in self.single or key in self.multi:
+                        more.append((key, start, start + length - 1, groups, size))
+        return (tuple(ones), tuple(twos), tuple(more)) if ones or twos or more else _NO_CORES
 
 
 class MovePlan:
@@ -543,6 +581,9 @@ class MovePlan:
         #   2  kickerless chains: a = (lo, hi + 1, memo by rank mask), b = the shape
         #   3  literal cards: a = ((rank, count), ...), b = the readings
         #   4  anything else: a = the shape
+        #   5  chains with kickers: a = (lo, hi + 1, memo by rank mask), b = the shape
+        #   6  groups with two kicker groups (triangle form): a = (count, kicker unit),
+        #      b = each rank's (triangle, valid) as a core of that count
         self.lead_shapes = sorted(self.shapes, key=lambda fs: (rules.combos[fs.shape.combo].tier,
                                                                fs.shape.min_size()))
         self.steps: list[tuple[int, int, Any, Any]] = []
@@ -582,6 +623,12 @@ class MovePlan:
                 self.steps.append((3, need, fs.literal_items, fs.plain_t.get(0, ())))
             elif fs.kind == "chaink":
                 self.steps.append((5, fs.unit, (fs.lo, fs.hi1, fs.memo), fs))
+                units.update(self._pair_units(fs.kick.unit))  # type: ignore[union-attr]
+            elif fs.pair_rows:
+                for c, rows in fs.pair_rows.items():
+                    units.add(c)
+                    self.steps.append((6, c, (c, fs.kick.unit), rows))  # type: ignore[union-attr]
+                units.update(self._pair_units(fs.kick.unit))  # type: ignore[union-attr]
             else:
                 self.steps.append((4, fs.unit, fs, None))
         self.step_units = [(b if code == 0 else a[1] if code == 1 else None) for code, _, a, b in self.steps]
@@ -601,6 +648,11 @@ class MovePlan:
         self.mask_pad = [None] * (C.MASK - top_unit)
         self.lead = self._compile_lead()  # type: ignore[method-assign]
 
+    @staticmethod
+    def _pair_units(unit: int) -> tuple[int, ...]:
+        """The rank masks a triangle of kicker pairs of ``unit`` cards is selected by."""
+        return (unit, 2 * unit) if 2 * unit <= C.MASK else (unit,)
+
     def pool_id(self, unit: int, caps: tuple[int, ...]) -> int:
         """A small id for a kind of kicker pool (per hand, pools are cached by id)."""
         return self._pool_ids.setdefault((unit, caps), len(self._pool_ids))
@@ -613,23 +665,35 @@ class MovePlan:
         return got
 
     def _compile_lead(self) -> Callable[[bytes], list[int]]:
-        """:meth:`_lead_steps` written out for this plan: the same steps in the same
-        order, each step's data bound as a constant, the rank masks as locals, and no
-        loop over steps or dispatch on step codes (those cost about a fifth of a lead in
-        a typical spec). The source is kept as ``lead.source``."""
+        """The lead of this plan as code written out for it: the steps in order, each
+        step's data bound as a constant, the rank masks as locals, and no loop over
+        steps or dispatch on step codes (those cost about a fifth of a lead in a
+        typical spec). The source is kept as ``lead.source``."""
         top_unit = self.top_unit
         env: dict[str, Any] = {"_compress": _compress, "_chain_it": _chain.from_iterable, "_repeat": _repeat,
-                               "_Hand": _Hand, "_T": self.mask_tables, "_PAD": self.mask_pad}
+                               "_Hand": _Hand, "_T": self.mask_tables, "_PAD": self.mask_pad,
+                               "_NO_CORES": _NO_CORES, "_pairs": _pair_selector, "_Z": _ZEROS[C.NUM_RANKS]}
         all_masks = ", ".join(f"m{u}" for u in range(1, top_unit + 1))
         src = ["def lead(raw):"]
         src += [f"    m{u} = raw.translate(_T[{u - 1}])" for u in range(1, top_unit + 1)]
         tops = " else ".join(f"{u} if 1 in m{u}" for u in range(top_unit, 1, -1))
         src.append(f"    top = {tops + ' else 1' if tops else '1'}")
         src += ["    out = []", "    hand = None"]
+        # the hand's triangle of kicker pairs, per kicker unit, made on first use
+        pair_units = sorted({a[1] for code, _, a, _ in self.steps if code == 6}
+                            | {b.kick.unit for code, _, _, b in self.steps if code == 5})
+        src += [f"    s{u} = None" for u in pair_units]
 
         def joined(units: Any) -> str:
             units = (units,) if isinstance(units, int) else tuple(units)
             return " + ".join(f"m{u}" for u in units)
+
+        def pairs(unit: int, body: list[str], triangles: str) -> None:
+            two = f"m{2 * unit}" if 2 * unit <= C.MASK else "_Z"
+            body += [f"if s{unit} is None:",
+                     f"    s{unit} = _pairs(m{unit}, {two})",
+                     f"for triangle, valid in {triangles}:",
+                     f"    out.extend(_compress(triangle, (s{unit} & valid).to_bytes({_TRIANGLE}, 'little')))"]
 
         make_hand = f"hand = _Hand(raw, [None, {all_masks}] + _PAD)"
         for i, ((code, need, a, b), units) in enumerate(zip(self.steps, self.step_units)):
@@ -650,18 +714,31 @@ class MovePlan:
                 if code == 2:
                     body.append("out.extend(got)")
                 else:
-                    body += ["if got:",
-                             "    if hand is None:",
-                             f"        {make_hand}",
-                             "    total = hand.total",
-                             "    for key, start, stop, groups, size in got:",
-                             "        if size <= total:",
-                             f"            FS{i}.kicked(hand, key, start, stop, groups, out)"]
+                    ku = b.kick.unit
+                    inner = ["ones, twos, more = got",
+                             "if ones:",
+                             f"    out.extend(_chain_it(map(_compress, ones, _repeat(m{ku}))))",
+                             "if twos:"]
+                    twos: list[str] = []
+                    pairs(ku, twos, "twos")
+                    inner += ["    " + line for line in twos]
+                    inner += ["if more:",
+                              "    if hand is None:",
+                              f"        {make_hand}",
+                              "    total = hand.total",
+                              "    for key, start, stop, groups, size in more:",
+                              "        if size <= total:",
+                              f"            FS{i}.kicked(hand, key, start, stop, groups, out)"]
+                    body.append("if got is not _NO_CORES:")
+                    body += ["    " + line for line in inner]
             elif code == 3:
                 env[f"R{i}"] = b
                 test = " and ".join(f"raw[{r}] >= {c}" for r, c in a)
                 body.append(f"if {test}:")
                 body.append(f"    out.extend(R{i})")
+            elif code == 6:
+                env[f"P{i}"] = b
+                pairs(a[1], body, f"_compress(P{i}, m{a[0]})")
             else:
                 env[f"FS{i}"] = a
                 body += ["if hand is None:", f"    {make_hand}", f"FS{i}.lead(hand, out)"]
@@ -674,58 +751,9 @@ class MovePlan:
         code_text = "\n".join(src)
         exec(compile(code_text, f"<ddzrules lead: {self.rules.name}>", "exec"), env)  # noqa: S102
         lead = env["lead"]
-        lead.__doc__ = self._lead_steps.__doc__
+        lead.__doc__ = "Every reading inside the hand (``raw``: its count of each rank, a byte each)."
         lead.source = code_text  # type: ignore[attr-defined]
         return lead  # type: ignore[no-any-return]
-
-    def _lead_steps(self, raw: bytes) -> list[int]:
-        """Every reading inside the hand (``raw``: its count of each rank, a byte each)."""
-        out: list[int] = []
-        masks: list[Any] = [None]
-        masks += map(raw.translate, self.mask_tables)
-        masks += self.mask_pad
-        top = self.top_unit  # the most cards of one rank, as far as cores go
-        while top > 1 and 1 not in masks[top]:
-            top -= 1
-        hand = None
-        for code, need, a, b in self.steps:
-            if need > top:  # no rank holds enough cards for a core
-                continue
-            if code == 0:
-                out.extend(_compress(a, masks[b] if type(b) is int else b"".join(b(masks))))
-            elif code == 1:
-                k = a[1]
-                out.extend(_chain.from_iterable(map(_compress, _compress(b, masks[a[0]]),
-                                                    _repeat(masks[k] if type(k) is int else b"".join(k(masks))))))
-            elif code == 2:
-                mask = masks[need][a[0]:a[1]]
-                got = a[2].get(mask)
-                if got is None:
-                    got = a[2][mask] = b._chain_plain(b.runs.compute(mask))
-                out.extend(got)
-            elif code == 3:
-                for r, c in a:
-                    if raw[r] < c:
-                        break
-                else:
-                    out.extend(b)
-            elif code == 5:
-                mask = masks[need][a[0]:a[1]]
-                got = a[2].get(mask)
-                if got is None:
-                    got = a[2][mask] = b._chain_cores(b.runs.compute(mask))
-                if got:
-                    if hand is None:
-                        hand = _Hand(raw, masks)
-                    total = hand.total
-                    for key, start, stop, groups, size in got:
-                        if size <= total:
-                            b.kicked(hand, key, start, stop, groups, out)
-            else:
-                if hand is None:
-                    hand = _Hand(raw, masks)
-                a.lead(hand, out)
-        return out
 
     def answer(self, raw: bytes, combo: int, size: int, length: int, min_rank: int,
                bombs: bool = True) -> list[int]:
