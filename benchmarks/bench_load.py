@@ -32,13 +32,26 @@ import sys
 import tempfile
 from pathlib import Path
 
-#: with --path: that checkout's package first (past an editable install's import hook)
+#: with --path: that checkout's package first (past an editable install's import hook),
+#: its bundled specs (``specs/`` at the top of a source checkout) as ``ddzrules.specs``
+#: the way pyproject.toml's package-dir maps them
 PRELUDE = (
     "import os, sys\n"
     "if os.environ.get('DDZ_BENCH_PATH'):\n"
     "    sys.meta_path[:] = [f for f in sys.meta_path if '__editable__' not in getattr(f, '__module__', '')\n"
     "                        and '__editable__' not in getattr(f, '__name__', '')]\n"
     "    sys.path.insert(0, os.environ['DDZ_BENCH_PATH'])\n"
+    "    class _Specs:\n"
+    "        @staticmethod\n"
+    "        def find_spec(name, path=None, target=None):\n"
+    "            if name != 'ddzrules.specs' and not name.startswith('ddzrules.specs.'):\n"
+    "                return None\n"
+    "            import importlib.util\n"
+    "            d = os.path.join(os.environ['DDZ_BENCH_PATH'], 'specs', *name.split('.')[2:])\n"
+    "            return importlib.util.spec_from_file_location(name, os.path.join(d, '__init__.py'),\n"
+    "                                                          submodule_search_locations=[d])\n"
+    "    if not os.path.isdir(os.path.join(os.environ['DDZ_BENCH_PATH'], 'ddzrules', 'specs')):\n"
+    "        sys.meta_path.insert(0, _Specs)\n"
 )
 
 CHILD = PRELUDE + r"""
