@@ -246,6 +246,12 @@ def _nonplay_actions(rules: GameRules) -> list[ActionKey]:
     return list(out)
 
 
+def _frozen(a: np.ndarray) -> np.ndarray:
+    """``a`` made read-only: observations share such constant rows instead of copying."""
+    a.setflags(write=False)
+    return a
+
+
 def _replaced(move: Move) -> int:
     """How many of a play's wild cards stand for another rank."""
     return sum(1 for wild, stands_for in move.substitution if wild != stands_for)
@@ -329,7 +335,16 @@ class raw_env(AECEnv):
         self._seeds = random.Random()
         self.game: Game | None = None
         self._legal: dict[int, Action] = {}
+        self._legal_ids = np.zeros(0, np.int64)
         self._obs_memo: dict[str, tuple[int, dict[str, Any]]] = {}
+        self._row_memo: dict[int, np.ndarray] = {}
+        self._zeros = _frozen(np.zeros(NUM_RANKS, np.int8))
+        self._eye = _frozen(np.eye(n + 1, dtype=np.int8))
+        self._wild_eye = _frozen(np.eye(NUM_RANKS + 1, dtype=np.int8))
+        self._phase_eye = _frozen(np.eye(len(PHASES), dtype=np.int8))
+        self._orders = [np.array([(me + k) % n for k in range(n)]) for me in range(n)]
+        self._relative = [np.array([(s - me) % n for s in range(n)] + [n]) for me in range(n)]
+        self._reset_tallies()
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -348,6 +363,7 @@ class raw_env(AECEnv):
             game_seed = self._seeds.getrandbits(63)
         self.game = self.rules.new_game(seed=game_seed)
         self._obs_memo.clear()
+        self._reset_tallies()
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0)
@@ -397,6 +413,7 @@ class raw_env(AECEnv):
         assert game is not None
         if game.over:
             self._legal = {}
+            self._legal_ids = np.zeros(0, np.int64)
             scores = game.scores or [0] * self.n
             scale = game.stake if self.normalize and game.stake else 1
             for i, a in enumerate(self.possible_agents):
@@ -406,6 +423,7 @@ class raw_env(AECEnv):
             self.agent_selection = self.agents[0]
             return
         self._legal = self._legal_by_id(game.legal_actions())
+        self._legal_ids = np.fromiter(self._legal, np.int64, len(self._legal))
         seat = game.to_act
         assert seat is not None
         self.agent_selection = self.possible_agents[seat]
@@ -456,64 +474,99 @@ class raw_env(AECEnv):
         self._obs_memo[agent] = (stamp, obs)
         return obs
 
+    def _sync(self, game: Game) -> None:
+        """Bring the running tallies (cards played, bids, the tricks' last actions, by
+        absolute seat) up to the game's history: each action is read once."""
+        history = game.history
+        done = self._synced
+        if done > len(history) or (done and history[done - 1] is not self._last_seen):
+            self._reset_tallies()  # another game (or a rewound one): read it all again
+            done = 0
+        for a in history[done:]:
+            if a.kind == "play" and self._first_play is None:
+                self._first_play = True
+            if self._first_play is None:  # before the tricks: the auction and declarations
+                col = self._bid_ids.get(("pass", None) if a.kind == "pass" else (a.kind, a.value))
+                if col is not None and self._bids[a.seat, col] < 127:
+                    self._bids[a.seat, col] += 1
+                continue
+            row = self._rows(a.move) if a.move is not None else self._zeros
+            if a.move is not None:
+                self._played[a.seat] += row
+            # the last history_len actions are rows [end - history_len, end) of a window
+            # twice that long, slid back when full: O(1) an action
+            end = self._hist_end
+            if end == len(self._hist_seats):
+                keep = self.history_len
+                self._hist_rows[:keep] = self._hist_rows[end - keep:end]
+                self._hist_seats[:keep] = self._hist_seats[end - keep:end]
+                end = keep
+            self._hist_rows[end] = row
+            self._hist_seats[end] = a.seat
+            self._hist_end = end + 1
+        self._synced = len(history)
+        self._last_seen = history[-1] if history else None
+
+    def _reset_tallies(self) -> None:
+        n = self.n
+        self._synced = 0
+        self._last_seen: Action | None = None
+        self._first_play: bool | None = None
+        self._played = np.zeros((n, NUM_RANKS), np.int8)
+        self._bids = np.zeros((n, len(self.bid_columns)), np.int8)
+        self._hist_rows = np.zeros((2 * self.history_len, NUM_RANKS), np.int8)
+        self._hist_seats = np.full(2 * self.history_len, -1, np.int64)
+        self._hist_end = self.history_len
+
+    def _rows(self, move: Move) -> np.ndarray:
+        """The counts of a play's cards as an int8 row (memoised by its packed cards)."""
+        row = self._row_memo.get(move.packed)
+        if row is None:
+            if len(self._row_memo) >= 1 << 16:
+                self._row_memo.clear()
+            row = self._row_memo[move.packed] = _frozen(np.array(C.unpack(move.packed)[:NUM_RANKS], np.int8))
+        return row
+
     def _observe(self, game: Game, me: int) -> dict[str, Any]:
         n = self.n
-        order = [(me + k) % n for k in range(n)]
-        rel = {s: k for k, s in enumerate(order)}
-        view = game.view(me)
-        hand = np.array(_counts(view.hand), np.int8)
-        wild = np.zeros(NUM_RANKS + 1, np.int8)
-        wild_letter = view.extra.get("wild") if self.wild_ranks else None
-        wild[C.RANKS.index(wild_letter) if wild_letter else NUM_RANKS] = 1
-        played = np.zeros((n, NUM_RANKS), np.int8)
-        for s in range(n):
-            moves = game.played[s]
-            if moves:
-                played[rel[s]] = np.sum([C.unpack(m.packed)[:NUM_RANKS] for m in moves], axis=0)
-        last = np.zeros(NUM_RANKS, np.int8)
-        if view.last_play is not None:  # what it stands for: what an answer must beat
-            last[:] = C.unpack(play_key(view.last_play)[3])[:NUM_RANKS]
-        last_seat = np.zeros(n + 1, np.int8)
-        last_seat[rel[view.last_seat] if view.last_seat is not None and view.last_play is not None else n] = 1
-        landlord = np.zeros(n + 1, np.int8)
-        landlord[rel[view.landlord] if view.landlord is not None else n] = 1
-        kitty = np.zeros(NUM_RANKS, np.int8)
-        if view.kitty:
-            kitty[:] = _counts(view.kitty)
+        self._sync(game)
+        order = self._orders[me]  # absolute seat of each relative index
+        rel = self._relative[me]  # relative index of each absolute seat, then n for "none"
+        one_hot = self._eye
+        hand = np.array(game.hand_counts(me)[:NUM_RANKS] if game.visible_dealt is None
+                        else _counts(game.view(me).hand), np.int8)
+        wild_letter = game.public.get("wild") if self.wild_ranks else None
+        wild = self._wild_eye[C.RANKS.index(wild_letter) if wild_letter else NUM_RANKS]
+        last_play = game.last_play
+        if last_play is None:
+            last = self._zeros
+        elif last_play.substitution:  # what it stands for: what an answer must beat
+            last = np.array(C.unpack(play_key(last_play)[3])[:NUM_RANKS], np.int8)
+        else:
+            last = self._rows(last_play)  # read-only, shared
+        last_seat = one_hot[rel[game.last_seat] if game.last_seat is not None and last_play is not None else n]
+        landlord = one_hot[rel[game.landlord] if game.landlord is not None else n]
+        kitty = np.array(game.kitty[:NUM_RANKS], np.int8) if game.kitty_visible and game.kitty else self._zeros
         shown = np.zeros((n, NUM_RANKS), np.int8)
-        for s, cards in view.shown_hands.items():
-            shown[rel[s]] = _counts(cards)
-        # the history: bids and declarations until the first play, then the tricks
-        actions = game.history
-        first_play = next((i for i, a in enumerate(actions) if a.kind == "play"), len(actions))
-        bids = np.zeros((n, len(self.bid_columns)), np.int8)
-        for a in actions[:first_play]:
-            col = self._bid_ids.get(("pass", None) if a.kind == "pass" else (a.kind, a.value))
-            if col is not None:
-                bids[rel[a.seat], col] = min(127, bids[rel[a.seat], col] + 1)
-        history = np.zeros((self.history_len, NUM_RANKS), np.int8)
-        history_seat = np.zeros((self.history_len, n + 1), np.int8)
-        history_seat[:, n] = 1
-        recent = actions[max(first_play, len(actions) - self.history_len):]
-        at = self.history_len - len(recent)
-        for k, a in enumerate(recent, at):
-            if a.move is not None:
-                history[k] = C.unpack(a.move.packed)[:NUM_RANKS]
-            history_seat[k, n] = 0
-            history_seat[k, rel[a.seat]] = 1
-        phase = np.zeros(len(PHASES), np.int8)
-        phase[PHASES.index(view.phase)] = 1
+        for s in game.shown_hands:
+            if s != me:
+                shown[rel[s]] = _counts(game._seen_hand(s))
+        window = slice(self._hist_end - self.history_len, self._hist_end)
+        seats = self._hist_seats[window]
+        history_seat = one_hot[np.where(seats < 0, n, rel[np.maximum(seats, 0)])]
+        phase = self._phase_eye[PHASES.index(game.phase)]
         mask = np.zeros(len(self.action_list), np.int8)
         if me == game.to_act and not game.over:
-            mask[list(self._legal)] = 1
+            mask[self._legal_ids] = 1
+        # one-hot rows and empty rows are read-only views of constant arrays (no copy)
         return {"observation": {
-            "hand": hand, "wild": wild, "played": played, "last_play": last, "last_seat": last_seat,
-            "landlord": landlord,
-            "hand_sizes": np.array([view.hand_sizes[s] for s in order], np.int16),
-            "kitty": kitty, "shown": shown, "history": history, "history_seat": history_seat,
-            "bids": bids, "phase": phase,
-            "multiple": np.array([min(view.multiple, SCALE_LIMIT)], np.float32),
-            "stake": np.array([min(view.stake or 0, SCALE_LIMIT)], np.float32),
+            "hand": hand, "wild": wild, "played": self._played[order], "last_play": last,
+            "last_seat": last_seat, "landlord": landlord,
+            "hand_sizes": np.array([sum(game.hands[s]) for s in order], np.int16),
+            "kitty": kitty, "shown": shown, "history": self._hist_rows[window].copy(),
+            "history_seat": history_seat, "bids": self._bids[order], "phase": phase,
+            "multiple": np.array([min(game.multiple if game.events else 1.0, SCALE_LIMIT)], np.float32),
+            "stake": np.array([min(game.stake or 0, SCALE_LIMIT)], np.float32),
         }, "action_mask": mask}
 
     def render(self) -> str | None:

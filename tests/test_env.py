@@ -205,6 +205,14 @@ def test_observation_has_bids_history_and_shown_hands() -> None:
         assert who.tolist().index(1) == (a.seat - seat) % 3
         assert row.sum() == (a.move.size if a.move is not None else 0)
     assert inner["wild"][-1] == 1  # no wild rank
+    view = game.view(seat)
+    for s in range(3):  # the running tallies agree with the game's own record
+        expect = np.zeros(15, np.int64)
+        for cards in view.played[s]:
+            for c in cards:
+                expect["3456789TJQKA2XD".index(c)] += 1
+        assert inner["played"][(s - seat) % 3].tolist() == expect.tolist()
+    assert inner["hand"].sum() == len(view.hand) and inner["kitty"].sum() == len(view.kitty or "")
     assert e.observation_space(me).contains(e.observe(me))
 
 
