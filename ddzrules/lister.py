@@ -18,7 +18,6 @@ from itertools import compress as _compress
 from itertools import product as _product
 from itertools import repeat as _repeat
 from math import comb as _comb
-from operator import itemgetter as _itemgetter
 from typing import Any
 
 from . import cards as C
@@ -99,12 +98,6 @@ def _pair_selector(one: bytes, two: bytes) -> int:
 assert C.NUM_RANKS == 15, "legal_moves' counting assumes 15 ranks"
 
 
-def _getter(indices: tuple[int, ...]) -> Callable[[Any], Any]:
-    """``operator.itemgetter`` of several indices."""
-    first, *rest = indices
-    return _itemgetter(first, *rest)
-
-
 class _Hand:
     """One hand during one listing: its counts and what is derived from them on demand."""
 
@@ -158,17 +151,23 @@ class _Runs:
         return got
 
     def compute(self, mask: bytes) -> tuple[tuple[int, int], ...]:
-        runs = []
-        start = -1
-        for i, bit in enumerate(mask):
-            if bit and start < 0:
-                start = i
-            elif not bit and start >= 0:
-                runs.append((self.lo + start, self.lo + i - 1))
-                start = -1
-        if start >= 0:
-            runs.append((self.lo + start, self.hi))
-        return tuple(runs)
+        return _maximal_runs(mask, self.lo)
+
+
+def _maximal_runs(mask: bytes, first: int) -> tuple[tuple[int, int], ...]:
+    """The maximal runs of set bytes in a 0/1 rank mask whose byte 0 is rank ``first``,
+    as (lowest rank, highest rank)."""
+    runs = []
+    start = -1
+    for i, bit in enumerate(mask):
+        if bit and start < 0:
+            start = i
+        elif not bit and start >= 0:
+            runs.append((first + start, first + i - 1))
+            start = -1
+    if start >= 0:
+        runs.append((first + start, first + len(mask) - 1))
+    return tuple(runs)
 
 
 def _multiset_sums(weights: list[int], k: int) -> list[int]:
@@ -309,28 +308,6 @@ class _FastShape:
         if self.kind == "groupk" and self.kgroups == 2 and not self.unpaired:
             for c in range(self.unit, self.shape.max_count + 1):
                 self.pair_rows[c] = tuple(self.pairs.get(r * 16 + c, _NO_PAIRS) for r in range(C.NUM_RANKS))
-
-    def _answer_group_single(self, raw: bytes, out: list[int], size: int, length: int, min_rank: int) -> None:
-        c = size - self.kcards
-        row = self.by_count.get(c)
-        if row is not None and length == 1:
-            lo = min_rank + 1
-            out.extend(_chain.from_iterable(map(_compress, _compress(row[lo:], raw.translate(_AT_LEAST[c])[lo:]),
-                                                _repeat(raw.translate(self.kick_table)))))
-
-    def _answer_chain0(self, raw: bytes, out: list[int], size: int, length: int, min_rank: int) -> None:
-        shape = self.shape
-        if length < shape.min_len or length > shape.max_len or self.unit * length != size:
-            return
-        runs = self.runs
-        mask = raw.translate(_AT_LEAST[self.unit])[self.lo:self.hi1]
-        got = runs.memo.get(mask)
-        if got is None:
-            got = runs.memo[mask] = runs.compute(mask)
-        plain = self.plain_t
-        for a, b in got:
-            for top in range(max(a + length - 1, min_rank + 1), b + 1):
-                out.extend(plain.get((top - length + 1, top), ()))
 
     # ---------------------------------------------------------------- kicker pools
     def pool(self, hand: _Hand, groups: int) -> tuple[list[int], list[int]]:
@@ -502,27 +479,45 @@ class _FastShape:
         return tuple(sorted(got))
 
     def _chain_cores(self, runs: tuple[tuple[int, int], ...]) -> Any:
-        """The cores inside these runs that have readings, by how their kickers are
+        """The cores inside these runs that have readings (see :meth:`_cores`)."""
+        s_ = self.shape
+        return self._cores([(start, length) for a, b in runs
+                            for length in range(s_.min_len, min(s_.max_len, b - a + 1) + 1)
+                            for start in range(a, b - length + 2)])
+
+    def _cores(self, cores: list[tuple[int, int]]) -> Any:
+        """The chain cores (start, length) that have readings, by how their kickers are
         found: (readings by kicker rank for one kicker group, (triangle, valid) for
         two, (key, start, top, groups, size) for more); ``_NO_CORES`` for none."""
-        s_, kick = self.shape, self.kick
+        kick = self.kick
         assert kick is not None
         ones: list[tuple[int, ...]] = []
         twos: list[tuple[tuple[int, ...], int]] = []
         more: list[tuple[Any, int, int, int, int]] = []
-        for a, b in runs:
-            for length in range(s_.min_len, min(s_.max_len, b - a + 1) + 1):
-                groups = kick.groups(length)
-                size = self.unit * length + kick.unit * groups
-                for start in range(a, b - length + 2):
-                    key = (start, start + length - 1)
-                    if groups == 1 and key in self.single:
-                        ones.append(tuple(self.single[key]))
-                    elif groups == 2 and key in self.pairs and key not in self.unpaired:
-                        twos.append(self.pairs[key])
-                    elif key in self.single or key in self.multi:
-                        more.append((key, start, start + length - 1, groups, size))
+        for start, length in cores:
+            groups = kick.groups(length)
+            key = (start, start + length - 1)
+            if groups == 1 and key in self.single:
+                ones.append(tuple(self.single[key]))
+            elif groups == 2 and key in self.pairs and key not in self.unpaired:
+                twos.append(self.pairs[key])
+            elif key in self.single or key in self.multi:
+                more.append((key, start, start + length - 1, groups, self.unit * length + kick.unit * groups))
         return (tuple(ones), tuple(twos), tuple(more)) if ones or twos or more else _NO_CORES
+
+    def answer_window(self, length: int, min_rank: int) -> tuple[int, int]:
+        """The ranks (first, past the last) of chains of ``length`` topping ``min_rank``."""
+        return max(self.lo, min_rank + 2 - length), self.hi1
+
+    def answer_chains(self, length: int, first: int, mask: bytes) -> Any:
+        """Kickerless: the readings of chains of ``length`` inside the window ``mask``
+        (byte 0 is rank ``first``) in listing order; with kickers, their cores."""
+        cores = [(top - length + 1, length) for a, b in _maximal_runs(mask, first)
+                 for top in range(a + length - 1, b + 1)]
+        if self.kick is not None:
+            return self._cores(cores)
+        plain = self.plain_t
+        return tuple(_chain.from_iterable(plain.get((start, start + length - 1), ()) for start, _ in cores))
 
 
 class MovePlan:
@@ -539,8 +534,7 @@ class MovePlan:
     def __init__(self, rules: Rules, readings: Iterable[tuple[int, tuple[int, int, int, int], int]]) -> None:
         self.rules = rules
         self._pool_ids: dict[tuple[int, tuple[int, ...]], int] = {}
-        self._recipes: dict[tuple[int, int, int, int, bool], tuple[tuple[Any, ...], ...]] = {}
-        self._answerers: dict[tuple[int, int, int, int], Callable[[bytes], list[int]]] = {}
+        self._answerers: dict[tuple[int, int, int, int, bool], Callable[[bytes], list[int]]] = {}
         self._runs: dict[tuple[int, int, int], _Runs] = {}
         self.shapes = [_FastShape(self, i, s) for i, s in enumerate(rules.shapes)]
         for pos, ident, shape in readings:
@@ -552,25 +546,6 @@ class MovePlan:
             self.by_combo.setdefault(fs.shape.combo, []).append(fs)
 
         self.bombs = [fs for fs in self.shapes if rules.combos[fs.shape.combo].tier >= 0]
-        # the recipe steps (see recipe()) listing every bomb inside a hand
-        self.bomb_ops: list[tuple[Any, ...]] = []
-        rows = tuple((flat, _AT_LEAST[c]) for fs in self.bombs if fs.kind == "group0"
-                     for c, flat in fs.flat_by_count.items())
-        if rows:
-            self.bomb_ops.append((6, _AT_LEAST[min(fs.unit for fs in self.bombs if fs.kind == "group0")], rows,
-                                  None, None))
-        for fs in self.bombs:
-            if fs.kind == "literal0":
-                items = fs.literal_items
-                ranks = [r for r, _ in items]
-                if len({n for _, n in items}) == 1 and ranks == list(range(ranks[0], ranks[-1] + 1)):
-                    # equal counts of consecutive ranks: one mask slice to compare
-                    self.bomb_ops.append((7, (ranks[0], ranks[-1] + 1), _AT_LEAST[items[0][1]],
-                                          b"\x01" * len(items), fs.plain_t.get(0, ())))
-                else:
-                    self.bomb_ops.append((3, items, fs.plain_t.get(0, ()), None, None))
-            elif fs.kind != "group0":
-                self.bomb_ops.append((5, fs, None, None, None))
         # What a lead runs: shape by shape in the order of their smallest plays, bombs
         # last (the positions then come out in long sorted runs, which sorting merges
         # quickly), as (code, cards of one rank a core needs, a, b):
@@ -631,22 +606,10 @@ class MovePlan:
                 units.update(self._pair_units(fs.kick.unit))  # type: ignore[union-attr]
             else:
                 self.steps.append((4, fs.unit, fs, None))
-        self.step_units = [(b if code == 0 else a[1] if code == 1 else None) for code, _, a, b in self.steps]
-        # joined masks: step 0 joins the masks of its counts, step 1 those of its kicker
-        # units: one unit stays an int, several become an itemgetter over the masks
-        steps: list[tuple[int, int, Any, Any]] = []
-        for code, need, a, b in self.steps:
-            if code == 0:
-                b = b[0] if len(b) == 1 else _getter(b)
-            elif code == 1:
-                a = (a[0], a[1][0] if len(a[1]) == 1 else _getter(a[1]))
-            steps.append((code, need, a, b))
-        self.steps = steps
-        top_unit = max(u for u in units if u <= C.MASK)
-        self.mask_tables = [_AT_LEAST[u] for u in range(1, top_unit + 1)]
-        self.top_unit = top_unit
-        self.mask_pad = [None] * (C.MASK - top_unit)
+        self.top_unit = max(u for u in units if u <= C.MASK)
+        self.mask_pad = [None] * (C.MASK - self.top_unit)
         self.lead = self._compile_lead()  # type: ignore[method-assign]
+        self._bomb_plays = self._compile_answer(-1, 0, 0, 0)
 
     @staticmethod
     def _pair_units(unit: int) -> tuple[int, ...]:
@@ -669,215 +632,190 @@ class MovePlan:
         step's data bound as a constant, the rank masks as locals, and no loop over
         steps or dispatch on step codes (those cost about a fifth of a lead in a
         typical spec). The source is kept as ``lead.source``."""
+        src = _Source("lead", [u for code, _, a, b in self.steps for u in
+                               ((a[1],) if code == 6 else (b.kick.unit,) if code == 5 else ())], masks=True)
         top_unit = self.top_unit
-        env: dict[str, Any] = {"_compress": _compress, "_chain_it": _chain.from_iterable, "_repeat": _repeat,
-                               "_Hand": _Hand, "_T": self.mask_tables, "_PAD": self.mask_pad,
-                               "_NO_CORES": _NO_CORES, "_pairs": _pair_selector, "_Z": _ZEROS[C.NUM_RANKS]}
-        all_masks = ", ".join(f"m{u}" for u in range(1, top_unit + 1))
-        src = ["def lead(raw):"]
-        src += [f"    m{u} = raw.translate(_T[{u - 1}])" for u in range(1, top_unit + 1)]
+        src.add(1, *(f"m{u} = raw.translate(_AT[{u}])" for u in range(1, top_unit + 1)))
         tops = " else ".join(f"{u} if 1 in m{u}" for u in range(top_unit, 1, -1))
-        src.append(f"    top = {tops + ' else 1' if tops else '1'}")
-        src += ["    out = []", "    hand = None"]
-        # the hand's triangle of kicker pairs, per kicker unit, made on first use
-        pair_units = sorted({a[1] for code, _, a, _ in self.steps if code == 6}
-                            | {b.kick.unit for code, _, _, b in self.steps if code == 5})
-        src += [f"    s{u} = None" for u in pair_units]
-
-        def joined(units: Any) -> str:
-            units = (units,) if isinstance(units, int) else tuple(units)
-            return " + ".join(f"m{u}" for u in units)
-
-        def pairs(unit: int, body: list[str], triangles: str) -> None:
-            two = f"m{2 * unit}" if 2 * unit <= C.MASK else "_Z"
-            body += [f"if s{unit} is None:",
-                     f"    s{unit} = _pairs(m{unit}, {two})",
-                     f"for triangle, valid in {triangles}:",
-                     f"    out.extend(_compress(triangle, (s{unit} & valid).to_bytes({_TRIANGLE}, 'little')))"]
-
-        make_hand = f"hand = _Hand(raw, [None, {all_masks}] + _PAD)"
-        for i, ((code, need, a, b), units) in enumerate(zip(self.steps, self.step_units)):
-            body: list[str] = []
+        src.add(1, f"top = {tops + ' else 1' if tops else '1'}")
+        pad = src.const(self.mask_pad)
+        src.prologue(f"_Hand(raw, [None, {', '.join(f'm{u}' for u in range(1, top_unit + 1))}] + {pad})")
+        for code, need, a, b in self.steps:
+            depth = 1
+            if need > 1:  # no rank holds enough cards for a core: skip the step
+                src.add(1, f"if top >= {need}:")
+                depth = 2
             if code == 0:
-                env[f"A{i}"] = a
-                body.append(f"out.extend(_compress(A{i}, {joined(units)}))")
+                src.add(depth, f"out.extend(_compress({src.const(a)}, {' + '.join(f'm{u}' for u in b)}))")
             elif code == 1:
-                env[f"B{i}"] = b
-                body.append(f"out.extend(_chain_it(map(_compress, _compress(B{i}, m{a[0]}), _repeat({joined(units)}))))")
+                src.add(depth, f"out.extend(_chain_it(map(_compress, _compress({src.const(b)}, m{a[0]}), "
+                               f"_repeat({' + '.join(f'm{u}' for u in a[1])}))))")
             elif code in (2, 5):
-                env[f"MEMO{i}"], env[f"FS{i}"] = a[2], b
-                fill = "_chain_plain" if code == 2 else "_chain_cores"
-                body += [f"mask = m{need}[{a[0]}:{a[1]}]",
-                         f"got = MEMO{i}.get(mask)",
-                         "if got is None:",
-                         f"    got = MEMO{i}[mask] = FS{i}.{fill}(FS{i}.runs.compute(mask))"]
+                fill = src.const(b._chain_plain if code == 2 else b._chain_cores)
+                src.memo(depth, a[2], f"m{need}[{a[0]}:{a[1]}]", f"{fill}(_runs(mask, {a[0]}))")
                 if code == 2:
-                    body.append("out.extend(got)")
+                    src.add(depth, "out.extend(got)")
                 else:
-                    ku = b.kick.unit
-                    inner = ["ones, twos, more = got",
-                             "if ones:",
-                             f"    out.extend(_chain_it(map(_compress, ones, _repeat(m{ku}))))",
-                             "if twos:"]
-                    twos: list[str] = []
-                    pairs(ku, twos, "twos")
-                    inner += ["    " + line for line in twos]
-                    inner += ["if more:",
-                              "    if hand is None:",
-                              f"        {make_hand}",
-                              "    total = hand.total",
-                              "    for key, start, stop, groups, size in more:",
-                              "        if size <= total:",
-                              f"            FS{i}.kicked(hand, key, start, stop, groups, out)"]
-                    body.append("if got is not _NO_CORES:")
-                    body += ["    " + line for line in inner]
+                    src.cores(depth, b)
             elif code == 3:
-                env[f"R{i}"] = b
-                test = " and ".join(f"raw[{r}] >= {c}" for r, c in a)
-                body.append(f"if {test}:")
-                body.append(f"    out.extend(R{i})")
+                src.literal(depth, a, b)
             elif code == 6:
-                env[f"P{i}"] = b
-                pairs(a[1], body, f"_compress(P{i}, m{a[0]})")
+                src.pairs(depth, a[1], f"_compress({src.const(b)}, m{a[0]})")
             else:
-                env[f"FS{i}"] = a
-                body += ["if hand is None:", f"    {make_hand}", f"FS{i}.lead(hand, out)"]
-            if need > 1:
-                src.append(f"    if top >= {need}:")
-                src += ["        " + line for line in body]
-            else:
-                src += ["    " + line for line in body]
-        src.append("    return out")
-        code_text = "\n".join(src)
-        exec(compile(code_text, f"<ddzrules lead: {self.rules.name}>", "exec"), env)  # noqa: S102
-        lead = env["lead"]
-        lead.__doc__ = "Every reading inside the hand (``raw``: its count of each rank, a byte each)."
-        lead.source = code_text  # type: ignore[attr-defined]
-        return lead  # type: ignore[no-any-return]
+                src.add(depth, *src.need_hand(), f"{src.const(a)}.lead(hand, out)")
+        return src.build(f"<ddzrules lead: {self.rules.name}>")
 
     def answer(self, raw: bytes, combo: int, size: int, length: int, min_rank: int,
                bombs: bool = True) -> list[int]:
         """The readings of ``combo`` inside the hand with ``size`` cards, chain length
         ``length`` and rank above ``min_rank``; and every bomb inside it if ``bombs``."""
-        return self.run(raw, self.recipe(combo, size, length, min_rank, bombs))
+        return self.answerer(combo, size, length, min_rank, bombs)(raw)
 
     def bomb_plays(self, raw: bytes) -> list[int]:
         """The bombs inside the hand."""
-        return self.run(raw, tuple(self.bomb_ops))
+        return self._bomb_plays(raw)
 
-    def recipe(self, combo: int, size: int, length: int, min_rank: int,
-               bombs: bool = True) -> tuple[tuple[Any, ...], ...]:
-        """What :meth:`run` does to answer a play (memoised): the steps for each shape of
-        the combo, then (if ``bombs``) those for the bombs. A step is (code, a, b, c, d):
-        0: kickerless groups, a = readings by rank from rank c on, b = mask table;
-        1: groups with one kicker group, a = by core rank from rank c on, the readings
-        by kicker rank, b = core mask table, d = kicker mask table; 2: kickerless
-        chains, a = the shape, b = the arguments of its answer; 3: literal cards,
-        a = ((rank, count), ...), b = the readings; 4: anything else, a = the shape,
-        b = the arguments of its answer; 5: a = a bomb shape listed whole; 6: kickerless
-        group bombs, a = mask table of the smallest count, b = ((readings by rank, mask
-        table), ...); 7: literal cards, equal counts of consecutive ranks a = (first,
-        past last), b = mask table, c = the mask they need, d = the readings."""
+    def answerer(self, combo: int, size: int, length: int, min_rank: int,
+                 bombs: bool = True) -> Callable[[bytes], list[int]]:
+        """A function of the hand's counts listing what :meth:`answer` lists (memoised)."""
         key = (combo, size, length, min_rank, bombs)
-        got = self._recipes.get(key)
-        if got is None:
-            ops: list[tuple[Any, ...]] = []
-            lo = min_rank + 1
-            for fs in self.by_combo.get(combo, ()):
-                if fs.kind == "group0":
-                    row = fs.flat_by_count.get(size)
-                    if row is not None and length == 1:
-                        ops.append((0, row[lo:], _AT_LEAST[size], lo, None))
-                elif fs.kind == "groupk" and fs.kgroups == 1:
-                    c = size - fs.kcards
-                    row = fs.by_count.get(c)
-                    if row is not None and length == 1:
-                        ops.append((1, row[lo:], _AT_LEAST[c], lo, fs.kick_table))
-                elif fs.kind == "chain0":
-                    ops.append((2, fs, (size, length, min_rank), None, None))
-                else:
-                    ops.append((4, fs, (size, length, min_rank), None, None))
-            if bombs:
-                ops.extend(self.bomb_ops)
-            got = self._recipes[key] = tuple(ops)
-        return got
-
-    def answerer(self, combo: int, size: int, length: int, min_rank: int) -> Callable[[bytes], list[int]]:
-        """A function of the hand's counts listing the answers :meth:`answer` lists, bombs
-        included (memoised). For the usual recipes (one kickerless group or one group
-        with one kicker group, then kickerless group bombs and bombs of literal cards
-        of one count on consecutive ranks) it is a closure with the steps written out;
-        otherwise it runs the recipe."""
-        key = (combo, size, length, min_rank)
         got = self._answerers.get(key)
         if got is None:
-            got = self._answerers[key] = self._make_answerer(self.recipe(combo, size, length, min_rank))
+            got = self._answerers[key] = self._compile_answer(combo, size, length, min_rank, bombs)
         return got
 
-    def _make_answerer(self, recipe: tuple[tuple[Any, ...], ...]) -> Callable[[bytes], list[int]]:
-        nb = len(self.bomb_ops)
-        family, bombs = recipe[:len(recipe) - nb], recipe[len(recipe) - nb:]
-        group_bombs = [op for op in bombs if op[0] == 6]
-        literals = tuple((op[1][0], op[1][1], op[2], op[3], op[4]) for op in bombs if op[0] == 7)
-        if len(family) != 1 or family[0][0] not in (0, 1) or len(group_bombs) > 1 \
-                or len(group_bombs) + len(literals) != nb:
-            return lambda raw: self.run(raw, recipe)
-        code, a, b, c, d = family[0]
-        bomb_check, bomb_rows = (group_bombs[0][1], group_bombs[0][2]) if group_bombs else (None, ())
-        compress, chain, repeat = _compress, _chain.from_iterable, _repeat
-        if code == 0:
-            def answer(raw: bytes) -> list[int]:
-                out = list(compress(a, raw.translate(b)[c:]))
-                if bomb_check is not None and 1 in raw.translate(bomb_check):
-                    for flat, table in bomb_rows:
-                        out.extend(compress(flat, raw.translate(table)))
-                for lo, hi, table, need, readings in literals:
-                    if raw.translate(table)[lo:hi] == need:
-                        out.extend(readings)
-                return out
-        else:
-            def answer(raw: bytes) -> list[int]:
-                out = list(chain(map(compress, compress(a, raw.translate(b)[c:]), repeat(raw.translate(d)))))
-                if bomb_check is not None and 1 in raw.translate(bomb_check):
-                    for flat, table in bomb_rows:
-                        out.extend(compress(flat, raw.translate(table)))
-                for lo, hi, table, need, readings in literals:
-                    if raw.translate(table)[lo:hi] == need:
-                        out.extend(readings)
-                return out
-        return answer
+    def _compile_answer(self, combo: int, size: int, length: int, min_rank: int,
+                        bombs: bool = True) -> Callable[[bytes], list[int]]:
+        """The answers to one play (combo -1: none, only the bombs) as code written out:
+        for each shape of the combo, its cores above ``min_rank`` picked by rank masks
+        (chains through their runs, memoised by the mask of the ranks they may use),
+        then the bombs."""
+        family = self.by_combo.get(combo, ())
+        src = _Source("answer", [fs.kick.unit for fs in family if fs.kind == "chaink" or fs.pair_rows])  # type: ignore[union-attr]
+        src.prologue("_Hand(raw)")
+        lo = min_rank + 1
+        for fs in family:
+            shape, c = fs.shape, size - fs.kcards
+            if fs.kind == "group0" or (fs.kind == "groupk" and (fs.kgroups == 1 or fs.pair_rows)):
+                if length != 1 or lo >= C.NUM_RANKS:
+                    continue
+                if fs.kind == "group0":
+                    if size in fs.flat_by_count:
+                        src.add(1, f"out.extend(_compress({src.const(fs.flat_by_count[size][lo:])}, "
+                                   f"raw.translate(_AT[{size}])[{lo}:]))")
+                elif fs.kgroups == 1:
+                    if c in fs.by_count:
+                        src.add(1, f"out.extend(_chain_it(map(_compress, _compress({src.const(fs.by_count[c][lo:])}, "
+                                   f"raw.translate(_AT[{c}])[{lo}:]), _repeat({src.mask(fs.kick.unit)}))))")  # type: ignore[union-attr]
+                elif c in fs.pair_rows:
+                    src.pairs(1, fs.kick.unit, f"_compress({src.const(fs.pair_rows[c][lo:])}, "  # type: ignore[union-attr]
+                                               f"raw.translate(_AT[{c}])[{lo}:])")
+            elif fs.kind in ("chain0", "chaink"):
+                kick_cards = fs.kick.unit * fs.kick.groups(length) if fs.kick else 0
+                if shape.min_len <= length <= shape.max_len and fs.unit * length + kick_cards == size:
+                    first, stop = fs.answer_window(length, min_rank)
+                    fill = src.const(fs.answer_chains)
+                    src.memo(1, {}, f"raw.translate(_AT[{fs.unit}])[{first}:{stop}]", f"{fill}({length}, {first}, mask)")
+                    if fs.kick is None:
+                        src.add(1, "out.extend(got)")
+                    else:
+                        src.cores(1, fs)
+            elif fs.kind == "literal0":
+                if length == 1 and size == fs.literal_size and fs.literal_rank > min_rank:
+                    src.literal(1, fs.literal_items, fs.plain_t.get(0, ()))
+            else:  # the shape's own answer, on a _Hand
+                src.add(1, *src.need_hand(), f"{src.const(fs)}.answer(hand, out, {size}, {length}, {min_rank})")
+        if bombs:
+            self._add_bombs(src)
+        return src.build(f"<ddzrules answer: {self.rules.name}>")
 
-    def run(self, raw: bytes, recipe: tuple[tuple[Any, ...], ...]) -> list[int]:
-        """The readings a recipe (see :meth:`recipe`) finds in the hand."""
-        out: list[int] = []
-        hand = None
-        for code, a, b, c, d in recipe:
-            if code == 0:
-                out.extend(_compress(a, raw.translate(b)[c:]))
-            elif code == 1:
-                out.extend(_chain.from_iterable(map(_compress, _compress(a, raw.translate(b)[c:]),
-                                                    _repeat(raw.translate(d)))))
-            elif code == 6:  # kickerless group bombs, once some rank holds enough cards
-                if 1 in raw.translate(a):
-                    for flat, table in b:
-                        out.extend(_compress(flat, raw.translate(table)))
-            elif code == 7:
-                if raw.translate(b)[a[0]:a[1]] == c:
-                    out.extend(d)
-            elif code == 3:
-                for r, n in a:
-                    if raw[r] < n:
-                        break
-                else:
-                    out.extend(b)
-            elif code == 2:
-                a._answer_chain0(raw, out, *b)
-            else:
-                if hand is None:
-                    hand = _Hand(raw)
-                if code == 4:
-                    a.answer(hand, out, *b)
-                else:
-                    a.lead(hand, out)
-        return out
+    def _add_bombs(self, src: _Source) -> None:
+        """Every bomb inside the hand: kickerless groups by rank mask once some rank
+        holds enough cards, literal cards by count, anything else whole."""
+        rows = [(c, flat) for fs in self.bombs if fs.kind == "group0" for c, flat in fs.flat_by_count.items()]
+        if rows:
+            least = min(c for c, _ in rows)
+            src.add(1, f"bombs = raw.translate(_AT[{least}])", "if 1 in bombs:")
+            src.add(2, *(f"out.extend(_compress({src.const(flat)}, "
+                         + ("bombs" if c == least else f"raw.translate(_AT[{c}])") + "))" for c, flat in rows))
+        for fs in self.bombs:
+            if fs.kind == "literal0":
+                src.literal(1, fs.literal_items, fs.plain_t.get(0, ()))
+            elif fs.kind != "group0":
+                src.add(1, *src.need_hand(), f"{src.const(fs)}.lead(hand, out)")
 
+
+class _Source:
+    """Python source written out for one of a plan's listing functions: constants bound
+    by name, the rank masks and each kicker unit's triangle of pairs as locals."""
+
+    def __init__(self, name: str, kick_units: Iterable[int], masks: bool = False) -> None:
+        self.name = name
+        self.env: dict[str, Any] = {"_compress": _compress, "_chain_it": _chain.from_iterable, "_repeat": _repeat,
+                                    "_Hand": _Hand, "_AT": _AT_LEAST, "_NO_CORES": _NO_CORES,
+                                    "_pairs": _pair_selector, "_Z": _ZEROS[C.NUM_RANKS], "_runs": _maximal_runs}
+        self.head = [f"def {name}(raw):", "    out = []", "    hand = None"]
+        self.lines: list[str] = []
+        # each kicker unit's triangle of pairs, made on first use
+        self.head += [f"    s{u} = None" for u in sorted(set(kick_units))]
+        self.masks = masks
+        self.make_hand = "_Hand(raw)"
+
+    def mask(self, unit: int) -> str:
+        """The hand's 0/1 mask of ranks with ``unit`` cards: a local when the function
+        makes them all first, else made where it is used."""
+        if unit > C.MASK:
+            return "_Z"
+        return f"m{unit}" if self.masks else f"raw.translate(_AT[{unit}])"
+
+    def prologue(self, make_hand: str) -> None:
+        """How a ``_Hand`` is made when a step needs one."""
+        self.make_hand = make_hand
+
+    def const(self, value: Any) -> str:
+        name = f"K{len(self.env)}"
+        self.env[name] = value
+        return name
+
+    def add(self, depth: int, *lines: str) -> None:
+        self.lines += ["    " * depth + line for line in lines]
+
+    def need_hand(self) -> tuple[str, str]:
+        return "if hand is None:", f"    hand = {self.make_hand}"
+
+    def memo(self, depth: int, memo: dict[bytes, Any], mask: str, fill: str) -> None:
+        """``got`` = the memo's entry for the mask, filled on a miss."""
+        m = self.const(memo)
+        self.add(depth, f"mask = {mask}", f"got = {m}.get(mask)", "if got is None:",
+                 f"    got = {m}[mask] = {fill}")
+
+    def literal(self, depth: int, items: tuple[tuple[int, int], ...], readings: tuple[int, ...]) -> None:
+        self.add(depth, f"if {' and '.join(f'raw[{r}] >= {c}' for r, c in items)}:",
+                 f"    out.extend({self.const(readings)})")
+
+    def pairs(self, depth: int, unit: int, triangles: str) -> None:
+        """The readings of cores with two kicker groups of ``unit`` cards: each core's
+        triangle picked by the hand's triangle of pairs (``triangles``: an iterable of
+        (triangle, valid))."""
+        self.add(depth, f"for triangle, valid in {triangles}:",
+                 f"    if s{unit} is None:",
+                 f"        s{unit} = _pairs({self.mask(unit)}, {self.mask(2 * unit)})",
+                 f"    out.extend(_compress(triangle, (s{unit} & valid).to_bytes({_TRIANGLE}, 'little')))")
+
+    def cores(self, depth: int, fs: _FastShape) -> None:
+        """The readings of the chain cores in ``got`` (see ``_FastShape._cores``)."""
+        ku = fs.kick.unit  # type: ignore[union-attr]
+        self.add(depth, "if got is not _NO_CORES:")
+        self.add(depth + 1, "ones, twos, more = got", "if ones:",
+                 f"    out.extend(_chain_it(map(_compress, ones, _repeat({self.mask(ku)}))))")
+        self.pairs(depth + 1, ku, "twos")
+        self.add(depth + 1, "if more:", *("    " + line for line in self.need_hand()),
+                 "    total = hand.total", "    for key, start, stop, groups, size in more:",
+                 "        if size <= total:", f"            {self.const(fs)}.kicked(hand, key, start, stop, groups, out)")
+
+    def build(self, label: str) -> Callable[[bytes], list[int]]:
+        text = "\n".join(self.head + self.lines + ["    return out"])
+        exec(compile(text, label, "exec"), self.env)  # noqa: S102
+        fn = self.env[self.name]
+        fn.source = text
+        return fn  # type: ignore[no-any-return]
