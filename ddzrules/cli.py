@@ -12,8 +12,8 @@ import os
 import sys
 import unicodedata
 import warnings
-from collections.abc import Callable
-from contextlib import ExitStack
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from functools import wraps
 from importlib import import_module
 from itertools import islice
@@ -65,6 +65,42 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Machine-read
 spec_argument = click.argument("spec", metavar="SPEC")
 wild_option = click.option("--wild", default=None, metavar="RANK",
                            help="The wild rank (癞子) of a wildcard spec, e.g. 7.")
+def backend_options(fn: F) -> F:
+    """``--backend local|ray`` and ``--address`` for a command that plays games."""
+    from .simulate import BACKENDS  # only when such a command's module loads
+
+    fn = click.option("--address", default=None, metavar="ADDR",
+                      help="With --backend ray: the Ray cluster to join (HOST:PORT, ray://HOST:PORT or "
+                           "auto); without it a local Ray is started.")(fn)
+    return click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True,
+                        help="Where the games run: processes of this machine, or Ray tasks "
+                             "(ddzrules[ray]; see docs/ray.md). The figures are the same.")(fn)
+
+
+def check_backend(backend: str, address: str | None) -> None:
+    if address is not None and backend != "ray":
+        raise DdzError("--address needs --backend ray")
+
+
+@contextmanager
+def game_progress(description: str, total: int) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar on stderr (only on a terminal: never into a pipe or a file), and
+    the ``progress(done, total)`` callback that moves it."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(TextColumn("{task.description}"), BarColumn(),
+                  TextColumn("{task.completed}/{task.total}"), TimeRemainingColumn(),
+                  console=err_console, disable=not _stderr_is_terminal(), transient=True) as bar:
+        task = bar.add_task(description, total=total)
+        yield lambda done, _total: bar.update(task, completed=done)
+
+
+def _stderr_is_terminal() -> bool:
+    stream = err_console.file
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
 
 
 class CardArgsCommand(click.Command):

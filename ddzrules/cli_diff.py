@@ -13,7 +13,7 @@ from typing import Any
 import click
 from rich.table import Table
 
-from .cli import console, emit_json, err_console
+from .cli import backend_options, check_backend, console, emit_json, err_console, game_progress
 from .cli import main as cli_main
 from .errors import DdzError
 
@@ -36,24 +36,30 @@ def _fmt(value: Any, limit: int = 60) -> str:
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True)
 @click.option("--bots", default="heuristic,random,random", show_default=True,
               help="Bots per seat for --games (random, heuristic).")
-@click.option("--workers", type=click.IntRange(1, 256), default=1, show_default=True)
+@click.option("--workers", type=click.IntRange(1, 256), default=None,
+              help="Worker processes for --games (default 1); with --backend ray and no --address, "
+                   "the CPUs of the local Ray (default: every core).")
+@backend_options
 @click.option("--witnesses", type=click.IntRange(1, 100), default=3, show_default=True,
               help="Smallest examples shown per difference.")
 @click.option("--json", "as_json", is_flag=True, help="Every figure as JSON.")
 @click.option("--html", "html_path", default=None, type=click.Path(dir_okay=False),
               help="Also write a self-contained HTML report (tables and plots) to this file.")
-def diff_cmd(a: str, b: str, hands: int, games: int, seed: int, bots: str, workers: int,
-             witnesses: int, as_json: bool, html_path: str | None) -> None:
+def diff_cmd(a: str, b: str, hands: int, games: int, seed: int, bots: str, workers: int | None,
+             backend: str, address: str | None, witnesses: int, as_json: bool, html_path: str | None) -> None:
     """Compare two rule sets: rules, plays, comparisons (exact), and optionally random
     hands and paired games. Exit 0 when the same, 1 when they differ, 2 on error."""
     from .diff import diff_specs
     from .variant import load_variant
 
     try:
+        check_backend(backend, address)
         va, vb = load_variant(a), load_variant(b)
         bot_list = [x.strip() for x in bots.split(",") if x.strip()]
-        d = diff_specs(va, vb, hands=hands, games=games, seed=seed, witnesses=witnesses,
-                       bots=bot_list, workers=workers, sources=(a, b))
+        with game_progress(f"paired games {a} / {b}", games) as advance:
+            d = diff_specs(va, vb, hands=hands, games=games, seed=seed, witnesses=witnesses,
+                           bots=bot_list, workers=workers, sources=(a, b), backend=backend,
+                           address=address, progress=advance)
         if html_path:
             from .diff_html import render_html
 

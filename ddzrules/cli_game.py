@@ -12,12 +12,20 @@ from typing import Any
 
 import click
 from rich.markup import escape
-from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from . import cards as C
 from .bots import BOTS, HeuristicBot, make_bot
-from .cli import console, emit_json, err_console, json_option, main, user_errors
+from .cli import (
+    backend_options,
+    check_backend,
+    console,
+    emit_json,
+    game_progress,
+    json_option,
+    main,
+    user_errors,
+)
 from .errors import DdzError, PlayError
 from .records import game_record, load_record, replay, write_record
 from .runtime import (
@@ -30,7 +38,7 @@ from .runtime import (
     implemented_hooks,
     load_plugin_class,
 )
-from .simulate import BACKENDS, FIGURES, Figure, compare_specs, game_seed, play_game
+from .simulate import FIGURES, Figure, compare_specs, game_seed, play_game
 
 # ====================================================================== --plugin
 
@@ -360,12 +368,7 @@ def _announce_leader(game: Game, human: int | None) -> None:
                    "CPUs of the local Ray (default: every core).")
 @click.option("--bots", default="random", show_default=True,
               help=f"Bot per seat, comma-separated ({', '.join(BOTS)}); one name means every seat.")
-@click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True,
-              help="Where the games run: processes of this machine, or Ray tasks (ddzrules[ray]; "
-                   "see docs/ray.md). The figures are the same.")
-@click.option("--address", default=None, metavar="ADDR",
-              help="With --backend ray: the Ray cluster to join (HOST:PORT, ray://HOST:PORT or "
-                   "auto); without it a local Ray is started.")
+@backend_options
 @plugin_option
 @json_option
 @user_errors
@@ -384,8 +387,7 @@ def simulate(specs: tuple[str, ...], games: int, seed: int, workers: int | None,
             raise DdzError(f"unknown bot {k!r}; choose from {', '.join(BOTS)}")
     if games < 1 or (workers is not None and workers < 1):
         raise DdzError("--games and --workers must be at least 1")
-    if address is not None and backend != "ray":
-        raise DdzError("--address needs --backend ray")
+    check_backend(backend, address)
     with user_plugins(plugins):
         for spec in specs if plugins else ():
             load_rules(spec, plugins)  # a --plugin class that fails is a plain error
@@ -399,26 +401,9 @@ def simulate(specs: tuple[str, ...], games: int, seed: int, workers: int | None,
 def _simulate(specs: tuple[str, ...], games: int, seed: int, workers: int | None,
               kinds: list[str], backend: str = "local",
               address: str | None = None) -> dict[str, Any]:
-    with Progress(TextColumn("{task.description}"), BarColumn(),
-                  TextColumn("{task.completed}/{task.total}"), TimeRemainingColumn(),
-                  console=err_console, disable=not _stderr_is_terminal(),
-                  transient=True) as progress:
-        task = progress.add_task(f"simulating {', '.join(specs)}", total=games)
-
-        def advance(done: int, total: int) -> None:
-            progress.update(task, completed=done)
-
+    with game_progress(f"simulating {', '.join(specs)}", games) as advance:
         return compare_specs(list(specs), games, seed, kinds, workers, progress=advance,
                              backend=backend, address=address)
-
-
-def _stderr_is_terminal() -> bool:
-    """The progress bar is drawn only on a terminal (stderr), never into a pipe or file."""
-    stream = err_console.file
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):
-        return False
 
 
 def _decimals(fig: Figure, halves: list[float]) -> int:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -375,9 +375,14 @@ def hands_diff(a: Variant, b: Variant, hands: int, seed: int) -> dict[str, Any]:
 
 
 def diff_specs(a: Variant, b: Variant, hands: int = 0, games: int = 0, seed: int = 1,
-               witnesses: int = 5, bots: list[str] | None = None, workers: int = 1,
-               sources: tuple[str, str] | None = None) -> Diff:
-    """Compare two compiled rule sets (see the module docstring for the sections)."""
+               witnesses: int = 5, bots: list[str] | None = None, workers: int | None = 1,
+               sources: tuple[str, str] | None = None, backend: str = "local",
+               address: str | None = None,
+               progress: Callable[[int, int], None] | None = None) -> Diff:
+    """Compare two compiled rule sets (see the module docstring for the sections).
+    The paired games run where :func:`~ddzrules.simulate.compare_specs` says: ``backend``
+    ``"local"`` (``workers`` processes) or ``"ray"`` (``address`` a cluster to join);
+    the figures are the same."""
     a._ensure_table()
     b._ensure_table()
     ta, tb = dict(a._by_string), dict(b._by_string)
@@ -399,7 +404,8 @@ def diff_specs(a: Variant, b: Variant, hands: int = 0, games: int = 0, seed: int
         # the simulation loads each spec again, in every worker: by the name or path given
         names = list(sources) if sources else [a.name, b.name]
         d.games = compare_specs(names, games=games, seed=seed,
-                                bots=bots or ["heuristic", "random", "random"], workers=workers)
+                                bots=bots or ["heuristic", "random", "random"], workers=workers,
+                                backend=backend, address=address, progress=progress)
     return d
 
 

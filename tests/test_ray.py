@@ -48,12 +48,31 @@ def test_task_ranges_cover_every_game_once_in_order(games: int, cpus: int) -> No
 
 
 def test_ray_prints_the_same_json_as_one_local_process(ray_session: Any) -> None:
+    # issue 13's acceptance command, as given
     runner = CliRunner()
-    args = ["simulate", "hubei-3p", "--games", "200", "--seed", "3", "--json"]
+    args = ["simulate", "hubei-3p", "--games", "2000", "--seed", "3", "--json"]
     local = ok(runner.invoke(main, [*args, "--workers", "1"])).output
     on_ray = ok(runner.invoke(main, [*args, "--backend", "ray"])).output
-    assert json.loads(on_ray)["games"] == 200
+    assert json.loads(on_ray)["games"] == 2000
     assert on_ray == local
+
+
+def test_diff_games_on_ray_equal_the_local_ones(ray_session: Any) -> None:
+    runner = CliRunner()
+    args = ["diff", "hubei-3p", "crown-3p", "--games", "300", "--seed", "4", "--json"]
+    local = runner.invoke(main, args)
+    on_ray = runner.invoke(main, [*args, "--backend", "ray"])
+    assert local.exit_code == on_ray.exit_code == 1, on_ray.output  # the rule sets differ
+    games = json.loads(on_ray.output)["games"]
+    assert games["games"] == 300
+    assert on_ray.output == local.output
+
+
+def test_diff_address_needs_the_ray_backend() -> None:
+    result = CliRunner().invoke(main, ["diff", "hubei-3p", "crown-3p", "--games", "5",
+                                       "--address", "127.0.0.1:6379"])
+    assert result.exit_code == 2 and "--address needs --backend ray" in result.output
+    assert "Traceback" not in result.output
 
 
 def test_a_comparison_on_ray_equals_the_local_one(ray_session: Any) -> None:
