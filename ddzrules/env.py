@@ -31,29 +31,25 @@ Agents are ``player_0 … player_{n-1}``, ``player_i`` being seat ``i`` of the r
 holds int8/int16/float32 arrays, seats relative to the observer (index 0 = the
 observer, 1 = the next seat in the order of play …), 15 ranks ``3…2 X D``:
 
-========== ================= ==========================================================
-key        shape             meaning
-========== ================= ==========================================================
-hand       ``[15]``          own card counts per rank
-wild       ``[16]``          one-hot wild rank (癞子); the last entry: none
-played     ``[n, 15]``       the cards each seat has played
-last_play  ``[15]``          the play to beat, as the cards it stands for; zeros when leading
-last_seat  ``[n + 1]``       one-hot seat of that play; last = none
-landlord   ``[n + 1]``       one-hot landlord; last = none (not yet, or no landlord)
-hand_sizes ``[n]``           cards left in each hand (int16)
-kitty      ``[15]``          the kitty (底牌) once shown, else zeros
-shown      ``[n, 15]``       hands shown (明牌); zeros when not shown (own row always)
-history    ``[5n, 15]``      the cards of the last ``5n`` actions of the tricks, oldest
-                             first (a pass is zeros), right-aligned
-history_   ``[5n, n + 1]``   one-hot seat of each of those; last = no action (padding)
-seat
-bids       ``[n, K]``        how often each seat took each non-play action before the
-                             tricks: column 0 a pass, then :attr:`raw_env.bid_columns`
-                             (bids, calls, robs, 明牌, 加倍 …)
-phase      ``[4]``           one-hot over :data:`PHASES`
-multiple   ``[1]``           the game's multiple so far (float32, clipped to 1e9)
-stake      ``[1]``           the stake (float32, clipped to 1e9)
-========== ================= ==========================================================
+* ``hand`` ``[15]``: own card counts per rank;
+* ``wild`` ``[16]``: one-hot wild rank (癞子), the last entry none;
+* ``played`` ``[n, 15]``: the cards each seat has played;
+* ``last_play`` ``[15]``: the play to beat, as the cards it stands for (zeros when leading);
+* ``last_seat`` ``[n + 1]``: one-hot seat of that play, last = none;
+* ``landlord`` ``[n + 1]``: one-hot landlord, last = none (not yet, or no landlord);
+* ``hand_sizes`` ``[n]`` (int16): cards left in each hand;
+* ``kitty`` ``[15]``: the kitty (底牌) once shown, else zeros;
+* ``shown`` ``[n, 15]``: hands shown (明牌), zeros when not shown (one's own row always);
+* ``history`` ``[5n, 15]``: the cards of the last ``5n`` actions of the tricks, oldest
+  first, right-aligned (a pass is zeros); ``history_seat`` ``[5n, n + 1]``: one-hot
+  seat of each, last = no action (padding);
+* ``bids`` ``[n, K]``: how often each seat took each non-play action before the tricks:
+  column 0 a pass, then :attr:`raw_env.bid_columns` (bids, calls, robs, 明牌, 加倍 …);
+* ``phase`` ``[4]``: one-hot over :data:`PHASES`;
+* ``multiple`` and ``stake`` ``[1]`` (float32, clipped to 1e9): the game's multiple so
+  far and the stake.
+
+One-hot rows and rows of zeros are read-only views of shared constants.
 
 **Rewards**: 0 until the game ends, then each seat's settlement score
 (``Game.scores``); ``normalize=True`` divides them by the game's stake.
