@@ -169,7 +169,8 @@ def _wild_only(rules: GameRules, natural: set[PlayKey]) -> list[Move]:
     the keyed cache. Each is shown as a Move of the cards it stands for."""
     v = rules.variant
     ranks = _wild_ranks(rules)
-    name = f"env-{v.rules.content_hash[:24]}-{cache.code_hash(ENV_VERSION, __file__)[:12]}.json"
+    code = cache.code_hash(ENV_VERSION, "env.py", "wild.py", "compiler.py", "cards.py", "patterns.py")
+    name = f"env-{v.rules.content_hash[:24]}-{code[:12]}.json"
     keys = cache.load(name, _parse_keys)
     if keys is None:
         from .wild import _walk

@@ -276,3 +276,38 @@ def test_single_agent_wrapper_bad_input() -> None:
     with pytest.raises(IllegalActionError):
         e.step(illegal)
     assert e.aec.game.history == before
+
+
+MINI_LAIZI = """\
+name: mini-laizi
+extends: laizi
+game:
+  wildcards:
+    plugin: wild-rank
+    params: {ranks: 3..4}   # two wild ranks: two full-deck walks, not thirteen
+"""
+
+
+def test_wild_only_plays_are_cached_and_a_damaged_entry_is_rebuilt(tmp_path, cache) -> None:
+    import ddzrules.env as env_module
+    from ddzrules.cache import CacheWarning
+
+    spec = tmp_path / "mini.yaml"
+    spec.write_text(MINI_LAIZI, encoding="utf-8")
+    first = raw_env(str(spec)).action_list
+    # soft bombs of every rank (a wild 3 or 4 makes any other rank's), pure bombs of 3 and 4
+    extra = [m for m in first if m is not None and not isinstance(m, tuple) and m.combo.endswith("_bomb")
+             and m.combo != "hard_bomb"]
+    assert sorted(m.cards for m in extra if m.combo == "pure_bomb") == ["3333", "4444"]
+    assert len([m for m in extra if m.combo == "soft_bomb"]) == 13
+    entries = list(cache.glob("env-*.json"))
+    assert len(entries) == 1
+    env_module._PLAYS.clear()  # the process memo: the next env reads the cache
+    assert raw_env(str(spec)).action_list == first
+    data = bytearray(entries[0].read_bytes())
+    data[-3] ^= 0x20
+    entries[0].write_bytes(bytes(data))
+    env_module._PLAYS.clear()
+    with pytest.warns(CacheWarning):
+        again = raw_env(str(spec)).action_list
+    assert again == first
