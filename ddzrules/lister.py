@@ -66,6 +66,9 @@ _TRIANGLE = C.NUM_RANKS * (C.NUM_RANKS + 1) // 2
 _NO_PAIRS: tuple[tuple[int, ...], int] = ((), 0)  # a core without readings: an empty triangle
 _NO_CORES = ((), (), ())  # chain cores memoised by mask: none with readings
 _HALF = 8  # ranks 0..7 and 8..14: the selector tables are keyed by half masks
+#: by rank q: the triangle's cells of ranks below q, and the ranks below q
+_PREFIXES = tuple(slice(0, q * (q + 1) // 2) for q in range(C.NUM_RANKS))
+_BELOW = tuple(slice(0, q) for q in range(C.NUM_RANKS))
 
 
 def _cell(q1: int, q2: int) -> int:
@@ -225,6 +228,10 @@ class _FastShape:
         # with byte q1*15+q2 set where there is one), and cores not in that form
         self.pairs: dict[Any, tuple[Any, int]] = {}
         self.unpaired: set[Any] = set()
+        # three kicker groups: core -> by the highest kicker rank q3, the readings whose
+        # other two kickers lie below q3 (a triangle prefix), those with two groups at
+        # q3 (by the lowest rank) and the one with three (see _add_triples)
+        self.triples: dict[Any, Any] = {}
         self.literal_items: tuple[tuple[int, int], ...] = ()
         if shape.kind == "chain":
             self.lo, self.hi = shape.ranks[0], shape.ranks[-1]
@@ -271,10 +278,25 @@ class _FastShape:
             self.single.setdefault(key, [NO_READING] * C.NUM_RANKS)[q] = pos
             return
         self.multi.setdefault(key, {})[kicker] = pos
+        u = self.kick.unit
+        held = [(r, (kicker >> (C.BITS * r)) & C.MASK) for r in range(C.NUM_RANKS)
+                if (kicker >> (C.BITS * r)) & C.MASK]
+        if groups == 3:
+            ranks = [r for r, n in held for _ in range(n // u)]
+            if len(ranks) != 3 or any(n % u for _, n in held):  # pragma: no cover - kickers are whole groups
+                self.unpaired.add(key)
+                return
+            pre, col, top = self.triples.setdefault(key, ([[NO_READING] * _cell(0, q) for q in range(C.NUM_RANKS)],
+                                                          [[NO_READING] * q for q in range(C.NUM_RANKS)],
+                                                          [NO_READING] * C.NUM_RANKS))
+            q1, q2, q3 = ranks
+            if q2 < q3:
+                pre[q3][_cell(q1, q2)] = pos
+            elif q1 < q2:
+                col[q3][q1] = pos
+            else:
+                top[q3] = pos
         if groups == 2:  # also by the pair of kicker ranks (a triangle: see _cell)
-            u = self.kick.unit
-            held = [(r, (kicker >> (C.BITS * r)) & C.MASK) for r in range(C.NUM_RANKS)
-                    if (kicker >> (C.BITS * r)) & C.MASK]
             if len(held) == 1 and held[0][1] == 2 * u:
                 cell = _cell(held[0][0], held[0][0])
             elif len(held) == 2 and held[0][1] == held[1][1] == u:
@@ -290,6 +312,14 @@ class _FastShape:
         """Freeze the filed readings into the per-count, per-rank rows the generators use."""
         self.plain_t = {k: tuple(v) for k, v in self.plain.items()}
         self.pairs = {k: (tuple(sq), valid) for k, (sq, valid) in self.pairs.items()}
+        for k in self.unpaired:
+            self.triples.pop(k, None)
+        self.triples = {k: (tuple(map(tuple, pre)), tuple(map(tuple, col)), tuple(top),
+                            # the triangle cells with a reading for some q3; and whether any
+                            # reading has two or three groups of one rank
+                            sum(1 << (8 * c) for c in {c for row in pre for c, pos in enumerate(row) if pos >= 0}),
+                            any(pos >= 0 for row in col for pos in row), any(pos >= 0 for pos in top))
+                        for k, (pre, col, top) in self.triples.items()}
         self.by_count: dict[int, tuple[Any, ...]] = {}
         self.kgroups = self.kick.groups(1) if self.kick else 0
         self.kick_table = _AT_LEAST[self.kick.unit] if self.kick else b""
@@ -348,6 +378,11 @@ class _FastShape:
                 select = (hand.pair_select(self.kick.unit) & valid).to_bytes(_TRIANGLE, "little")  # type: ignore[union-attr]
                 out.extend(_compress(triangle, select))
             return
+        if groups == 3:
+            got = self.triples.get(key)
+            if got is not None:
+                self._add_triples(hand, got, start, top, out)
+                return
         table = self.multi.get(key)
         if table is None:
             return
@@ -362,6 +397,26 @@ class _FastShape:
         else:
             sums = _multiset_sums(pool, groups)
         out.extend(map(table.__getitem__, table.keys() & sums))
+
+    def _add_triples(self, hand: _Hand, triples: Any, start: int, top: int, out: list[int]) -> None:
+        """Readings with three kicker groups (ranks q1 <= q2 <= q3) outside the core's
+        ranks start..top: for each held q3, the triangle of the hand's pairs below q3;
+        for each q3 held twice, the ranks below it; each q3 held three times."""
+        pre, col, three, valid, doubled, tripled = triples
+        u = self.kick.unit  # type: ignore[union-attr]
+        cut = _ZEROS[top - start + 1]
+        one = hand.at_least(u)
+        one = one[:start] + cut + one[top + 1:]
+        two = hand.at_least(2 * u) if 2 * u <= C.MASK else _ZEROS[C.NUM_RANKS]
+        two = two[:start] + cut + two[top + 1:]
+        below = ((_pair_selector(one, two) & valid).to_bytes(_TRIANGLE, "little"))
+        out.extend(_chain.from_iterable(map(_compress, _compress(pre, one),
+                                            map(below.__getitem__, _compress(_PREFIXES, one)))))
+        if doubled and 1 in two:
+            out.extend(_chain.from_iterable(map(_compress, _compress(col, two),
+                                                map(one.__getitem__, _compress(_BELOW, two)))))
+        if tripled and 3 * u <= C.MASK:
+            out.extend(_compress(three, hand.at_least(3 * u)[:start] + cut + hand.at_least(3 * u)[top + 1:]))
 
     # ---------------------------------------------------------------- generators
     def lead(self, hand: _Hand, out: list[int]) -> None:
