@@ -90,12 +90,19 @@ _UPPER = _half_tables(lambda q: sum(1 << (8 * _cell(q1, q)) for q1 in range(q)))
 _DOUBLED = _half_tables(lambda q: 1 << (8 * _cell(q, q)))
 
 
+#: the cells (q1 < q2) of the triangle by the 0/1 rank mask holding both ranks: at most
+#: 2^15 entries of 120 bytes, filled as masks come up (they repeat from hand to hand)
+_DISTINCT_PAIRS: dict[bytes, int] = {}
+
+
 def _pair_selector(one: bytes, two: bytes) -> int:
     """The triangle of kicker pairs a hand holds: cell (q1 < q2) when ``one`` (its 0/1
     mask of ranks with a kicker group) holds both, cell (q, q) when ``two`` holds q."""
-    lo, hi = one[:_HALF], one[_HALF:]
-    return ((_LOWER[0][lo] | _LOWER[1][hi]) & (_UPPER[0][lo] | _UPPER[1][hi])) \
-        | _DOUBLED[0][two[:_HALF]] | _DOUBLED[1][two[_HALF:]]
+    distinct = _DISTINCT_PAIRS.get(one)
+    if distinct is None:
+        lo, hi = one[:_HALF], one[_HALF:]
+        distinct = _DISTINCT_PAIRS[one] = (_LOWER[0][lo] | _LOWER[1][hi]) & (_UPPER[0][lo] | _UPPER[1][hi])
+    return distinct | _DOUBLED[0][two[:_HALF]] | _DOUBLED[1][two[_HALF:]]
 
 
 assert C.NUM_RANKS == 15, "legal_moves' counting assumes 15 ranks"
