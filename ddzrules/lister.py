@@ -11,6 +11,7 @@ precomputed data instead of enumerating. The pipeline: spec → patterns → com
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import partial
 from itertools import accumulate as _accumulate
 from itertools import chain as _chain
 from itertools import combinations as _combinations
@@ -751,7 +752,8 @@ class MovePlan:
         """The answers to one play (combo -1: none, only the bombs) as code written out:
         for each shape of the combo, its cores above ``min_rank`` picked by rank masks
         (chains through their runs, memoised by the mask of the ranks they may use),
-        then the bombs."""
+        then the bombs. What varies with the play to beat (ranks, counts, rows) is bound
+        as constants, so plays of one kind share one compiled text."""
         family = self.by_combo.get(combo, ())
         src = _Source("answer", [fs.kick.unit for fs in family if fs.kind == "chaink" or fs.pair_rows])  # type: ignore[union-attr]
         src.prologue("_Hand(raw)")
@@ -761,23 +763,24 @@ class MovePlan:
             if fs.kind == "group0" or (fs.kind == "groupk" and (fs.kgroups == 1 or fs.pair_rows)):
                 if length != 1 or lo >= C.NUM_RANKS:
                     continue
+                rows = fs.flat_by_count.get(size) if fs.kind == "group0" else \
+                    fs.by_count.get(c) if fs.kgroups == 1 else fs.pair_rows.get(c)
+                if rows is None:
+                    continue
+                # the cores above the play's rank, by the mask of their count
+                cores = f"_compress({src.const(rows[lo:])}, raw.translate({src.const(_AT_LEAST[c])})[{src.const(lo)}:])"
                 if fs.kind == "group0":
-                    if size in fs.flat_by_count:
-                        src.add(1, f"out.extend(_compress({src.const(fs.flat_by_count[size][lo:])}, "
-                                   f"raw.translate(_AT[{size}])[{lo}:]))")
+                    src.add(1, f"out.extend({cores})")
                 elif fs.kgroups == 1:
-                    if c in fs.by_count:
-                        src.add(1, f"out.extend(_chain_it(map(_compress, _compress({src.const(fs.by_count[c][lo:])}, "
-                                   f"raw.translate(_AT[{c}])[{lo}:]), _repeat({src.mask(fs.kick.unit)}))))")  # type: ignore[union-attr]
-                elif c in fs.pair_rows:
-                    src.pairs(1, fs.kick.unit, f"_compress({src.const(fs.pair_rows[c][lo:])}, "  # type: ignore[union-attr]
-                                               f"raw.translate(_AT[{c}])[{lo}:])")
+                    src.add(1, f"out.extend(_chain_it(map(_compress, {cores}, _repeat({src.mask(fs.kick.unit)}))))")  # type: ignore[union-attr]
+                else:
+                    src.pairs(1, fs.kick.unit, cores)  # type: ignore[union-attr]
             elif fs.kind in ("chain0", "chaink"):
                 kick_cards = fs.kick.unit * fs.kick.groups(length) if fs.kick else 0
                 if shape.min_len <= length <= shape.max_len and fs.unit * length + kick_cards == size:
                     first, stop = fs.answer_window(length, min_rank)
-                    fill = src.const(fs.answer_chains)
-                    src.memo(1, {}, f"raw.translate(_AT[{fs.unit}])[{first}:{stop}]", f"{fill}({length}, {first}, mask)")
+                    window = f"raw.translate({src.const(_AT_LEAST[fs.unit])})[{src.const(first)}:{src.const(stop)}]"
+                    src.memo(1, {}, window, f"{src.const(partial(fs.answer_chains, length, first))}(mask)")
                     if fs.kick is None:
                         src.add(1, "out.extend(got)")
                     else:
@@ -786,7 +789,7 @@ class MovePlan:
                 if length == 1 and size == fs.literal_size and fs.literal_rank > min_rank:
                     src.literal(1, fs.literal_items, fs.plain_t.get(0, ()))
             else:  # the shape's own answer, on a _Hand
-                src.add(1, *src.need_hand(), f"{src.const(fs)}.answer(hand, out, {size}, {length}, {min_rank})")
+                src.add(1, *src.need_hand(), f"{src.const(fs)}.answer(hand, out, *{src.const((size, length, min_rank))})")
         if bombs:
             self._add_bombs(src)
         return src.build(f"<ddzrules answer: {self.rules.name}>")
@@ -807,6 +810,10 @@ class MovePlan:
                 src.add(1, *src.need_hand(), f"{src.const(fs)}.lead(hand, out)")
 
 
+#: compiled listing functions by source text (answers to plays of one kind share one)
+_COMPILED: dict[str, Any] = {}
+
+
 class _Source:
     """Python source written out for one of a plan's listing functions: constants bound
     by name, the rank masks and each kicker unit's triangle of pairs as locals."""
@@ -816,7 +823,7 @@ class _Source:
         self.env: dict[str, Any] = {"_compress": _compress, "_chain_it": _chain.from_iterable, "_repeat": _repeat,
                                     "_Hand": _Hand, "_AT": _AT_LEAST, "_NO_CORES": _NO_CORES,
                                     "_pairs": _pair_selector, "_Z": _ZEROS[C.NUM_RANKS], "_runs": _maximal_runs}
-        self.head = [f"def {name}(raw):", "    out = []", "    hand = None"]
+        self.head = ["    out = []", "    hand = None"]
         self.lines: list[str] = []
         # each kicker unit's triangle of pairs, made on first use
         self.head += [f"    s{u} = None" for u in sorted(set(kick_units))]
@@ -876,8 +883,14 @@ class _Source:
                  "        if size <= total:", f"            {self.const(fs)}.kicked(hand, key, start, stop, groups, out)")
 
     def build(self, label: str) -> Callable[[bytes], list[int]]:
-        text = "\n".join(self.head + self.lines + ["    return out"])
-        exec(compile(text, label, "exec"), self.env)  # noqa: S102
+        # the constants as defaults: locals, read faster than globals
+        consts = ", ".join(f"{k}={k}" for k in self.env if k.startswith("K"))
+        text = "\n".join([f"def {self.name}(raw, {consts}):" if consts else f"def {self.name}(raw):"]
+                          + self.head + self.lines + ["    return out"])
+        code = _COMPILED.get(text)
+        if code is None:  # compiling costs some 300 us; running the definition 5 us
+            code = _COMPILED[text] = compile(text, label, "exec")
+        exec(code, self.env)  # noqa: S102
         fn = self.env[self.name]
         fn.source = text
         return fn  # type: ignore[no-any-return]
