@@ -1,6 +1,6 @@
 """Legal-move listing and classification speed: ddzrules beside DouZero and RLCard.
 
-    python benchmarks/bench_moves.py [--deals 2000] [--plays 200000] [--repeat 5]
+    python benchmarks/bench_moves.py [--deals 2000] [--plays 200000] [--repeat 7]
                                      [--seed 0] [--clock cpu|wall] [--json]
                                      [--spec compat/douzero --spec hubei-3p]
 
@@ -34,14 +34,18 @@ Baselines (optional; skipped when not importable):
   with no conversion charged to RLCard. Plays RLCard lacks miss. Both engines get
   fresh string objects made the same way.
 
-Times are the best of ``--repeat`` rounds, the engines interleaved in every round,
-with the garbage collector paused while a round runs (as ``timeit`` does);
-``--clock cpu`` (the default) measures this process's CPU time, which shared machines
-disturb less than wall time. Building ddzrules' tables happens before timing and is
-reported separately. ddzrules memoises some of its listing as it goes (chain runs by
-rank mask, the answer steps by previous play), so its best round is a warm one; from
-a cold start its first few hundred leads run up to about 1.7x slower. ddzrules lists each distinct play once per
-reading; DouZero's generator repeats some plays, so its moves/hand runs higher.
+Each engine runs ``--repeat`` rounds, the engines interleaved in every round, with the
+garbage collector paused while a round runs (as ``timeit`` does); the tables give the
+best round and the ratios of both the best rounds and the medians, and the targets
+(issue 12: lead and answer at least 5x DouZero, the goal 10x) are judged on the
+medians. ``--clock cpu`` (the default) measures this process's CPU time, which shared
+machines disturb less than wall time. Building ddzrules' tables happens before timing
+and is reported separately. ddzrules memoises some of its listing as it goes (chain
+runs and chain answers by rank mask, the pairs of kicker ranks a rank mask holds, the
+answer function by previous play), so its timed rounds are warm ones; from a cold
+start its first few hundred leads run about 2x slower (1.7-2.6x measured). ddzrules
+lists each distinct play once per reading; DouZero's generator repeats some plays, so
+its moves/hand runs higher.
 """
 
 from __future__ import annotations
@@ -50,6 +54,7 @@ import argparse
 import gc
 import json
 import random
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -66,7 +71,8 @@ DOUZERO_SPEC = "compat/douzero"
 DZ_CARD = [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20, 30]
 TO_RLCARD = str.maketrans("XD", "BR")
 
-TARGET_MOVES = 3.0  # lead and answer: at least this many times DouZero's speed
+TARGET_MOVES = 5.0  # lead and answer: at least this many times DouZero's speed (issue 12)
+GOAL_MOVES = 10.0  # and the goal beyond it
 TARGET_CLASSIFY = 1.0  # classify: at least RLCard's dict lookup
 
 
@@ -227,9 +233,12 @@ def clock_fn(name: str) -> Callable[[], float]:
     return time.process_time if name == "cpu" else time.perf_counter
 
 
-def best_of(rounds: int, runners: dict[str, Callable[[], int]], clock: Callable[[], float]) -> dict[str, tuple[float, int]]:
-    """Run each runner ``rounds`` times, interleaved; best time and its output count."""
-    best: dict[str, tuple[float, int]] = {}
+def best_of(rounds: int, runners: dict[str, Callable[[], int]],
+            clock: Callable[[], float]) -> dict[str, tuple[float, int, float]]:
+    """Run each runner ``rounds`` times, interleaved: its best time, its output count and
+    its median time."""
+    times: dict[str, list[float]] = {name: [] for name in runners}
+    counts: dict[str, int] = {}
     for _ in range(rounds):
         for name, run in runners.items():
             gc.collect()
@@ -240,9 +249,9 @@ def best_of(rounds: int, runners: dict[str, Callable[[], int]], clock: Callable[
                 dt = clock() - t0
             finally:
                 gc.enable()
-            if name not in best or dt < best[name][0]:
-                best[name] = (dt, n)
-    return best
+            times[name].append(dt)
+            counts[name] = n
+    return {name: (min(ts), counts[name], statistics.median(ts)) for name, ts in times.items()}
 
 
 def _loop(fn: Callable[[str], Any], plays: list[str]) -> int:
@@ -330,7 +339,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         found[f"{spec} classifier()"] = sum(1 for s in plays if classifier(s))
         runners[f"{spec} classifier()"] = lambda cl=classifier, plays=plays: _loop(cl, plays)
         timed = best_of(args.repeat, runners, clock)
-        classify[spec] = {name: (t, found[name]) for name, (t, _) in timed.items()}
+        classify[spec] = {name: (t, found[name]) for name, (t, _, _) in timed.items()}
     results["classify"] = classify
 
     return {
@@ -356,11 +365,12 @@ def summarise(raw: dict[str, Any]) -> dict[str, Any]:
             key = f"{kind}_{size}"
             rows = {}
             base = res[key].get("DouZero")
-            for engine, (t, n) in res[key].items():
-                row = {"seconds": t, "hands_per_s": deals / t, "moves_per_s": n / t,
+            for engine, (t, n, median) in res[key].items():
+                row = {"seconds": t, "median_seconds": median, "hands_per_s": deals / t, "moves_per_s": n / t,
                        "us_per_hand": t / deals * 1e6, "moves_per_hand": n / deals}
                 if base is not None and engine != "DouZero":
                     row["x_douzero"] = base[0] / t
+                    row["x_douzero_median"] = base[2] / median
                 rows[engine] = row
             out["moves"][key] = rows
     for spec, r in res["classify"].items():
@@ -376,9 +386,14 @@ def summarise(raw: dict[str, Any]) -> dict[str, Any]:
     for spec in raw["config"]["specs"]:
         t: dict[str, Any] = {}
         for kind in ("lead", "answer"):
-            ratios = [out["moves"][f"{kind}_{size}"][spec].get("x_douzero") for size in (17, 20)]
-            t[kind] = None if None in ratios else {"min_x_douzero": min(ratios), "target": TARGET_MOVES,
-                                                   "met": min(ratios) >= TARGET_MOVES}
+            rows = [out["moves"][f"{kind}_{size}"][spec] for size in (17, 20)]
+            if any("x_douzero" not in row for row in rows):
+                t[kind] = None
+                continue
+            # judged on the medians (issue 12's measure); the best rounds shown beside
+            least = min(row["x_douzero_median"] for row in rows)
+            t[kind] = {"min_x_douzero": least, "min_x_douzero_best": min(row["x_douzero"] for row in rows),
+                       "target": TARGET_MOVES, "goal": GOAL_MOVES, "met": least >= TARGET_MOVES}
         x = out["classify"][spec][spec].get("x_rlcard")
         t["classify"] = None if x is None else {"x_rlcard": x, "target": TARGET_CLASSIFY, "met": x >= TARGET_CLASSIFY}
         xc = out["classify"][spec].get(f"{spec} classifier()", {}).get("x_rlcard")
@@ -392,13 +407,15 @@ def print_table(raw: dict[str, Any], summary: dict[str, Any]) -> None:
     cfg = raw["config"]
     clock = "CPU time of this process" if cfg["clock"] == "cpu" else "wall time"
     print(f"bench_moves: {cfg['deals']} deals (one 17- and one 20-card hand each), seed {cfg['seed']}, "
-          f"best of {cfg['repeat']} interleaved rounds, {clock}; Python {cfg['python']}")
+          f"{cfg['repeat']} interleaved rounds (best shown; ratios of best and median), {clock}; "
+          f"Python {cfg['python']}")
     print("DouZero " + (cfg["douzero"] or "?") if cfg["douzero"] else "DouZero: not installed "
           "(pip install --no-deps douzero numpy) - its rows are skipped")
     print("ddzrules setup (table + index, not timed below): "
           + ", ".join(f"{s} {t:.2f}s" for s, t in raw["setup_seconds"].items()))
     print()
-    head = f"{'legal moves':<18}{'engine':<18}{'hands/s':>10}{'moves/s':>12}{'us/hand':>10}{'moves/hand':>12}{'vs DouZero':>12}"
+    head = (f"{'legal moves':<18}{'engine':<18}{'hands/s':>10}{'moves/s':>12}{'us/hand':>10}{'moves/hand':>12}"
+            f"{'vs DouZero':>12}{'(median)':>10}")
     print(head)
     print("-" * len(head))
     for kind in ("lead", "answer"):
@@ -406,11 +423,11 @@ def print_table(raw: dict[str, Any], summary: dict[str, Any]) -> None:
             rows = summary["moves"][f"{kind}_{size}"]
             label = f"{kind}, {size} cards"
             for engine, row in rows.items():
-                x = row.get("x_douzero")
+                x, xm = row.get("x_douzero"), row.get("x_douzero_median")
                 name = "DouZero" if engine == "DouZero" else f"ddzrules {engine}"
                 print(f"{label:<18}{name[:17]:<18}{row['hands_per_s']:>10,.0f}{row['moves_per_s']:>12,.0f}"
                       f"{row['us_per_hand']:>10.1f}{row['moves_per_hand']:>12.1f}"
-                      f"{(f'{x:.2f}x' if x else ''):>12}")
+                      f"{(f'{x:.2f}x' if x else ''):>12}{(f'{xm:.2f}x' if xm else ''):>10}")
                 label = ""
     print()
     head = f"{'classify':<18}{'engine':<28}{'plays/s':>12}{'ns/play':>10}{'vs RLCard':>11}"
@@ -432,8 +449,9 @@ def print_table(raw: dict[str, Any], summary: dict[str, Any]) -> None:
             if t[kind] is None:
                 parts.append(f"{kind}: no DouZero")
             else:
-                parts.append(f"{kind} {t[kind]['min_x_douzero']:.2f}x DouZero (target {TARGET_MOVES:g}x: "
-                             f"{'met' if t[kind]['met'] else 'NOT met'})")
+                parts.append(f"{kind} {t[kind]['min_x_douzero']:.2f}x DouZero by medians, "
+                             f"{t[kind]['min_x_douzero_best']:.2f}x by best rounds (target {TARGET_MOVES:g}x: "
+                             f"{'met' if t[kind]['met'] else 'NOT met'}; goal {GOAL_MOVES:g}x)")
         if t["classify"] is None:
             parts.append("classify: no RLCard table")
         else:
@@ -452,7 +470,7 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=2000, help="deals (one 17- and one 20-card hand each)")
     ap.add_argument("--plays", type=int, default=200_000, help="plays to classify per spec")
-    ap.add_argument("--repeat", type=int, default=5, help="rounds; the best counts")
+    ap.add_argument("--repeat", type=int, default=7, help="rounds (best and median reported)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
     ap.add_argument("--spec", action="append", help="ddzrules spec (repeatable; default compat/douzero and hubei-3p)")
