@@ -698,9 +698,9 @@ class MovePlan:
         src = _Source("lead", [u for code, _, a, b in self.steps for u in
                                ((a[1],) if code == 6 else (b.kick.unit,) if code == 5 else ())], masks=True)
         top_unit = self.top_unit
-        src.add(1, *(f"m{u} = raw.translate(_AT[{u}])" for u in range(1, top_unit + 1)))
+        src.head += [f"    m{u} = raw.translate(_AT[{u}])" for u in range(1, top_unit + 1)]
         tops = " else ".join(f"{u} if 1 in m{u}" for u in range(top_unit, 1, -1))
-        src.add(1, f"top = {tops + ' else 1' if tops else '1'}")
+        src.head.append(f"    top = {tops + ' else 1' if tops else '1'}")
         pad = src.const(self.mask_pad)
         src.prologue(f"_Hand(raw, [None, {', '.join(f'm{u}' for u in range(1, top_unit + 1))}] + {pad})")
         for code, need, a, b in self.steps:
@@ -823,9 +823,10 @@ class _Source:
         self.env: dict[str, Any] = {"_compress": _compress, "_chain_it": _chain.from_iterable, "_repeat": _repeat,
                                     "_Hand": _Hand, "_AT": _AT_LEAST, "_NO_CORES": _NO_CORES,
                                     "_pairs": _pair_selector, "_Z": _ZEROS[C.NUM_RANKS], "_runs": _maximal_runs}
-        self.head = ["    out = []", "    hand = None"]
+        self.head: list[str] = []
         self.lines: list[str] = []
-        # each kicker unit's triangle of pairs, made on first use
+        # each kicker unit's triangle of pairs, made on first use (and the lines that
+        # set up the function's locals)
         self.head += [f"    s{u} = None" for u in sorted(set(kick_units))]
         self.masks = masks
         self.make_hand = "_Hand(raw)"
@@ -885,8 +886,15 @@ class _Source:
     def build(self, label: str) -> Callable[[bytes], list[int]]:
         # the constants as defaults: locals, read faster than globals
         consts = ", ".join(f"{k}={k}" for k in self.env if k.startswith("K"))
-        text = "\n".join([f"def {self.name}(raw, {consts}):" if consts else f"def {self.name}(raw):"]
-                          + self.head + self.lines + ["    return out"])
+        head = [f"def {self.name}(raw, {consts}):" if consts else f"def {self.name}(raw):"]
+        lines, first = self.lines, "    out.extend("
+        if lines and lines[0].startswith(first):  # the first readings make the list
+            lines = [f"    out = list({lines[0][len(first):-1]})"] + lines[1:]
+        else:
+            head.append("    out = []")
+        if any("hand" in line for line in lines):
+            head.append("    hand = None")
+        text = "\n".join(head + self.head + lines + ["    return out"])
         code = _COMPILED.get(text)
         if code is None:  # compiling costs some 300 us; running the definition 5 us
             code = _COMPILED[text] = compile(text, label, "exec")
