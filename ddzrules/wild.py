@@ -16,12 +16,15 @@ constraints ``wilds``/``naturals`` (soft, hard, pure bombs) are checked.
 from __future__ import annotations
 
 from collections.abc import Callable
-from operator import attrgetter, itemgetter
+from itertools import compress, repeat
+from operator import and_, attrgetter, is_, itemgetter, rshift
 
+from . import cache
 from . import cards as C
 from .compiler import Rules, Shape
 from .errors import DdzError, brief
 from .moves import LegalMoves, Move
+from .wild_table import FORMAT as TABLE_FORMAT
 from .wild_table import WildTable, census_counts
 
 #: emit(physical packed, combo, rank, length, ranks the wild cards stand for)
@@ -40,6 +43,14 @@ _Choice = tuple[int, int, int, int, int, int, tuple[int, ...]]
 #: wilds stand for)
 _Way = tuple[int, int, int, int, int, tuple[int, ...]]
 _SHIFT = [C.BITS * r for r in range(C.NUM_RANKS)]
+#: per byte of a packed count (ranks 2k and 2k+1), its cards as text
+_BYTE_CARDS = [[C.RANKS[2 * k] * (b & C.MASK) + (C.RANKS[2 * k + 1] * (b >> C.BITS) if 2 * k + 1 < C.NUM_RANKS else "")
+                for b in range(256)] for k in range(8)]
+
+
+def _cards(packed: int) -> str:
+    """The canonical string of a packed count (:func:`ddzrules.cards.to_string`), a byte at a time."""
+    return "".join(map(list.__getitem__, _BYTE_CARDS, packed.to_bytes(8, "little")))
 
 
 class _EmitAll(dict):  # type: ignore[type-arg]
@@ -487,22 +498,27 @@ class WildMoves:
     delegates to when a wild rank is given.
 
     ``classify``, ``legal_moves`` and ``census`` read a :class:`~ddzrules.wild_table.WildTable`
-    per wild rank (built on first use); ``*_enumerated`` walk the hand instead, the
-    reference they are tested against."""
+    per wild rank (built on first use, kept in the keyed disk cache); ``*_enumerated`` walk
+    the hand instead, the reference they are tested against."""
 
     #: False: every query walks the hand (the reference), no table is built
     use_table = True
     #: queries of one wild rank answered by walking the hand before that rank's table is
-    #: built: a table costs 2-5 s and saves about a millisecond a query, so it pays for a
+    #: built: a table costs 2-4 s and saves about a millisecond a query, so it pays for a
     #: long run (a simulation, an environment), not for a few questions (a rule sheet, a
     #: CLI call); 0 builds it at the first query. Both paths give the same answers.
     table_after = 500
+    #: the same for a table the disk cache holds: loading it costs a few hundred
+    #: milliseconds, so it is read after these many queries (or ``table_after``, if fewer)
+    cached_table_after = 40
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self._tables: dict[int, WildTable] = {}
         self._queries: dict[int, int] = {}  # per wild rank, queries walked so far
-        #: wild rank -> (packed, combo, rank, length) -> (its legal-move order as one int, Move)
+        self._cache_tried: set[int] = set()  # wild ranks looked up in the disk cache
+        #: wild rank -> (packed, combo, rank, length) -> (its legal-move order as one int, Move),
+        #: for Moves made by walks (a table keeps its own by position)
         self._intern: dict[int, dict[tuple[int, int, int, int], tuple[int, Move]]] = {}
         #: combo -> (the bits of its tier and name order in the int order key)
         names = sorted(c.name for c in rules.combos)
@@ -512,6 +528,13 @@ class WildMoves:
             self._shapes_by_combo.setdefault(s.combo, []).append(s)
         self._bomb_shapes = [s for s in rules.shapes if rules.combos[s.combo].tier >= 0]
         self._combo_index = {c.name: i for i, c in enumerate(rules.combos)}
+        self._names = [c.name for c in rules.combos]
+        self._tiers = [c.tier for c in rules.combos]
+        #: (combo, size, rank, length) -> the comparison key (one tuple per key, shared)
+        self._keys: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
+        #: wild rank -> substitution -> its (physical, stands for) letter pairs
+        self._pairs: dict[int, dict[tuple[int, ...], tuple[tuple[str, str], ...]]] = {}
+        self._pairs_by_table: dict[int, tuple[WildTable, list[tuple[tuple[str, str], ...]]]] = {}
 
     def check_rank(self, wild: int) -> None:
         if not self.rules.stand_for:
@@ -524,14 +547,19 @@ class WildMoves:
             raise DdzError(f"{what} the wild rank of {self.rules.name} (it may be one of {ranks})")
 
     def interned(self, wild: int, ident: tuple[int, int, int, int]) -> Move | None:
-        """The Move of a reading already found with wild rank ``wild``, or None."""
+        """The Move of a reading already made with wild rank ``wild``, or None."""
         entry = self._interned(wild).get(ident)
-        return None if entry is None else entry[1]
+        if entry is not None:
+            return entry[1]
+        table = self._tables.get(wild)
+        if table is not None:
+            p = table.find(ident)
+            if p >= 0:
+                return table.moves[p]  # type: ignore[return-value]
+        return None
 
     def move(self, packed: int, combo: int, rank: int, length: int, subst: tuple[int, ...], wild: int) -> Move:
-        ident = (packed, combo, rank, length)
-        m = self._interned(wild).get(ident)
-        return (self._new_move(ident, subst, wild) if m is None else m)[1]
+        return self._entry((packed, combo, rank, length), subst, wild)[1]
 
     def _interned(self, wild: int) -> dict[tuple[int, int, int, int], tuple[int, Move]]:
         table = self._intern.get(wild)
@@ -539,18 +567,47 @@ class WildMoves:
             table = self._intern[wild] = {}
         return table
 
-    def _new_move(self, ident: tuple[int, int, int, int], subst: tuple[int, ...], wild: int) -> tuple[int, Move]:
-        """The Move of a reading first seen (with the substitution it was first found with),
-        after its legal-move order (tier, size, rank, combo, packed) as one int."""
-        packed, combo, rank, length = ident
-        info = self.rules.combos[combo]
-        size = C.size_of(packed)
-        letter = C.RANKS[wild]
-        m = Move(C.to_string(packed), info.name, rank, length, size, info.tier, info.key(size, rank, length), packed,
-                 tuple((letter, C.RANKS[r]) for r in subst))
+    def _order(self, packed: int, combo: int, rank: int, size: int) -> int:
+        """A reading's legal-move order (tier, size, rank, combo name, packed) as one int."""
         bits = self._order_bits[combo]
-        order = ((((bits >> 12) << 16 | size) << 8 | rank) << 12 | (bits & 0xFFF)) << (C.BITS * C.NUM_RANKS) | packed
-        entry = self._interned(wild)[ident] = (order, m)
+        return ((((bits >> 12) << 16 | size) << 8 | rank) << 12 | (bits & 0xFFF)) << (C.BITS * C.NUM_RANKS) | packed
+
+    def _make(self, packed: int, combo: int, rank: int, length: int, size: int, subst: tuple[int, ...],
+              wild: int) -> Move:
+        """A new Move of a reading (its card string, key and substitution pairs shared)."""
+        kid = (combo, size, rank, length)
+        key = self._keys.get(kid)
+        if key is None:
+            key = self._keys[kid] = self.rules.combos[combo].key(size, rank, length)
+        pairs = self._pairs.get(wild)
+        if pairs is None:
+            pairs = self._pairs[wild] = {}
+        sub = pairs.get(subst)
+        if sub is None:
+            letter = C.RANKS[wild]
+            sub = pairs[subst] = tuple((letter, C.RANKS[r]) for r in subst)
+        return Move(_cards(packed), self._names[combo], rank, length, size, self._tiers[combo], key, packed, sub)
+
+    def _entry(self, ident: tuple[int, int, int, int], subst: tuple[int, ...], wild: int) -> tuple[int, Move]:
+        """(legal-move order, Move) of a reading a walk found (with the substitution it was
+        first found with): interned, or the table's Move of it, or made now."""
+        interned = self._interned(wild)
+        entry = interned.get(ident)
+        if entry is not None:
+            return entry
+        packed, combo, rank, length = ident
+        size = C.size_of(packed)
+        m: Move | None = None
+        table = self._tables.get(wild)
+        if table is not None:
+            p = table.find(ident)
+            if p >= 0:
+                m = table.moves[p]  # type: ignore[assignment]
+                if m is None:
+                    m = table.moves[p] = self._make(packed, combo, rank, length, size, subst, wild)
+        if m is None:
+            m = self._make(packed, combo, rank, length, size, subst, wild)
+        entry = interned[ident] = (self._order(packed, combo, rank, size), m)
         return entry
 
     def _collect_ordered(self, counts: list[int], wild: int, **kw: object) -> list[tuple[int, Move]]:
@@ -561,7 +618,7 @@ class WildMoves:
         found: Found = {}
         _walk(self.rules, naturals, wilds, wild, found, **kw)  # type: ignore[arg-type]
         get = self._interned(wild).get
-        new = self._new_move
+        new = self._entry
         return [get(ident) or new(ident, subst, wild) for ident, subst in found.items()]
 
     def _collect(self, counts: list[int], wild: int, **kw: object) -> list[Move]:
@@ -572,32 +629,85 @@ class WildMoves:
     # hand (the reference the tests compare the tables with, and the path for hands
     # larger than the table's plays).
 
+    def _cache_name(self, wild: int) -> str:
+        # the code hash: changed walking, filing or compiling code never reads an old table
+        code = cache.code_hash(TABLE_FORMAT, "wild.py", "wild_table.py", "compiler.py", "cards.py", "patterns.py",
+                               "pattern.lark")
+        return f"wild-{self.rules.content_hash[:32]}-{code}-{wild}.bin"
+
+    def _load(self, wild: int) -> WildTable | None:
+        """The table of ``wild`` from the disk cache (served only when its keyed digest and
+        its structure check, see :mod:`ddzrules.cache`), or None."""
+        self._cache_tried.add(wild)
+        name = self._cache_name(wild)
+        return cache.load(name, lambda body: WildTable.decode(self.rules, wild, self._order_bits, body),
+                          stacklevel=4)
+
     def table(self, wild: int) -> WildTable:
-        """The universe table of wild rank ``wild``, built on first use."""
+        """The universe table of wild rank ``wild``: from the disk cache, else built (and
+        stored there)."""
         table = self._tables.get(wild)
         if table is None:
-            deck = list(self.rules.deck)
-            wilds = deck[wild]
-            deck[wild] = 0
-            found: Found = {}
-            _walk(self.rules, deck, wilds, wild, found, max_size=self.rules.max_hand)
-            table = self._tables[wild] = WildTable(self.rules, wild, self._order_bits, found, self.rules.max_hand)
+            table = None if wild in self._cache_tried else self._load(wild)
+            if table is None:
+                deck = list(self.rules.deck)
+                wilds = deck[wild]
+                deck[wild] = 0
+                found: Found = {}
+                _walk(self.rules, deck, wilds, wild, found, max_size=self.rules.max_hand)
+                table = WildTable.build(self.rules, wild, self._order_bits, found, self.rules.max_hand)
+                del found
+                if cache.enabled():
+                    cache.store(self._cache_name(wild), table.encode(self.rules.content_hash))
+            self._tables[wild] = table
         return table
 
     def _moves_at(self, table: WildTable, positions: list[int]) -> list[Move]:
-        """The Moves of table positions (made on first use, shared with the enumeration's
-        interned Moves)."""
+        """The Moves of table positions (made on first use, in bulk, shared with Moves the
+        walks made before the table was there)."""
         moves = table.moves
-        out = [moves[p] for p in positions]
-        if None in out:
-            wild = table.wild
-            interned = self._interned(wild)
-            for i, p in enumerate(positions):
-                if out[i] is None:
-                    ident = table.ident(p)
-                    entry = interned.get(ident) or self._new_move(ident, table.substs[p], wild)
+        out = list(map(moves.__getitem__, positions))
+        if None not in out:
+            return out  # type: ignore[return-value]
+        at = list(compress(range(len(out)), map(is_, out, repeat(None))))
+        ps = list(map(positions.__getitem__, at))
+        wild = table.wild
+        interned = self._intern.get(wild)
+        if interned:  # Moves made by walking before the table was read: the same objects
+            for i, p in zip(at, ps):
+                entry = interned.get(table.ident(p))
+                if entry is not None:
                     out[i] = moves[p] = entry[1]
+            at = list(compress(range(len(out)), map(is_, out, repeat(None))))
+            ps = list(map(positions.__getitem__, at))
+        packs = list(map(table.packed.__getitem__, ps))
+        metas = list(map(table.meta.__getitem__, ps))
+        sizes = list(map(table.sizes.__getitem__, ps))
+        combos = list(map(rshift, metas, repeat(16)))
+        ranks = list(map(and_, map(rshift, metas, repeat(8)), repeat(0xFF)))
+        lengths = list(map(and_, metas, repeat(0xFF)))
+        keys = list(map(self._keys.get, zip(combos, sizes, ranks, lengths)))
+        if None in keys:
+            for i, kid in enumerate(zip(combos, sizes, ranks, lengths)):
+                if keys[i] is None:
+                    keys[i] = self._keys.get(kid) or self._keys.setdefault(
+                        kid, self.rules.combos[kid[0]].key(kid[1], kid[2], kid[3]))
+        pairs = self._table_pairs(table)
+        made = list(map(Move, map(_cards, packs), map(self._names.__getitem__, combos), ranks, lengths, sizes,
+                        map(self._tiers.__getitem__, combos), keys, packs,
+                        map(pairs.__getitem__, map(table.subst_index.__getitem__, ps))))
+        any(map(moves.__setitem__, ps, made))  # C-level stores (each returns None)
+        any(map(out.__setitem__, at, made))
         return out  # type: ignore[return-value]
+
+    def _table_pairs(self, table: WildTable) -> list[tuple[tuple[str, str], ...]]:
+        """Per substitution index of ``table``, the Move's (physical, stands for) letter pairs."""
+        got = self._pairs_by_table.get(id(table))
+        if got is None or got[0] is not table:
+            letter = C.RANKS[table.wild]
+            got = self._pairs_by_table[id(table)] = (
+                table, [tuple((letter, C.RANKS[r]) for r in s) for s in table.substs])
+        return got[1]
 
     def _by_table(self, wild: int) -> bool:
         """Whether this query reads the wild rank's table (see :attr:`table_after`)."""
@@ -606,7 +716,14 @@ class WildMoves:
         if wild in self._tables:
             return True
         asked = self._queries[wild] = self._queries.get(wild, 0) + 1
-        return asked > self.table_after
+        if asked > self.table_after:
+            return True
+        if asked > self.cached_table_after and wild not in self._cache_tried and cache.enabled():
+            table = self._load(wild)
+            if table is not None:
+                self._tables[wild] = table
+                return True
+        return False
 
     def classify(self, counts: list[int], wild: int) -> tuple[Move, ...]:
         if sum(counts) > self.rules.max_hand or not self._by_table(wild):
@@ -628,19 +745,24 @@ class WildMoves:
         if after is None:
             return LegalMoves(tuple(self._moves_at(table, table.lead(nat, wilds, total))), can_pass=False)
         # the same candidates as the enumeration: the play's combo at its size, length and
-        # above its rank, then every bomb; each kept when it beats the play
-        positions: list[int] = []
+        # above its rank (each beats the play: no need to ask), then the bombs that beat it;
+        # in legal-move order the bombs come last
+        moves: list[Move] = []
         if after.tier < 0 and after.combo in self._combo_index:
             combo = self._combo_index[after.combo]
             meta = table.meta
             lo = combo << 16 | (after.rank + 1) << 8  # the play's combo above its rank, at its length
             hi = (combo + 1) << 16
             length = after.length
-            positions = [p for p in table.sized(nat, wilds, after.size, False)
-                         if lo <= meta[p] < hi and meta[p] & 0xFF == length]
-        positions += table.sized(nat, wilds, 0, True)
-        positions.sort()
-        return LegalMoves(tuple(m for m in self._moves_at(table, positions) if m.beats(after)), can_pass=True)
+            plain = [p for p in table.sized(nat, wilds, after.size, False)
+                     if lo <= meta[p] < hi and meta[p] & 0xFF == length]
+            plain.sort()
+            moves = self._moves_at(table, plain)
+        bombs = table.sized(nat, wilds, 0, True)
+        if bombs:
+            bombs.sort()
+            moves += [m for m in self._moves_at(table, bombs) if m.beats(after)]
+        return LegalMoves(tuple(moves), can_pass=True)
 
     def census(self, wild: int, max_size: int) -> tuple[dict[str, int], int, int, dict[int, int]]:
         """Distinct plays of the full deck per combo, distinct card sets, readings, and

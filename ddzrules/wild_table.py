@@ -15,48 +15,119 @@ walk (no Move objects: those are made on first use), with the readings
 * numbered in legal-move order (tier, size, rank, combo name, cards), so that a
   hand's plays sort as plain ints;
 * filed in *blocks* by (wild cards held, size, bomb or not): a hand with ``k`` wild
-  cards and ``n`` cards reads only the blocks of at most ``k`` wilds and ``n`` cards,
-  an answer only the blocks of its size and the bombs;
+  cards and ``n`` cards reads only the blocks of at most ``k`` wilds and ``n`` cards
+  (a lead), an answer only the blocks of its size and the bombs;
 * per block and per natural rank ``r``, a bit set (a Python int, bit ``i`` for the
   block's ``i``-th reading) of the readings holding at most ``c`` cards of ``r``, for
   each ``c`` below the most the block holds of ``r``. A hand's readings in a block are
   the AND of one set per rank (its count of that rank): no per-reading Python work
   but reading out the set bits it holds.
 
-Memory and build time per wild rank are stated in docs/census-variants.md.
+The table is kept on disk through the keyed cache (:mod:`ddzrules.cache`): its file
+holds the readings only (packed cards, combo/rank/length, substitution), checked on load
+(cards of the deck, ranges, legal-move order, one substitution per wild card) and
+filed into blocks again, so the bit sets always agree with the readings they index.
+
+Memory, build and load times per wild rank are stated in docs/census-variants.md.
 """
 
 from __future__ import annotations
 
+import struct
+import sys
 from array import array
 from bisect import bisect_left
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from itertools import compress, repeat
+from operator import and_, eq, gt, itemgetter, lshift, or_
 
 from . import cards as C
 from .compiler import Rules
 
 #: a block's key: (wild cards held, size, 1 for bombs else 0)
 BlockKey = tuple[int, int, int]
+#: (packed, combo, rank, length) -> the ranks its wild cards stand for
+Found = dict[tuple[int, int, int, int], tuple[int, ...]]
 # per byte of a packed count (two 4-bit rank fields): the low field, the high field
 _LOW = bytes(b & C.MASK for b in range(256))
 _HIGH = bytes(b >> C.BITS for b in range(256))
 #: count byte -> b"1" when the count is at most c, else b"0" (bit sets as base-2 text)
 _AT_MOST = [bytes(ord("1") if n <= c else ord("0") for n in range(256)) for c in range(C.MASK + 1)]
+#: byte -> 1 when it equals j, else 0 (selectors for itertools.compress)
+_IS = [bytes(int(n == j) for n in range(256)) for j in range(256)]
+_LITTLE = sys.byteorder == "little"
+#: base-2 text as compress selectors: b"1" -> 1, b"0" -> 0
+_BIT = bytes(int(b == ord("1")) for b in range(256))
+#: positions are kept in 24 bits while filing
+_MAX_READINGS = 1 << 24
+#: the cache file: magic, format, wild rank, largest hand, readings, distinct substitutions
+_HEADER = struct.Struct("<4sHBBII")
+_MAGIC = b"DDZW"
+FORMAT = 1
+
+
+def _le(col: array) -> bytes:  # type: ignore[type-arg]
+    """An array's bytes, little-endian whatever the machine."""
+    if _LITTLE:
+        return col.tobytes()
+    col = array(col.typecode, col)
+    col.byteswap()
+    return col.tobytes()
+
+
+def _from_le(typecode: str, raw: bytes) -> array:  # type: ignore[type-arg]
+    col = array(typecode)
+    col.frombytes(raw)
+    if not _LITTLE:
+        col.byteswap()
+    return col
+
+
+def _most(counts: bytes) -> int:
+    """The largest byte of ``counts`` (a count: below 16), by C-level searches."""
+    for c in range(C.MASK, 0, -1):
+        if bytes((c,)) in counts:
+            return c
+    return 0
+
+
+def _rank_columns(raw: bytes) -> list[bytes]:
+    """Per rank, one count byte a reading (``raw``: little-endian packed counts, 8 bytes each)."""
+    return [raw[r // 2::8].translate(_HIGH if r % 2 else _LOW) for r in range(C.NUM_RANKS)]
+
+
+def _sizes(cols: list[bytes], n: int) -> bytes:
+    """One size byte a reading (a count is below 16, a size below 256)."""
+    return sum(int.from_bytes(c, "little") for c in cols).to_bytes(n, "little")
+
+
+def _order_keys(rules: Rules, order_bits: Sequence[int], meta_raw: bytes, sizes: bytes) -> array:  # type: ignore[type-arg]
+    """Per reading, the high part of its legal-move order (tier, size, rank, combo name)
+    as one 32-bit int, made by C-level byte slicing (``meta_raw``: little-endian meta)."""
+    combos = len(rules.combos)
+    name = bytes(order_bits[i] & 0xFF if i < combos else 0 for i in range(256))
+    tier = bytes((order_bits[i] >> 12) & 0xFF if i < combos else 0 for i in range(256))
+    n = len(sizes)
+    buf = bytearray(4 * n)
+    combo_col = meta_raw[2::4]
+    buf[0::4] = combo_col.translate(name)
+    buf[1::4] = meta_raw[1::4]  # rank
+    buf[2::4] = sizes
+    buf[3::4] = combo_col.translate(tier)
+    return _from_le("I", bytes(buf))
 
 
 class _Block:
     """The readings of one (wilds, size, bomb) class: their positions in legal-move
     order (ascending) and, per natural rank the block uses, the bit sets by count."""
 
-    __slots__ = ("checks", "full", "positions", "ranks")
+    __slots__ = ("checks", "full", "positions")
 
     def __init__(self, positions: array, checks: list[tuple[int, tuple[int, ...]]]) -> None:  # type: ignore[type-arg]
         self.positions = positions
         #: (rank, bit set of the readings holding at most c cards of it, for c = 0, 1, ...)
         self.checks = checks
         self.full = (1 << len(positions)) - 1
-        #: the ranks of the readings by position in the block (answers cut below a rank)
-        self.ranks: array | None = None  # type: ignore[type-arg]
 
     def select(self, nat: list[int] | bytes) -> int:
         """The bit set of this block's readings whose natural cards ``nat`` holds."""
@@ -71,83 +142,137 @@ class _Block:
 
 
 def _set_bits(x: int, positions: array, out: list[int]) -> None:  # type: ignore[type-arg]
-    """Append ``positions[i]`` for every bit ``i`` set in ``x`` (read out as base-2 text:
-    ``str.find`` runs in C)."""
+    """Append ``positions[i]`` for every bit ``i`` set in ``x``, ascending: when many are
+    set, one C-level pass (the bits as bytes selecting positions); else the set bits
+    found in base-2 text (``str.find`` runs in C)."""
     s = format(x, "b")
     top = len(s) - 1
-    find = s.find
+    if x.bit_count() * 24 > top:
+        out += compress(positions, s[::-1].encode().translate(_BIT))
+        return
     append = out.append
-    i = find("1")
+    i = s.rfind("1")
     while i >= 0:
         append(positions[top - i])
-        i = find("1", i + 1)
+        i = s.rfind("1", 0, i)
 
 
 class WildTable:
     """Every reading of the universe with wild rank ``wild`` (0–4 wild cards, at most
-    ``max_size`` cards), filed for lookup by a hand's counts."""
+    ``max_size`` cards), filed for lookup by a hand's counts.
 
-    def __init__(self, rules: Rules, wild: int, order_bits: list[int], found: dict[tuple[int, int, int, int],
-                                                                                    tuple[int, ...]],
-                 max_size: int) -> None:
+    Made by :meth:`build` (from a full-deck walk) or :meth:`decode` (from a cache file);
+    both give the readings in legal-move order and file them the same way."""
+
+    def __init__(self, rules: Rules, wild: int, order_bits: Sequence[int], max_size: int, packed: array,  # type: ignore[type-arg]
+                 meta: array, subst_index: array, substs: list[tuple[int, ...]]) -> None:  # type: ignore[type-arg]
         self.wild = wild
         self.max_size = max_size
-        n = len(found)
-        packs = array("Q", [i[0] for i in found])
-        # per-rank counts of every reading, one byte a reading (C-level slicing of the packed array)
-        raw = packs.tobytes()
-        cols = [raw[r // 2::8].translate(_HIGH if r % 2 else _LOW) for r in range(C.NUM_RANKS)]
-        del raw
-        sizes = sum(int.from_bytes(c, "little") for c in cols).to_bytes(n, "little")  # a count is < 16, a size < 256
-        meta = array("I", [(c << 16 | r << 8 | length) for _, c, r, length in found])  # combo, rank, length
-        combo_col = bytes(m >> 16 for m in meta)  # combos are < 256: spec cost bounds keep them few
-        bomb_col = combo_col.translate(bytes(1 if i < len(rules.combos) and rules.combos[i].tier >= 0 else 0
-                                             for i in range(256)))
-        ords = [order_bits[i] for i in range(len(rules.combos))]
-        # the legal-move order (tier, size, rank, combo name, packed) as one int, as WildMoves._new_move's
-        width = C.BITS * C.NUM_RANKS
-        keys = [((((ords[m >> 16] >> 12) << 16 | size) << 8 | (m >> 8 & 0xFF)) << 12
-                 | (ords[m >> 16] & 0xFFF)) << width | p
-                for m, size, p in zip(meta, sizes, packs)]
-        order = sorted(range(n), key=keys.__getitem__)
-        del keys
-        #: per position in legal-move order: packed cards, combo << 16 | rank << 8 | length, substitution
-        self.packed = array("Q", [packs[i] for i in order])
-        self.meta = array("I", [meta[i] for i in order])
-        substs = list(found.values())
-        interned: dict[tuple[int, ...], tuple[int, ...]] = {}
-        self.substs = [interned.setdefault(s, s) for s in [substs[i] for i in order]]  # few distinct tuples
-        del substs, meta, packs
-        # blocks: readings by (wilds, size, bomb) as one int, each block in legal-move order
-        wcol = cols[wild]
-        block_of = [wcol[i] << 9 | sizes[i] << 1 | bomb_col[i] for i in order]
-        filed = sorted([b << 24 | pos for pos, b in enumerate(block_of)])  # n < 2**24
-        del block_of, order
-        by_block = array("I", [f & 0xFFFFFF for f in filed])
-        # answer blocks: by (wilds, size, bomb)
-        self.blocks: dict[BlockKey, _Block] = {}
-        for key in sorted({f >> 24 for f in filed}):
-            start, end = bisect_left(filed, key << 24), bisect_left(filed, (key + 1) << 24)
-            self.blocks[(key >> 9, (key >> 1) & 0xFF, key & 1)] = self._block(by_block[start:end])
-        # lead blocks: by wilds alone (a hand cannot hold a play larger than itself)
-        self.lead_blocks: list[_Block | None] = []
-        for j in range(C.MASK + 1):
-            positions = array("I", sorted(p for (w, _, _), blk in self.blocks.items() if w == j for p in blk.positions))
-            self.lead_blocks.append(self._block(positions) if positions else None)
-        del filed, by_block
+        #: per position in legal-move order: packed cards, combo << 16 | rank << 8 | length,
+        #: the index of its substitution in ``substs`` (the few distinct ones)
+        self.packed = packed
+        self.meta = meta
+        self.subst_index = subst_index
+        self.substs = substs
+        n = len(packed)
+        cols = _rank_columns(_le(packed))
+        #: per position, the number of cards
+        self.sizes = _sizes(cols, n)
+        self._order_bits = order_bits
+        #: per position, its legal-move order but the cards (tier, size, rank, combo name) as
+        #: one int: never decreasing, so a reading is found by two bisections
+        self.high = _order_keys(rules, order_bits, _le(meta), self.sizes)
+        self._file(rules, cols)
         #: the Move of each position, made on first use
         self.moves: list[object] = [None] * n
 
+    @classmethod
+    def build(cls, rules: Rules, wild: int, order_bits: Sequence[int], found: Found, max_size: int) -> WildTable:
+        """The table of the readings a full-deck walk found (each with the substitution
+        it was first found with), numbered in legal-move order."""
+        n = len(found)
+        if not 0 < n < _MAX_READINGS or len(rules.combos) > 256:
+            raise ValueError("too many readings or combos for a wild table")
+        packs = array("Q", map(itemgetter(0), found))
+        buf = bytearray(4 * n)  # combo << 16 | rank << 8 | length, little-endian
+        buf[0::4] = bytes(map(itemgetter(3), found))
+        buf[1::4] = bytes(map(itemgetter(2), found))
+        buf[2::4] = bytes(map(itemgetter(1), found))
+        meta = _from_le("I", bytes(buf))
+        del buf
+        sizes = _sizes(_rank_columns(_le(packs)), n)
+        high = _order_keys(rules, order_bits, _le(meta), sizes)
+        # the legal-move order (tier, size, rank, combo name, packed) and the walk's order
+        # among equal keys: one int a reading, sorted without a key function
+        width = C.BITS * C.NUM_RANKS
+        keys = list(map(or_, map(lshift, map(or_, map(lshift, high, repeat(width)), packs), repeat(24)),
+                        range(n)))
+        keys.sort()
+        order = array("I", map(and_, keys, repeat(_MAX_READINGS - 1)))
+        del keys, high
+        distinct = list(dict.fromkeys(found.values()))
+        if len(distinct) >= 1 << 16:
+            raise ValueError("too many distinct substitutions for a wild table")
+        number = {s: i for i, s in enumerate(distinct)}
+        index = array("H", map(number.__getitem__, found.values()))
+        return cls(rules, wild, order_bits, max_size, array("Q", map(packs.__getitem__, order)),
+                   array("I", map(meta.__getitem__, order)), array("H", map(index.__getitem__, order)), distinct)
+
+    def _file(self, rules: Rules, cols: list[bytes]) -> None:
+        """The blocks: by (wilds, size, bomb) for answers and classify, by wilds for leads.
+
+        In legal-move order the plays that are not bombs come first, by size: a size is
+        one run of positions, split by wild count with C-level selectors; the bombs (a
+        few hundred) are filed one by one."""
+        n = len(self.packed)
+        wcol, sizes = cols[self.wild], self.sizes
+        bomb_col = _le(self.meta)[2::4].translate(bytes(1 if i < len(rules.combos) and rules.combos[i].tier >= 0
+                                                        else 0 for i in range(256)))
+        first_bomb = bomb_col.find(1)
+        if first_bomb < 0:
+            first_bomb = n
+        if bomb_col[first_bomb:].translate(None, b"\1") or bomb_col[:first_bomb].translate(None, b"\0"):
+            raise ValueError("bombs not after the other plays")  # the legal-move order puts them last
+        runs: dict[BlockKey, array] = {}  # type: ignore[type-arg]
+        start = 0
+        while start < first_bomb:
+            size = sizes[start]
+            end = sizes.rfind(size, start, first_bomb) + 1
+            if sizes[start:end].translate(None, bytes((size,))):
+                raise ValueError("plays not in order of size")
+            part = wcol[start:end]
+            for j in range(_most(part) + 1):
+                if j in part:
+                    runs[(j, size, 0)] = array("I", compress(range(start, end), part.translate(_IS[j])))
+            start = end
+        bombs: dict[BlockKey, list[int]] = {}
+        for p in range(first_bomb, n):
+            bombs.setdefault((wcol[p], sizes[p], 1), []).append(p)
+        runs.update((key, array("I", at)) for key, at in bombs.items())
+        self.blocks: dict[BlockKey, _Block] = {key: self._block(runs[key]) for key in sorted(runs)}
+        #: per number of wild cards j, the (size, block) of the blocks holding j, by size
+        #: (a lead reads those of at most the hand's wild cards and size)
+        self.by_wilds: list[list[tuple[int, _Block]]] = [[] for _ in range(C.MASK + 1)]
+        #: (wilds, block) of the plays that are not bombs, by size; of the bombs
+        self.plain_by_size: dict[int, list[tuple[int, _Block]]] = {}
+        self.bomb_blocks: list[tuple[int, _Block]] = []
+        for (j, size, bomb), block in self.blocks.items():
+            self.by_wilds[j].append((size, block))
+            if bomb:
+                self.bomb_blocks.append((j, block))
+            else:
+                self.plain_by_size.setdefault(size, []).append((j, block))
+
     def _block(self, positions: array) -> _Block:  # type: ignore[type-arg]
         """A block of these positions (ascending): per natural rank, the bit sets by count."""
-        raw = array("Q", [self.packed[p] for p in positions]).tobytes()
+        raw = _le(array("Q", map(self.packed.__getitem__, positions)))
         checks = []
         for r in range(C.NUM_RANKS):
             if r == self.wild:
                 continue  # a reading's cards of the wild rank are its wild cards: counted by the block
             counts = raw[r // 2::8].translate(_HIGH if r % 2 else _LOW)
             # bit i of the set for c: the block's i-th reading holds at most c cards of rank r
-            sets = tuple(int(counts.translate(_AT_MOST[c])[::-1], 2) for c in range(max(counts)))
+            sets = tuple(int(counts.translate(_AT_MOST[c])[::-1], 2) for c in range(_most(counts)))
             if sets:
                 checks.append((r, sets))
         return _Block(positions, checks)
@@ -157,16 +282,37 @@ class WildTable:
         m = self.meta[pos]
         return self.packed[pos], m >> 16, (m >> 8) & 0xFF, m & 0xFF
 
+    def find(self, ident: tuple[int, int, int, int]) -> int:
+        """The position of a reading, or -1 when the table does not hold it."""
+        packed, combo, rank, length = ident
+        bits = self._order_bits
+        if not 0 <= combo < len(bits) or not 0 <= rank < C.NUM_RANKS or packed < 0:
+            return -1
+        b = bits[combo]
+        want = (b >> 12) << 24 | C.size_of(packed) << 16 | rank << 8 | (b & 0xFF)
+        high, packs, meta = self.high, self.packed, self.meta
+        lo = bisect_left(high, want)
+        hi = bisect_left(high, want + 1, lo)
+        p = bisect_left(packs, packed, lo, hi)
+        m = combo << 16 | rank << 8 | length
+        while p < hi and packs[p] == packed:  # one set of cards, more readings (rare): the walk's order
+            if meta[p] == m:
+                return p
+            p += 1
+        return -1
+
     # ------------------------------------------------------------------ queries
     def lead(self, nat: list[int], wilds: int, total: int) -> list[int]:
         """Positions (ascending) of every reading ``nat`` plus ``wilds`` wild cards hold."""
         out: list[int] = []
-        for block in self.lead_blocks[:wilds + 1]:  # block j: the readings holding j wild cards
-            x = block.select(nat) if block is not None else 0
-            if x:
-                _set_bits(x, block.positions, out)
-        if wilds:
-            out.sort()
+        for blocks in self.by_wilds[:wilds + 1]:  # the readings holding j wild cards
+            for size, block in blocks:
+                if size > total:
+                    continue
+                x = block.select(nat)
+                if x:
+                    _set_bits(x, block.positions, out)
+        out.sort()
         return out
 
     def exact(self, nat: list[int], wilds: int) -> list[int]:
@@ -186,21 +332,105 @@ class WildTable:
         """Positions (unsorted) of the readings the hand holds of one size, non-bombs
         (``bombs`` False) or bombs of every size (``bombs`` True)."""
         out: list[int] = []
-        for (j, s, b), block in self.blocks.items():
-            if j <= wilds and (b if bombs else (not b and s == size)):
+        for j, block in self.bomb_blocks if bombs else self.plain_by_size.get(size, ()):
+            if j <= wilds:
                 x = block.select(nat)
                 if x:
                     _set_bits(x, block.positions, out)
         return out
 
     def nbytes(self) -> int:
-        """Bytes held by the structure (bit sets, arrays, the Move slots and the references
-        to the substitutions; not the Moves made, nor the few distinct substitution tuples)."""
-        total = 8 * len(self.moves)
-        for block in [*self.blocks.values(), *filter(None, self.lead_blocks)]:
+        """Bytes held by the structure (bit sets, arrays, the Move slots; not the Moves
+        made, nor the few distinct substitution tuples)."""
+        total = 8 * len(self.moves) + len(self.sizes) + 4 * len(self.high)
+        for block in self.blocks.values():
             total += block.positions.itemsize * len(block.positions)
             total += sum(s.bit_length() // 8 + 1 for _, sets in block.checks for s in sets)
-        return total + 8 * len(self.packed) + 4 * len(self.meta) + 8 * len(self.substs)
+        return total + 8 * len(self.packed) + 4 * len(self.meta) + 2 * len(self.subst_index)
+
+    # ------------------------------------------------------------------ cache file
+    def encode(self, content_hash: str) -> bytes:
+        """The cache file's payload: the rules' content hash, a header, the readings'
+        arrays (little-endian) and the distinct substitutions (a length byte, the ranks)."""
+        substs = b"".join(bytes((len(s), *s)) for s in self.substs)
+        return b"".join((content_hash.encode("ascii"), b"\n",
+                         _HEADER.pack(_MAGIC, FORMAT, self.wild, self.max_size, len(self.packed), len(self.substs)),
+                         _le(self.packed), _le(self.meta), _le(self.subst_index), substs))
+
+    @classmethod
+    def decode(cls, rules: Rules, wild: int, order_bits: Sequence[int], body: bytes) -> WildTable:
+        """A cache file's payload, checked against ``rules`` (ValueError: not this table):
+        cards of the deck and no more than the largest hand, combos, ranks and lengths in
+        range, the readings strictly in legal-move order, every substitution a sorted
+        tuple of ranks a wild card may stand for, one rank per wild card of its reading.
+        The checks are passes in C over the bytes and arrays."""
+        head, _, rest = body.partition(b"\n")
+        if head != rules.content_hash.encode("ascii"):
+            raise ValueError("it is the wild table of other rules")
+        if len(rest) < _HEADER.size:
+            raise ValueError("truncated")
+        magic, version, w, max_size, n, ns = _HEADER.unpack_from(rest)
+        if magic != _MAGIC or version != FORMAT or w != wild or max_size != rules.max_hand:
+            raise ValueError("not the wild table of this rank and format")
+        if not 0 < n < _MAX_READINGS or not 0 < ns < 1 << 16:
+            raise ValueError("reading count out of range")
+        at = _HEADER.size
+        raw_packed, raw_meta, raw_index = rest[at:at + 8 * n], rest[at + 8 * n:at + 12 * n], rest[at + 12 * n:at + 14 * n]
+        at += 14 * n
+        # the substitutions
+        substs: list[tuple[int, ...]] = []
+        allowed = bytes(sorted({*rules.stand_for, wild}))
+        for _ in range(ns):
+            if at >= len(rest):
+                raise ValueError("truncated")
+            k = rest[at]
+            s = tuple(rest[at + 1:at + 1 + k])
+            if len(s) != k or bytes(s).translate(None, allowed) or list(s) != sorted(s):
+                raise ValueError("a substitution out of range")
+            substs.append(s)
+            at += 1 + k
+        if at != len(rest):
+            raise ValueError("not a wild table of this format")
+        if len(set(substs)) != ns:
+            raise ValueError("a substitution listed twice")
+        # the cards: each rank within the deck (the top field empty), 1..max_size cards
+        cols = _rank_columns(raw_packed)
+        for r, col in enumerate(cols):
+            if col.translate(None, bytes(range(rules.deck[r] + 1))):
+                raise ValueError("a reading not of the deck's cards")
+        if raw_packed[7::8].translate(None, bytes(range(16))):
+            raise ValueError("a reading not of the deck's cards")
+        sizes = _sizes(cols, n)
+        if sizes.translate(None, bytes(range(1, max_size + 1))):
+            raise ValueError("a reading larger than the largest hand")
+        # combo, rank and length in range
+        if (raw_meta[3::4].translate(None, b"\0") or raw_meta[2::4].translate(None, bytes(range(len(rules.combos))))
+                or raw_meta[1::4].translate(None, bytes(range(C.NUM_RANKS)))
+                or raw_meta[0::4].translate(None, bytes(range(1, C.NUM_RANKS + 1)))):
+            raise ValueError("a reading's combo, rank or length out of range")
+        index = _from_le("H", raw_index)
+        if max(index) >= ns:
+            raise ValueError("a substitution index out of range")
+        # one substitution rank per wild card of the reading
+        lengths = array("B", (len(s) for s in substs))
+        if bytes(map(lengths.__getitem__, index)) != cols[wild]:
+            raise ValueError("a substitution that does not match its wild cards")
+        packed, meta = _from_le("Q", raw_packed), _from_le("I", raw_meta)
+        # legal-move order: (tier, size, rank, combo name) never decreasing, the packed cards
+        # never decreasing where that is equal, and where both are, distinct readings
+        high = _order_keys(rules, order_bits, raw_meta, sizes)
+        later = high[1:]
+        if any(map(gt, high, later)):
+            raise ValueError("readings out of order")
+        same = bytes(map(eq, high, later))
+        if any(map(gt, compress(packed, same), compress(packed[1:], same))):
+            raise ValueError("readings out of order")
+        ties = list(compress(range(n - 1), map(and_, same, map(eq, packed, packed[1:]))))
+        if ties:
+            tied = {*ties, *(p + 1 for p in ties)}
+            if len({(packed[p], meta[p]) for p in tied}) != len(tied):
+                raise ValueError("a reading listed twice")
+        return cls(rules, wild, order_bits, max_size, packed, meta, index, substs)
 
 
 def census_counts(table: WildTable, combo_names: Iterable[str]) -> tuple[dict[str, int], int, int, dict[int, int]]:
