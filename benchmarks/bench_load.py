@@ -104,7 +104,10 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--specs", default="")
     ap.add_argument("--path", default=None, help="a checkout whose ddzrules the children import")
+    ap.add_argument("--json", action="store_true", help="the medians as JSON (ms CPU), no start-up rows")
     args = ap.parse_args()
+    say = (lambda *a, **k: None) if args.json else print
+    figures: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         cache = Path(tmp) / "cache"
         env = child_env(cache, args.path)
@@ -113,10 +116,10 @@ def main() -> None:
              + "print(json.dumps(bundled_names()))"], env=env, capture_output=True, text=True,
             check=True).stdout)
         first = run_child(names[0], env)
-        print(f"# {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+        say(f"# {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
               f"Python {platform.python_version()}; {args.rounds} rounds, each a fresh process; "
               f"package {Path(first['file']).parent}")
-        print(f"{'spec':<22}{'import':>8}{'cold':>8}{'warm':>8}{'+moves':>8}   (ms CPU, medians)")
+        say(f"{'spec':<22}{'import':>8}{'cold':>8}{'warm':>8}{'+moves':>8}   (ms CPU, medians)")
         for name in names:
             run_child(name, env)  # write the cache
             rows: dict[str, list[float]] = {"import": [], "cold": [], "warm": [], "moves": []}
@@ -127,7 +130,11 @@ def main() -> None:
                 rows["warm"].append(warm["load"])
                 rows["moves"].append(warm["moves"])
                 rows["import"].append(warm["import"])
-            print(f"{name:<22}{ms(rows['import'])}{ms(rows['cold'])}{ms(rows['warm'])}{ms(rows['moves'])}")
+            say(f"{name:<22}{ms(rows['import'])}{ms(rows['cold'])}{ms(rows['warm'])}{ms(rows['moves'])}")
+            figures[name] = {f"{k}_ms": 1000 * statistics.median(v) for k, v in rows.items()}
+        if args.json:
+            print(json.dumps({"rounds": args.rounds, "specs": figures}, indent=1))
+            return
         py = [sys.executable, "-c"]
         starts = {
             "python -c pass": py + ["pass"],
