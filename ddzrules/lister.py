@@ -792,7 +792,7 @@ class MovePlan:
                 src.add(1, *src.need_hand(), f"{src.const(fs)}.answer(hand, out, *{src.const((size, length, min_rank))})")
         if bombs:
             self._add_bombs(src)
-        return src.build(f"<ddzrules answer: {self.rules.name}>")
+        return src.build(f"<ddzrules answer: {self.rules.name}>", shared=True)
 
     def _add_bombs(self, src: _Source) -> None:
         """Every bomb inside the hand: kickerless groups by rank mask once some rank
@@ -883,9 +883,11 @@ class _Source:
                  "    total = hand.total", "    for key, start, stop, groups, size in more:",
                  "        if size <= total:", f"            {self.const(fs)}.kicked(hand, key, start, stop, groups, out)")
 
-    def build(self, label: str) -> Callable[[bytes], list[int]]:
-        # the constants as defaults: locals, read faster than globals
-        consts = ", ".join(f"{k}={k}" for k in self.env if k.startswith("K"))
+    def build(self, label: str, shared: bool = False) -> Callable[[bytes], list[int]]:
+        """The function (``shared``: its constants as default arguments, so that
+        functions of one text, such as answers to plays of one kind, share one
+        compiled code; read as locals, they cost a little per call)."""
+        consts = ", ".join(f"{k}={k}" for k in self.env if k.startswith("K")) if shared else ""
         head = [f"def {self.name}(raw, {consts}):" if consts else f"def {self.name}(raw):"]
         lines, first = self.lines, "    out.extend("
         if lines and lines[0].startswith(first):  # the first readings make the list
