@@ -1,7 +1,8 @@
 """Whole random-bot games, CPU time per step: ddzrules beside DouZero's ``GameEnv``.
 
     python benchmarks/bench_steps.py [--rounds 9] [--games 40] [--seed 0] [--json]
-                                     [--spec hubei-3p --spec laizi]
+                                     [--spec hubei-3p --spec laizi] [--warm 3]
+                                     [--wild-tables auto|first|walk]
 
 Everything runs in this one process. A round plays ``--games`` whole games with
 every engine, one engine after the other, so that the engines are interleaved and
@@ -18,10 +19,17 @@ garbage collector paused while a batch runs (as ``timeit`` does).
   ``GameEnv.step`` (a play or a pass: DouZero has no bidding). DouZero has no wild
   cards, so its classic game is the anchor of the ``laizi`` row too.
 
-A wild variant builds the table of a wild rank the first time a deal draws it, so
-a round that meets a new wild rank can cost far more than the others (its spread
-shows it); the medians leave such rounds out: the figures are the steady state of a
-long simulation.
+A wild variant (laizi) answers a wild rank's queries by walking the hand until that
+rank has been asked about ``WildMoves.table_after`` times (500), then by its table
+(``ddzrules/wild_table.py``: read from the disk cache in about 0.5 s, or built in
+1.5–4 s once per installation). ``--wild-tables`` picks the path: ``auto`` (that
+policy: over the default 9 × 40 games a rank is asked about ~125 times, so every
+query walks), ``first`` (tables from the first query) or ``walk`` (never a table).
+Before the rounds every engine plays ``--warm`` games; a round that reads a new
+table, or that makes many Moves for the first time (a wild rank's universe is
+450,000–760,000 readings, made into Moves as hands list them), costs more than the
+others (its spread shows it). ``--wild-tables first --warm 300`` measures the steady
+state of a long simulation; the line after the ratios says which tables were read.
 
 The ratio printed is DouZero's time per step over ddzrules' (above 1: ddzrules is
 faster), taken in each round and then the median over the rounds. Issue 12's
@@ -39,20 +47,30 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from ddzrules import cards as C
+
 TARGETS = {"hubei-3p": 5.0, "laizi": 2.0}
 DOUZERO = "douzero GameEnv"
 
 #: a batch of games: (first seed, number of games) -> steps played
 Batch = Callable[[int, int], int]
+#: the rules each ddzrules batch plays, by spec
+LOADED: dict[str, Any] = {}
 
 
-def ddzrules_batch(spec: str) -> Batch:
+def ddzrules_batch(spec: str, warm: int = 3, wild_tables: str = "auto") -> Batch:
     from ddzrules.bots import RandomBot
     from ddzrules.runtime import GameRules
     from ddzrules.simulate import play_game
 
-    rules = GameRules.load(spec)
+    rules = LOADED[spec] = GameRules.load(spec)
     players = rules.players
+    if rules.variant.rules.stand_for and wild_tables != "auto":
+        wilds = rules.variant._wilds()
+        if wild_tables == "first":
+            wilds.table_after = 0  # every query by table: read from the disk cache or built
+        else:
+            wilds.use_table = False  # every query walks the hand
 
     def run(first: int, games: int) -> int:
         steps = 0
@@ -61,11 +79,25 @@ def ddzrules_batch(spec: str) -> Batch:
             steps += len(game.history)
         return steps
 
-    run(10**9, 3)  # warm the lister's memos and the answer recipes
+    run(10**9, warm)  # warm the lister's memos and the answer recipes
     return run
 
 
-def douzero_batch() -> Batch | None:
+def wild_tables_line(spec: str) -> str | None:
+    """What the wild tables of a spec did in this process (None: no wild cards)."""
+    variant = LOADED[spec].variant
+    if not variant.rules.stand_for or variant._wild_moves is None:
+        return None
+    wilds = variant._wild_moves
+
+    def names(ranks: set[int]) -> str:
+        return "".join(C.RANKS[r] for r in sorted(ranks)) or "-"
+
+    return (f"  {spec}: wild tables read from the disk cache {names(wilds.loaded)}, built {names(wilds.built)} "
+            f"(table_after {wilds.table_after}, use_table {wilds.use_table})")
+
+
+def douzero_batch(warm: int = 3) -> Batch | None:
     try:
         from douzero.env.game import GameEnv
     except ImportError:
@@ -98,7 +130,7 @@ def douzero_batch() -> Batch | None:
                 steps += 1
         return steps
 
-    run(10**9, 3)
+    run(10**9, warm)
     return run
 
 
@@ -126,11 +158,15 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=40, help="games per engine per round")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--spec", action="append", help="ddzrules specs (default: hubei-3p and laizi)")
+    ap.add_argument("--warm", type=int, default=3, help="games each engine plays before the rounds")
+    ap.add_argument("--wild-tables", choices=("auto", "first", "walk"), default="auto",
+                    help="wild specs: the library's policy (auto: walk until a rank has been asked about "
+                         "often enough), tables from the first query (first), or always walk")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     specs = args.spec or ["hubei-3p", "laizi"]
-    batches: dict[str, Batch] = {spec: ddzrules_batch(spec) for spec in specs}
-    anchor = douzero_batch()
+    batches: dict[str, Batch] = {spec: ddzrules_batch(spec, args.warm, args.wild_tables) for spec in specs}
+    anchor = douzero_batch(args.warm)
     if anchor is not None:
         batches[DOUZERO] = anchor
     per_step = measure(batches, args.rounds, args.games, args.seed)
@@ -154,6 +190,10 @@ def main() -> None:
         target = TARGETS.get(spec)
         mark = "" if target is None else f"  (target >= {target:g}x: {'met' if ratio >= target else 'not met'})"
         print(f"  {spec}: {ratio:.2f}x DouZero's speed per step{mark}")
+    for spec in specs:
+        line = wild_tables_line(spec)
+        if line:
+            print(line)
 
 
 if __name__ == "__main__":

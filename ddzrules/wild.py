@@ -504,19 +504,20 @@ class WildMoves:
     #: False: every query walks the hand (the reference), no table is built
     use_table = True
     #: queries of one wild rank answered by walking the hand before that rank's table is
-    #: built: a table costs 2-4 s and saves about a millisecond a query, so it pays for a
-    #: long run (a simulation, an environment), not for a few questions (a rule sheet, a
-    #: CLI call); 0 builds it at the first query. Both paths give the same answers.
+    #: read: building a table costs 1.5-4 s (once per installation: it is then kept in the
+    #: disk cache), loading it about 0.5 s, and it saves about a millisecond a query in a
+    #: game, so it pays for a long run (a simulation, an environment), not for a few
+    #: questions (a rule sheet, a CLI call); 0 reads it at the first query. Both paths
+    #: give the same answers.
     table_after = 500
-    #: the same for a table the disk cache holds: loading it costs a few hundred
-    #: milliseconds, so it is read after these many queries (or ``table_after``, if fewer)
-    cached_table_after = 40
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self._tables: dict[int, WildTable] = {}
         self._queries: dict[int, int] = {}  # per wild rank, queries walked so far
-        self._cache_tried: set[int] = set()  # wild ranks looked up in the disk cache
+        #: wild ranks whose table was read from the disk cache, built here (benchmarks report them)
+        self.loaded: set[int] = set()
+        self.built: set[int] = set()
         #: wild rank -> (packed, combo, rank, length) -> (its legal-move order as one int, Move),
         #: for Moves made by walks (a table keeps its own by position)
         self._intern: dict[int, dict[tuple[int, int, int, int], tuple[int, Move]]] = {}
@@ -638,17 +639,19 @@ class WildMoves:
     def _load(self, wild: int) -> WildTable | None:
         """The table of ``wild`` from the disk cache (served only when its keyed digest and
         its structure check, see :mod:`ddzrules.cache`), or None."""
-        self._cache_tried.add(wild)
         name = self._cache_name(wild)
-        return cache.load(name, lambda body: WildTable.decode(self.rules, wild, self._order_bits, body),
-                          stacklevel=4)
+        table = cache.load(name, lambda body: WildTable.decode(self.rules, wild, self._order_bits, body),
+                           stacklevel=4)
+        if table is not None:
+            self.loaded.add(wild)
+        return table
 
     def table(self, wild: int) -> WildTable:
         """The universe table of wild rank ``wild``: from the disk cache, else built (and
         stored there)."""
         table = self._tables.get(wild)
         if table is None:
-            table = None if wild in self._cache_tried else self._load(wild)
+            table = self._load(wild)
             if table is None:
                 deck = list(self.rules.deck)
                 wilds = deck[wild]
@@ -657,6 +660,7 @@ class WildMoves:
                 _walk(self.rules, deck, wilds, wild, found, max_size=self.rules.max_hand)
                 table = WildTable.build(self.rules, wild, self._order_bits, found, self.rules.max_hand)
                 del found
+                self.built.add(wild)
                 if cache.enabled():
                     cache.store(self._cache_name(wild), table.encode(self.rules.content_hash))
             self._tables[wild] = table
@@ -716,14 +720,7 @@ class WildMoves:
         if wild in self._tables:
             return True
         asked = self._queries[wild] = self._queries.get(wild, 0) + 1
-        if asked > self.table_after:
-            return True
-        if asked > self.cached_table_after and wild not in self._cache_tried and cache.enabled():
-            table = self._load(wild)
-            if table is not None:
-                self._tables[wild] = table
-                return True
-        return False
+        return asked > self.table_after
 
     def classify(self, counts: list[int], wild: int) -> tuple[Move, ...]:
         if sum(counts) > self.rules.max_hand or not self._by_table(wild):

@@ -119,20 +119,41 @@ def _order_keys(rules: Rules, order_bits: Sequence[int], meta_raw: bytes, sizes:
 
 class _Block:
     """The readings of one (wilds, size, bomb) class: their positions in legal-move
-    order (ascending) and, per natural rank the block uses, the bit sets by count."""
+    order (ascending) and, per natural rank the block uses, the bit sets by count (made
+    at the block's first query: a short run reads few blocks)."""
 
-    __slots__ = ("checks", "full", "positions")
+    __slots__ = ("_table", "checks", "full", "positions")
 
-    def __init__(self, positions: array, checks: list[tuple[int, tuple[int, ...]]]) -> None:  # type: ignore[type-arg]
+    def __init__(self, positions: array, table: WildTable) -> None:  # type: ignore[type-arg]
         self.positions = positions
         #: (rank, bit set of the readings holding at most c cards of it, for c = 0, 1, ...)
-        self.checks = checks
+        self.checks: list[tuple[int, tuple[int, ...]]] | None = None
         self.full = (1 << len(positions)) - 1
+        self._table = table
+
+    def _fill(self) -> list[tuple[int, tuple[int, ...]]]:
+        """The bit sets, from the packed cards of the block's readings."""
+        table = self._table
+        raw = _le(array("Q", map(table.packed.__getitem__, self.positions)))
+        checks = []
+        for r in range(C.NUM_RANKS):
+            if r == table.wild:
+                continue  # a reading's cards of the wild rank are its wild cards: counted by the block
+            counts = raw[r // 2::8].translate(_HIGH if r % 2 else _LOW)
+            # bit i of the set for c: the block's i-th reading holds at most c cards of rank r
+            sets = tuple(int(counts.translate(_AT_MOST[c])[::-1], 2) for c in range(_most(counts)))
+            if sets:
+                checks.append((r, sets))
+        self.checks = checks
+        return checks
 
     def select(self, nat: list[int] | bytes) -> int:
         """The bit set of this block's readings whose natural cards ``nat`` holds."""
+        checks = self.checks
+        if checks is None:
+            checks = self._fill()
         x = self.full
-        for r, sets in self.checks:
+        for r, sets in checks:
             n = nat[r]
             if n < len(sets):
                 x &= sets[n]
@@ -249,7 +270,7 @@ class WildTable:
         for p in range(first_bomb, n):
             bombs.setdefault((wcol[p], sizes[p], 1), []).append(p)
         runs.update((key, array("I", at)) for key, at in bombs.items())
-        self.blocks: dict[BlockKey, _Block] = {key: self._block(runs[key]) for key in sorted(runs)}
+        self.blocks: dict[BlockKey, _Block] = {key: _Block(runs[key], self) for key in sorted(runs)}
         #: per number of wild cards j, the (size, block) of the blocks holding j, by size
         #: (a lead reads those of at most the hand's wild cards and size)
         self.by_wilds: list[list[tuple[int, _Block]]] = [[] for _ in range(C.MASK + 1)]
@@ -262,20 +283,6 @@ class WildTable:
                 self.bomb_blocks.append((j, block))
             else:
                 self.plain_by_size.setdefault(size, []).append((j, block))
-
-    def _block(self, positions: array) -> _Block:  # type: ignore[type-arg]
-        """A block of these positions (ascending): per natural rank, the bit sets by count."""
-        raw = _le(array("Q", map(self.packed.__getitem__, positions)))
-        checks = []
-        for r in range(C.NUM_RANKS):
-            if r == self.wild:
-                continue  # a reading's cards of the wild rank are its wild cards: counted by the block
-            counts = raw[r // 2::8].translate(_HIGH if r % 2 else _LOW)
-            # bit i of the set for c: the block's i-th reading holds at most c cards of rank r
-            sets = tuple(int(counts.translate(_AT_MOST[c])[::-1], 2) for c in range(_most(counts)))
-            if sets:
-                checks.append((r, sets))
-        return _Block(positions, checks)
 
     def ident(self, pos: int) -> tuple[int, int, int, int]:
         """(packed, combo, rank, length) of the reading at ``pos``."""
@@ -340,12 +347,13 @@ class WildTable:
         return out
 
     def nbytes(self) -> int:
-        """Bytes held by the structure (bit sets, arrays, the Move slots; not the Moves
-        made, nor the few distinct substitution tuples)."""
+        """Bytes held by the structure once every block's bit sets are made (bit sets,
+        arrays, the Move slots; not the Moves made, nor the few distinct substitution tuples)."""
         total = 8 * len(self.moves) + len(self.sizes) + 4 * len(self.high)
         for block in self.blocks.values():
+            checks = block.checks if block.checks is not None else block._fill()
             total += block.positions.itemsize * len(block.positions)
-            total += sum(s.bit_length() // 8 + 1 for _, sets in block.checks for s in sets)
+            total += sum(s.bit_length() // 8 + 1 for _, sets in checks for s in sets)
         return total + 8 * len(self.packed) + 4 * len(self.meta) + 2 * len(self.subst_index)
 
     # ------------------------------------------------------------------ cache file
@@ -409,11 +417,13 @@ class WildTable:
                 or raw_meta[0::4].translate(None, bytes(range(1, C.NUM_RANKS + 1)))):
             raise ValueError("a reading's combo, rank or length out of range")
         index = _from_le("H", raw_index)
-        if max(index) >= ns:
-            raise ValueError("a substitution index out of range")
-        # one substitution rank per wild card of the reading
+        # one substitution rank per wild card of the reading (and every index in range)
         lengths = array("B", (len(s) for s in substs))
-        if bytes(map(lengths.__getitem__, index)) != cols[wild]:
+        try:
+            wilds = bytes(map(lengths.__getitem__, index))
+        except IndexError:
+            raise ValueError("a substitution index out of range") from None
+        if wilds != cols[wild]:
             raise ValueError("a substitution that does not match its wild cards")
         packed, meta = _from_le("Q", raw_packed), _from_le("I", raw_meta)
         # legal-move order: (tier, size, rank, combo name) never decreasing, the packed cards

@@ -9,13 +9,16 @@ Bounded for CI (a few hundred hands per wild count over three wild ranks); the
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
 from ddzrules import cards as C
 from ddzrules import load_variant
+from ddzrules.cache import CacheWarning
 from ddzrules.moves import Move
 from ddzrules.wild import WildMoves
+from ddzrules.wild_table import WildTable
 
 DECK = C.deck_list(C.full_deck())
 #: the two ends of the chain ranks and the middle: wild 3 and A drop the same chains,
@@ -125,3 +128,59 @@ def test_variant_api_goes_through_table_once_it_pays() -> None:
     by_table = v.legal_moves(hand, wild="7")
     assert set(wilds._tables) == {C.parse_rank("7")}
     assert list(by_table) == list(walked[0]) and v.classify("445567", wild="7") == first
+
+
+def test_table_kept_in_disk_cache(cache: Path) -> None:
+    """A built table is stored in the keyed cache and read back the same (its readings,
+    order and substitutions, and the same answers); an edited file is refused with a
+    CacheWarning and the table rebuilt."""
+    wild = 4  # "7": the smallest table
+    first = load_variant("laizi")._wilds()
+    built = first.table(wild)
+    assert first.built == {wild} and not first.loaded
+    (path,) = cache.glob("wild-*.bin")
+    again = load_variant("laizi")._wilds()
+    loaded = again.table(wild)
+    assert again.loaded == {wild} and not again.built
+    assert (loaded.packed, loaded.meta, loaded.substs) == (built.packed, built.meta, built.substs)
+    assert [loaded.substs[i] for i in loaded.subst_index] == [built.substs[i] for i in built.subst_index]
+    rng = random.Random(3)
+    for k in (1, 2, 4):
+        counts = _deal(rng, k, 17, wild)
+        assert _same(again.legal_moves(counts, None, wild).moves, first.legal_moves(counts, None, wild).moves)
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0x10
+    path.write_bytes(bytes(data))
+    third = load_variant("laizi")._wilds()
+    with pytest.warns(CacheWarning):
+        third.table(wild)
+    assert third.built == {wild}
+
+
+def test_cache_payload_structure_checked() -> None:
+    """A payload that passed its digest is still checked: cards outside the deck, readings
+    out of legal-move order, a substitution that does not match its wild cards."""
+    wm = load_variant("laizi")._wilds()
+    wild = 4
+    table = wm.table(wild)
+    body = table.encode(wm.rules.content_hash)
+    assert WildTable.decode(wm.rules, wild, wm._order_bits, body).packed == table.packed
+    at = body.index(b"\n") + 1 + 16  # the first packed count (after the 16-byte header)
+    n = len(table.packed)
+
+    def edited(offset: int, value: bytes) -> bytes:
+        return body[:offset] + value + body[offset + len(value):]
+
+    bad = {
+        "five 3s": edited(at, bytes((0x05,))),
+        "out of order": edited(at, table.packed[1].to_bytes(8, "little") + table.packed[0].to_bytes(8, "little"))
+        [:at + 8 * n] + edited(at + 8 * n, table.meta[1].to_bytes(4, "little") + table.meta[0].to_bytes(4, "little"))
+        [at + 8 * n:],
+        "wild count": edited(at + 12 * n, (len(table.substs) - 1).to_bytes(2, "little")),
+        "other rank": body.replace(b"DDZW\x01\x00\x04", b"DDZW\x01\x00\x05", 1),
+        "cut": body[:-3],
+    }
+    for name, payload in bad.items():
+        with pytest.raises(ValueError):
+            WildTable.decode(wm.rules, wild, wm._order_bits, payload)
+        assert name
