@@ -39,14 +39,17 @@ from .compiler import Rules, Shape
 # * one kicker group: per core, its readings by kicker rank, picked by a mask;
 # * two kicker groups: per core, its readings in a triangle by the two kicker ranks,
 #   picked by the hand's triangle of rank pairs (one big-int AND);
+# * three kicker groups: per core and highest kicker rank, a prefix of that triangle;
 # * more kicker groups: C-level combinations of the cards left, looked up by cards;
 # * shapes outside these forms (several kicker rules, kickers that overlap the core,
 #   literal cores with kickers): ``Rules.enumerate`` for that shape alone.
 #
 # Every reading has one (shape, core) and a hand holds the core of every play it
-# holds, so each play comes out exactly once. A lead runs every shape (as code written
-# out for the plan, see ``MovePlan._compile_lead``); an answer runs a memoised recipe
-# for the play to beat: its family's shapes above its rank, then the bombs.
+# holds, so each play comes out exactly once. A lead runs every shape, an answer its
+# play's family above the play's rank and then the bombs, each as code written out
+# (``_Source``): the lead once per plan, an answer once per kind of play to beat
+# (memoised). Callers sort the positions; the steps keep long sorted runs (a core's
+# readings in listing order) so that sorting costs little.
 
 #: placeholder position in per-rank reading arrays: "no reading"; sorts first
 NO_READING = -1
