@@ -23,6 +23,7 @@ same order with the same substitutions. Prints the counts and exits 1 on a diffe
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import sys
@@ -91,6 +92,9 @@ def check(wm: WildMoves, n: int, seed: int) -> int:
 
 
 def timing(args: argparse.Namespace) -> None:
+    say = (lambda *a, **k: None) if args.json else print
+    tables: list[dict[str, object]] = []
+    rows: list[dict[str, float]] = []
     v = load_variant("laizi")
     wm = v._wilds()
     for w in v.rules.stand_for:
@@ -102,10 +106,12 @@ def timing(args: argparse.Namespace) -> None:
         t = time.process_time()
         again = WildMoves(v.rules)._load(w)
         load = f", a load {time.process_time() - t:.2f} s" if again is not None else ", no disk cache"
-        print(f"table {C.RANKS[w]}: {len(table.packed):,} readings, {table.nbytes() / 1e6:.1f} MB, "
+        tables.append({"rank": C.RANKS[w], "readings": len(table.packed), "mb": table.nbytes() / 1e6,
+                       "how": how, "seconds": took})
+        say(f"table {C.RANKS[w]}: {len(table.packed):,} readings, {table.nbytes() / 1e6:.1f} MB, "
               f"{how} in {took:.2f} s{load}", flush=True)
     rng = random.Random(args.seed)
-    print("wilds | plays/hand natural | wild | µs/play natural | table | enumeration | ratio table | enumeration")
+    say("wilds | plays/hand natural | wild | µs/play natural | table | enumeration | ratio table | enumeration")
     for k in (1, 2, 3, 4):
         dealt = []
         for _ in range(args.hands):
@@ -134,9 +140,15 @@ def timing(args: argparse.Namespace) -> None:
                 times.append((time.process_time() - t) / plays[name])
         wm.use_table = True
         med = {name: statistics.median(xs) * 1e6 for name, xs in per.items()}
-        print(f"{k} | {plays['natural'] / args.hands:.0f} | {plays['table'] / args.hands:.0f} | "
+        rows.append({"wilds": k, "plays_natural": plays["natural"] / args.hands,
+                     "plays_wild": plays["table"] / args.hands, "us_per_play": med,  # type: ignore[dict-item]
+                     "ratio_table": med["table"] / med["natural"],
+                     "ratio_enumeration": med["enumeration"] / med["natural"]})
+        say(f"{k} | {plays['natural'] / args.hands:.0f} | {plays['table'] / args.hands:.0f} | "
               f"{med['natural']:.2f} | {med['table']:.2f} | {med['enumeration']:.2f} | "
               f"{med['table'] / med['natural']:.2f}x | {med['enumeration'] / med['natural']:.2f}x", flush=True)
+    if args.json:
+        print(json.dumps({"hands": args.hands, "rounds": args.rounds, "tables": tables, "rows": rows}, indent=1))
 
 
 def main() -> None:
@@ -146,6 +158,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--check", type=int, default=0, metavar="N",
                     help="compare the table with the enumeration on N hands per wild count")
+    ap.add_argument("--json", action="store_true", help="the figures as JSON")
     args = ap.parse_args()
     if args.check:
         sys.exit(1 if check(load_variant("laizi")._wilds(), args.check, args.seed) else 0)
