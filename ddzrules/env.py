@@ -171,7 +171,11 @@ def _wild_only(rules: GameRules, natural: set[PlayKey]) -> list[Move]:
     ranks = _wild_ranks(rules)
     code = cache.code_hash(ENV_VERSION, "env.py", "wild.py", "compiler.py", "cards.py", "patterns.py")
     name = f"env-{v.rules.content_hash[:24]}-{code[:12]}.json"
-    keys = cache.load(name, _parse_keys)
+    combo_names = {c.name for c in v.rules.combos}
+    deck = v.rules.deck
+    # a play stands for at most the deck's cards of a rank plus every wild card
+    limits = [deck[r] + max(deck[w] for w in ranks) for r in range(len(deck))]
+    keys = cache.load(name, lambda body: _parse_keys(body, combo_names, limits, v.rules.max_hand))
     if keys is None:
         from .wild import _walk
 
@@ -197,17 +201,22 @@ def _wild_only(rules: GameRules, natural: set[PlayKey]) -> list[Move]:
             for combo, rank, length, packed in keys]
 
 
-def _parse_keys(body: bytes) -> list[PlayKey]:
-    """The cached wild-only keys, their structure checked (the cache is untrusted)."""
+def _parse_keys(body: bytes, combo_names: set[str], limits: list[int], max_hand: int) -> list[PlayKey]:
+    """The cached wild-only keys, their structure checked (the cache is untrusted): known
+    combos, ranks and lengths in range, counts within ``limits`` per rank, sizes at most
+    ``max_hand``."""
     rows = json.loads(body)
     if not isinstance(rows, list) or len(rows) > 1_000_000:
         raise ValueError("not a list of play keys")
     out: list[PlayKey] = []
     for row in rows:
-        if (not isinstance(row, list) or len(row) != 4 or not isinstance(row[0], str)
-                or not all(type(x) is int and 0 <= x < 1 << 60 for x in row[1:])):
+        if (not isinstance(row, list) or len(row) != 4 or row[0] not in combo_names
+                or not all(type(x) is int and 0 <= x < 1 << 60 for x in row[1:])
+                or row[1] >= NUM_RANKS or not 1 <= row[2] <= max_hand):
             raise ValueError(f"bad play key {row!r}")
-        C.check_counts(C.unpack(row[3]))
+        counts = C.unpack(row[3])
+        if any(c > lim for c, lim in zip(counts, limits)) or not 0 < sum(counts) <= max_hand:
+            raise ValueError(f"bad play key {row!r}: not cards a play can stand for")
         out.append((row[0], row[1], row[2], row[3]))
     return out
 

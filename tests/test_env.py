@@ -311,3 +311,12 @@ def test_wild_only_plays_are_cached_and_a_damaged_entry_is_rebuilt(tmp_path, cac
     with pytest.warns(CacheWarning):
         again = raw_env(str(spec)).action_list
     assert again == first
+    # signed with the key but wrong inside (as a bug or an old format would be): refused too
+    from ddzrules import cache as cache_module
+
+    for body in (b'[["no_such_combo", 3, 1, 4369]]', b'[["soft_bomb", 3, 1, 255]]', b'{"a": 1}',
+                 b'[["soft_bomb", 3, 1]]', b'[[["soft_bomb"], 3, 1, 4369]]'):
+        cache_module.store(entries[0].name, body)
+        env_module._PLAYS.clear()
+        with pytest.warns(CacheWarning):
+            assert raw_env(str(spec)).action_list == first
