@@ -311,19 +311,16 @@ class Variant:
         raw = None
         if (type(hand) is list or type(hand) is tuple) and fast is not False \
                 and len(hand) <= fast.fits:  # type: ignore[union-attr,arg-type]
-            # the runtime's form, a list of rank indices: count it here, check it fits the deck
-            counts = [0] * 15  # C.NUM_RANKS
+            # the runtime's form, a list of rank indices: its counts as one int, a byte a
+            # rank, from each card's weight (bytes() rejects what is no small int; ranks
+            # 15-255 weigh above the 15 bytes), and checked against the deck in one AND
             try:
-                for r in hand:  # type: ignore[union-attr]
-                    if r < 0:  # -1 would count as the big joker
-                        raise IndexError
-                    counts[r] += 1
-            except (IndexError, TypeError):
+                packed = sum(map(fast.weight, bytes(hand)))  # type: ignore[union-attr]
+            except (TypeError, ValueError):
                 pass  # the general path below raises the usual error
             else:
-                raw = bytes(counts)
-                if (int.from_bytes(raw, "little") + fast.over) & fast.high:  # type: ignore[union-attr]
-                    raw = None  # more of a rank than the deck holds
+                if not (packed + fast.over) & fast.check:  # type: ignore[union-attr]
+                    raw = packed.to_bytes(15, "little")  # C.NUM_RANKS
         if raw is None:  # the general path: any form of cards; raises on bad ones
             counts = self._counts(hand)
             self._check_deck(counts, "the hand")
@@ -485,6 +482,12 @@ class _FastIndex:
         # ``over`` sets a byte's high bit exactly when its rank has more than the deck
         self.over = sum((127 - c) << (8 * r) for r, c in enumerate(rules.deck))
         self.high = sum(128 << (8 * r) for r in range(C.NUM_RANKS))
+        #: a card's weight by its rank (legal_moves sums them into a hand's counts): one
+        #: in its rank's byte; ranks 15-255 weigh a bit above the 15 bytes, which ``check``
+        #: (the high bits and everything above the bytes) catches with the deck's excess
+        weights = [1 << (8 * r) for r in range(C.NUM_RANKS)] + [1 << (8 * C.NUM_RANKS + 8)] * (256 - C.NUM_RANKS)
+        self.weight = weights.__getitem__
+        self.check = self.high | -(1 << (8 * C.NUM_RANKS))
         self.max_hand = rules.max_hand
         #: hands of up to this many cards take the quick path (counts fit 7 bits; no play
         #: larger than the table's)

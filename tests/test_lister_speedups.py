@@ -72,3 +72,29 @@ def test_fast_listing_matches_enumeration(name: str) -> None:
             own = rng.choice(leads)
             assert _show(v.legal_moves(hand, after=own)) == _show(v._legal_moves_enumerated(list(counts), own)), \
                 (hand, own)
+
+
+def _outcome(fn: object, *args: object) -> object:
+    try:
+        return _show(fn(*args))  # type: ignore[operator]
+    except Exception as e:  # noqa: BLE001 - the error itself is compared
+        return (type(e), str(e))
+
+
+@pytest.mark.parametrize("name", ["compat/douzero", "hubei-3p"])
+def test_quick_counting_matches_the_general_path(name: str) -> None:
+    """Lists and tuples of rank indices are counted on a quick path (card weights summed
+    into one int); any other iterable takes the general path. Both give the same moves
+    for good hands and the same errors for bad ones: negative ranks, ranks 15-255 and
+    beyond, more of a rank than the deck holds, floats, strings, bools, too many cards."""
+    v = load_variant(name)
+    bad = [[-1], [0, -1], [-16], [-255], [15], [14, 15], [200], [255], [256], [1 << 70], [0] * 5, [13, 13],
+           [1.0], ["3"], [None], [True, 2], list(range(15)) * 9, [0, 0, 1, 2.5]]
+    rng = random.Random("quick-count")
+    deck = [r for r, n in enumerate(v.rules.deck) for _ in range(n)]
+    good = [rng.sample(deck, rng.randint(0, 20)) for _ in range(50)]  # unsorted on purpose
+    for hand in bad + good:
+        for form in (list, tuple):
+            h = form(hand)
+            assert _outcome(v.legal_moves, h) == _outcome(v.legal_moves, iter(hand)), hand
+            assert _outcome(v.legal_moves, h, "3") == _outcome(v.legal_moves, iter(hand), "3"), hand
