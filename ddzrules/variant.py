@@ -295,6 +295,45 @@ class Variant:
         >>> [m.cards for m in v.legal_moves("3456789", after="34567")]
         ['45678', '56789']
         """
+        order = None
+        fast = self._fast
+        if wild is None and fast and (type(hand) is list or type(hand) is tuple) \
+                and len(hand) <= fast.fits:  # type: ignore[union-attr,arg-type]
+            # the quick path (the runtime's form, a list of rank indices): its counts as
+            # one int, a byte a rank, from each card's weight (bytes() rejects what is no
+            # small int; ranks 15-255 weigh above the 15 bytes), checked against the deck
+            # in one AND; a lead, or an answer to a play looked up before as its string
+            try:
+                packed = sum(map(fast.weight, bytes(hand)))  # type: ignore[union-attr]
+            except (TypeError, ValueError):
+                pass  # the general path raises the usual error
+            else:
+                if not (packed + fast.over) & fast.check:  # type: ignore[union-attr]
+                    if after is None:
+                        order = fast.lead(packed.to_bytes(15, "little"))  # type: ignore[union-attr]
+                    elif type(after) is str:
+                        recipe = fast.recipes.get(after)  # type: ignore[union-attr]
+                        if recipe is not None:
+                            order = recipe(packed.to_bytes(15, "little"))
+        if order is None:  # anything else
+            listed = self._listed(hand, after, wild)
+            if type(listed) is not tuple:  # listed in full (wild cards, plain enumeration)
+                return listed  # type: ignore[return-value]
+            fast, order = listed
+        order.sort()
+        if order and order[0] < 0:  # placeholders for "no reading" sort first
+            del order[:bisect_left(order, 0)]
+        moves = fast.moves  # type: ignore[union-attr]
+        result = _new(LegalMoves)  # LegalMoves(...) without the frozen dataclass's slow __init__
+        d = result.__dict__
+        d["moves"] = itemgetter(*order)(moves) if len(order) > 1 else (moves[order[0]],) if order else ()
+        d["can_pass"] = after is not None
+        return result
+
+    def _listed(self, hand: CardsLike, after: CardsLike | None,
+                wild: int | str | None) -> LegalMoves | tuple[_FastIndex, list[int]]:
+        """legal_moves' general path: the LegalMoves, or the fast index and the positions
+        of the plays (unsorted, perhaps with placeholders) for legal_moves to finish."""
         owned = False  # True when ``after`` is known to be a reading of this variant
         if wild is not None:
             w = self._wild_rank(wild)
@@ -308,65 +347,39 @@ class Variant:
         fast = self._fast
         if fast is None:
             fast = self._prepare_fast()
-        raw = None
-        if (type(hand) is list or type(hand) is tuple) and fast is not False \
-                and len(hand) <= fast.fits:  # type: ignore[union-attr,arg-type]
-            # the runtime's form, a list of rank indices: its counts as one int, a byte a
-            # rank, from each card's weight (bytes() rejects what is no small int; ranks
-            # 15-255 weigh above the 15 bytes), and checked against the deck in one AND
-            try:
-                packed = sum(map(fast.weight, bytes(hand)))  # type: ignore[union-attr]
-            except (TypeError, ValueError):
-                pass  # the general path below raises the usual error
-            else:
-                if not (packed + fast.over) & fast.check:  # type: ignore[union-attr]
-                    raw = packed.to_bytes(15, "little")  # C.NUM_RANKS
-        if raw is None:  # the general path: any form of cards; raises on bad ones
-            counts = self._counts(hand)
-            self._check_deck(counts, "the hand")
-            if fast is False or sum(counts) > fast.max_hand:  # type: ignore[union-attr]
-                # plays larger than the table's
-                prev = None if after is None else after if owned else self.reading(after)
-                return self._legal_moves_enumerated(counts, prev)
-            raw = bytes(counts)
+        counts = self._counts(hand)
+        self._check_deck(counts, "the hand")
+        if fast is False or sum(counts) > fast.max_hand:  # type: ignore[union-attr]
+            # plays larger than the table's
+            prev = None if after is None else after if owned else self.reading(after)
+            return self._legal_moves_enumerated(counts, prev)
+        raw = bytes(counts)
         if after is None:
-            order = fast.plan.lead(raw)  # type: ignore[union-attr]
-            can_pass = False
-        else:
-            # the play to beat, and the plan's function answering it (memoised by string)
-            known = fast.answers.get(after) if type(after) is str else None  # type: ignore[union-attr]
-            if known is None:
-                if type(after) is str:
-                    readings = self._strings.get(after)
-                    prev = readings[-1] if readings else self.reading(after)
-                    readings = self._strings.get(after)  # known now when it is a canonical play
-                else:
-                    # a Move this variant made as it is; anything else read (re-read: a Move of another variant)
-                    prev = after if owned or id(after) in self._interned_ids else self.reading(after)
-                recipe = None
-                if prev.tier < 0:
-                    combo = self._combo_index[prev.combo]  # prev is a reading of this variant
-                    recipe = fast.plan.answerer(combo, prev.size, prev.length, prev.rank)  # type: ignore[union-attr]
-                known = (prev, recipe)
-                if type(after) is str and readings:
-                    fast.answers[after] = known  # type: ignore[union-attr]
-            prev, recipe = known
-            if recipe is not None:
-                order = recipe(raw)
+            return fast, fast.plan.lead(raw)  # type: ignore[union-attr,return-value]
+        # the play to beat, and the plan's function answering it (memoised by string)
+        known = fast.answers.get(after) if type(after) is str else None  # type: ignore[union-attr]
+        if known is None:
+            if type(after) is str:
+                readings = self._strings.get(after)
+                prev = readings[-1] if readings else self.reading(after)
+                readings = self._strings.get(after)  # known now when it is a canonical play
             else:
-                moves = fast.moves  # type: ignore[union-attr]
-                order = [i for i in fast.plan.bomb_plays(raw)  # type: ignore[union-attr]
-                         if i >= 0 and moves[i].beats(prev)]
-            can_pass = True
-        order.sort()
-        if order and order[0] < 0:  # placeholders for "no reading" sort first
-            del order[:bisect_left(order, 0)]
+                # a Move this variant made as it is; anything else read (re-read: a Move of another variant)
+                prev = after if owned or id(after) in self._interned_ids else self.reading(after)
+            recipe = None
+            if prev.tier < 0:
+                combo = self._combo_index[prev.combo]  # prev is a reading of this variant
+                recipe = fast.plan.answerer(combo, prev.size, prev.length, prev.rank)  # type: ignore[union-attr]
+            known = (prev, recipe)
+            if type(after) is str and readings:
+                fast.answers[after] = known  # type: ignore[union-attr]
+                if recipe is not None:
+                    fast.recipes[after] = recipe  # type: ignore[union-attr]
+        prev, recipe = known
+        if recipe is not None:
+            return fast, recipe(raw)  # type: ignore[return-value]
         moves = fast.moves  # type: ignore[union-attr]
-        result = _new(LegalMoves)  # LegalMoves(...) without the frozen dataclass's slow __init__
-        d = result.__dict__
-        d["moves"] = itemgetter(*order)(moves) if len(order) > 1 else (moves[order[0]],) if order else ()
-        d["can_pass"] = can_pass
-        return result
+        return fast, [i for i in fast.plan.bomb_plays(raw) if i >= 0 and moves[i].beats(prev)]  # type: ignore[union-attr]
 
     def _legal_moves_enumerated(self, counts: list[int], prev: Move | None) -> LegalMoves:
         """legal_moves by plain enumeration (hands larger than the table's plays, or
@@ -494,7 +507,10 @@ class _FastIndex:
         self.fits = min(127, rules.max_hand)
         #: card string of a play of the universe -> (its reading, the plan's recipe to answer it)
         self.answers: dict[str, tuple[Move, Any]] = {}
+        #: the recipes of ``answers`` that are not None (legal_moves' quick path)
+        self.recipes: dict[str, Callable[[bytes], list[int]]] = {}
         self.plan = MovePlan(rules, ((pos, ident, shape) for pos, (_, ident, shape) in enumerate(readings)))
+        self.lead = self.plan.lead
 
 
 _new = object.__new__
