@@ -15,9 +15,10 @@ constraints ``wilds``/``naturals`` (soft, hard, pure bombs) are checked.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import compress, repeat
 from operator import and_, attrgetter, is_, itemgetter, rshift
+from typing import Any
 
 from . import cache
 from . import cards as C
@@ -46,6 +47,28 @@ _SHIFT = [C.BITS * r for r in range(C.NUM_RANKS)]
 #: per byte of a packed count (ranks 2k and 2k+1), its cards as text
 _BYTE_CARDS = [[C.RANKS[2 * k] * (b & C.MASK) + (C.RANKS[2 * k + 1] * (b >> C.BITS) if 2 * k + 1 < C.NUM_RANKS else "")
                 for b in range(256)] for k in range(8)]
+
+
+def bulk_maker(cls: type, names: tuple[str, ...]) -> Callable[..., list[Any]] | None:
+    """A function making many instances of a frozen, slotted dataclass ``cls`` at once from
+    one column of values per field of ``names`` (its fields, in order): each field set by
+    a C-level pass of its slot's setter over new objects — what the dataclass's
+    ``__init__`` does, at a third of its cost. None when ``cls`` is not such a class (a
+    ``__post_init__``, other fields or no slots): then call the class."""
+    fields = getattr(cls, "__dataclass_fields__", None)
+    if (fields is None or tuple(fields) != names or hasattr(cls, "__post_init__")
+            or tuple(getattr(cls, "__slots__", ())) != names):
+        return None
+    setters = [getattr(cls, name).__set__ for name in names]
+    new = object.__new__
+
+    def make(*columns: Sequence[Any]) -> list[Any]:
+        objs = list(map(new, repeat(cls, len(columns[0]))))
+        for setter, column in zip(setters, columns):
+            any(map(setter, objs, column))  # each returns None: a C-level pass
+        return objs
+
+    return make
 
 
 def _cards(packed: int) -> str:
@@ -671,7 +694,7 @@ class WildMoves:
         walks made before the table was there)."""
         moves = table.moves
         out = list(map(moves.__getitem__, positions))
-        if None not in out:
+        if all(out):  # a Move is always true: a C-level test (``None in`` would call Move.__eq__ on each)
             return out  # type: ignore[return-value]
         at = list(compress(range(len(out)), map(is_, out, repeat(None))))
         ps = list(map(positions.__getitem__, at))
@@ -697,9 +720,10 @@ class WildMoves:
                     keys[i] = self._keys.get(kid) or self._keys.setdefault(
                         kid, self.rules.combos[kid[0]].key(kid[1], kid[2], kid[3]))
         pairs = self._table_pairs(table)
-        made = list(map(Move, map(_cards, packs), map(self._names.__getitem__, combos), ranks, lengths, sizes,
-                        map(self._tiers.__getitem__, combos), keys, packs,
-                        map(pairs.__getitem__, map(table.subst_index.__getitem__, ps))))
+        columns = (list(map(_cards, packs)), list(map(self._names.__getitem__, combos)), ranks, lengths, sizes,
+                   list(map(self._tiers.__getitem__, combos)), keys, packs,
+                   list(map(pairs.__getitem__, map(table.subst_index.__getitem__, ps))))
+        made = _make_moves(*columns) if _make_moves is not None else list(map(Move, *columns))
         any(map(moves.__setitem__, ps, made))  # C-level stores (each returns None)
         any(map(out.__setitem__, at, made))
         return out  # type: ignore[return-value]
@@ -732,19 +756,31 @@ class WildMoves:
         return tuple(sorted(self._moves_at(table, table.exact(nat, wilds)), key=_reading_order))
 
     def legal_moves(self, counts: list[int], after: Move | None, wild: int) -> LegalMoves:
+        got = self.legal_positions(counts, after, wild)
+        if got is None:
+            return self.legal_moves_enumerated(counts, after, wild)
+        table, positions = got
+        return LegalMoves(tuple(self._moves_at(table, positions)), can_pass=after is not None)
+
+    def legal_positions(self, counts: list[int], after: Move | None, wild: int) -> tuple[WildTable, list[int]] | None:
+        """The table of ``wild`` and the positions in it (ascending: legal-move order) of the
+        hand's legal plays, as :meth:`legal_moves` lists them; None when this query walks the
+        hand instead (a hand above the largest, or the table not used yet). Moves are made
+        only for the bombs an answer must compare (the runtime makes the others' Moves only
+        for the plays it has no action of yet)."""
         total = sum(counts)
         if total > self.rules.max_hand or not self._by_table(wild):
-            return self.legal_moves_enumerated(counts, after, wild)
+            return None
         table = self.table(wild)
         nat = list(counts)
         wilds = nat[wild]
         nat[wild] = 0
         if after is None:
-            return LegalMoves(tuple(self._moves_at(table, table.lead(nat, wilds, total))), can_pass=False)
+            return table, table.lead(nat, wilds, total)
         # the same candidates as the enumeration: the play's combo at its size, length and
         # above its rank (each beats the play: no need to ask), then the bombs that beat it;
-        # in legal-move order the bombs come last
-        moves: list[Move] = []
+        # in legal-move order the bombs come last (positions above every other play's)
+        plain: list[int] = []
         if after.tier < 0 and after.combo in self._combo_index:
             combo = self._combo_index[after.combo]
             meta = table.meta
@@ -754,12 +790,11 @@ class WildMoves:
             plain = [p for p in table.sized(nat, wilds, after.size, False)
                      if lo <= meta[p] < hi and meta[p] & 0xFF == length]
             plain.sort()
-            moves = self._moves_at(table, plain)
         bombs = table.sized(nat, wilds, 0, True)
         if bombs:
             bombs.sort()
-            moves += [m for m in self._moves_at(table, bombs) if m.beats(after)]
-        return LegalMoves(tuple(moves), can_pass=True)
+            plain += compress(bombs, [m.beats(after) for m in self._moves_at(table, bombs)])
+        return table, plain
 
     def census(self, wild: int, max_size: int) -> tuple[dict[str, int], int, int, dict[int, int]]:
         """Distinct plays of the full deck per combo, distinct card sets, readings, and
@@ -805,6 +840,8 @@ class WildMoves:
                 dict(sorted(by_wilds.items())))
 
 
+#: Moves made in bulk (see bulk_maker): the columns of Move's fields in order
+_make_moves = bulk_maker(Move, ("cards", "combo", "rank", "length", "size", "tier", "key", "packed", "substitution"))
 _first = itemgetter(0)
 _second = itemgetter(1)
 #: reading order (m.tier, m.rank, m.combo, m.length), as the natural classify's
