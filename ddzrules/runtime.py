@@ -854,6 +854,8 @@ class Game:
         self.landlord: int | None = None
         self.stake = 0
         self.events: list[MultiplierEvent] = []
+        #: (the events, their multiple) as last worked out (Game.multiple, asked at every view)
+        self._multiple: tuple[tuple[MultiplierEvent, ...], float] | None = None
         self.pair_factors: dict[int, float] = {}
         self.shown_hands: set[int] = set()
         self.kitty_visible = False
@@ -972,15 +974,20 @@ class Game:
     @property
     def multiple(self) -> float:
         """The product of all multiplier events (per group, only the largest)."""
+        events = tuple(self.events)
+        memo = self._multiple
+        if memo is not None and memo[0] == events:  # the same events (asked at every view)
+            return memo[1]  # type: ignore[no-any-return]
         m = 1.0
         groups: dict[str, float] = {}
-        for e in self.events:
+        for e in events:
             if e.group:
                 groups[e.group] = max(groups.get(e.group, 0.0), e.factor)
             else:
                 m *= e.factor
         for factor in groups.values():
             m *= factor
+        self._multiple = (events, m)
         return m
 
     def hand_string(self, seat: int) -> str:

@@ -71,6 +71,31 @@ def bulk_maker(cls: type, names: tuple[str, ...]) -> Callable[..., list[Any]] | 
     return make
 
 
+class _ChunkCards(dict):  # type: ignore[type-arg]
+    """The card text of 20 bits of a packed count (five ranks from rank ``5 * part``), made
+    on first use: at most 5^5 chunks a part, so a card string of many Moves is three
+    lookups (:func:`_cards_of`)."""
+
+    def __init__(self, part: int) -> None:
+        super().__init__()
+        self.shift = 20 * part
+
+    def __missing__(self, chunk: int) -> str:
+        text = self[chunk] = _cards(chunk << self.shift)
+        return text
+
+
+_CHUNKS = [_ChunkCards(part) for part in range(3)]
+_CHUNK_MASK = (1 << 20) - 1
+
+
+def _cards_of(packs: list[int]) -> list[str]:
+    """:func:`_cards` of many packed counts, three chunk lookups each."""
+    low, mid, high = (chunks.__getitem__ for chunks in _CHUNKS)
+    m = _CHUNK_MASK
+    return [low(p & m) + mid((p >> 20) & m) + high(p >> 40) for p in packs]
+
+
 def _cards(packed: int) -> str:
     """The canonical string of a packed count (:func:`ddzrules.cards.to_string`), a byte at a time."""
     return "".join(map(list.__getitem__, _BYTE_CARDS, packed.to_bytes(8, "little")))
@@ -720,7 +745,7 @@ class WildMoves:
                     keys[i] = self._keys.get(kid) or self._keys.setdefault(
                         kid, self.rules.combos[kid[0]].key(kid[1], kid[2], kid[3]))
         pairs = self._table_pairs(table)
-        columns = (list(map(_cards, packs)), list(map(self._names.__getitem__, combos)), ranks, lengths, sizes,
+        columns = (_cards_of(packs), list(map(self._names.__getitem__, combos)), ranks, lengths, sizes,
                    list(map(self._tiers.__getitem__, combos)), keys, packs,
                    list(map(pairs.__getitem__, map(table.subst_index.__getitem__, ps))))
         made = _make_moves(*columns) if _make_moves is not None else list(map(Move, *columns))
