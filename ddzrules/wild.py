@@ -89,7 +89,7 @@ _CHUNKS = [_ChunkCards(part) for part in range(3)]
 _CHUNK_MASK = (1 << 20) - 1
 
 
-def _cards_of(packs: list[int]) -> list[str]:
+def _cards_of(packs: Sequence[int]) -> list[str]:
     """:func:`_cards` of many packed counts, three chunk lookups each."""
     low, mid, high = (chunks.__getitem__ for chunks in _CHUNKS)
     m = _CHUNK_MASK
@@ -635,7 +635,7 @@ class WildMoves:
         if sub is None:
             letter = C.RANKS[wild]
             sub = pairs[subst] = tuple((letter, C.RANKS[r]) for r in subst)
-        return Move(_cards(packed), self._names[combo], rank, length, size, self._tiers[combo], key, packed, sub)
+        return Move(_cards_of((packed,))[0], self._names[combo], rank, length, size, self._tiers[combo], key, packed, sub)
 
     def _entry(self, ident: tuple[int, int, int, int], subst: tuple[int, ...], wild: int) -> tuple[int, Move]:
         """(legal-move order, Move) of a reading a walk found (with the substitution it was
