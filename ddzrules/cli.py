@@ -65,6 +65,8 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Machine-read
 spec_argument = click.argument("spec", metavar="SPEC")
 wild_option = click.option("--wild", default=None, metavar="RANK",
                            help="The wild rank (癞子) of a wildcard spec, e.g. 7.")
+
+
 def backend_options(fn: F) -> F:
     """``--backend local|ray`` and ``--address`` for a command that plays games."""
     from .simulate import BACKENDS  # only when such a command's module loads

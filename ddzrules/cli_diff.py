@@ -7,6 +7,7 @@ they differ, 2 on error (an unknown or broken spec, a bad option).
 from __future__ import annotations
 
 import sys
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -56,7 +57,8 @@ def diff_cmd(a: str, b: str, hands: int, games: int, seed: int, bots: str, worke
         check_backend(backend, address)
         va, vb = load_variant(a), load_variant(b)
         bot_list = [x.strip() for x in bots.split(",") if x.strip()]
-        with game_progress(f"paired games {a} / {b}", games) as advance:
+        # a bar only when there are paired games to play
+        with game_progress(f"paired games {a} / {b}", games) if games else nullcontext(None) as advance:
             d = diff_specs(va, vb, hands=hands, games=games, seed=seed, witnesses=witnesses,
                            bots=bot_list, workers=workers, sources=(a, b), backend=backend,
                            address=address, progress=advance)

@@ -489,9 +489,8 @@ class raw_env(AECEnv):
             self._reset_tallies()  # another game (or a rewound one): read it all again
             done = 0
         for a in history[done:]:
-            if a.kind == "play" and self._first_play is None:
-                self._first_play = True
-            if self._first_play is None:  # before the tricks: the auction and declarations
+            self._in_tricks = self._in_tricks or a.kind == "play"  # a trick opens with a play
+            if not self._in_tricks:  # the auction and declarations
                 col = self._bid_ids.get(("pass", None) if a.kind == "pass" else (a.kind, a.value))
                 if col is not None and self._bids[a.seat, col] < 127:
                     self._bids[a.seat, col] += 1
@@ -517,7 +516,7 @@ class raw_env(AECEnv):
         n = self.n
         self._synced = 0
         self._last_seen: Action | None = None
-        self._first_play: bool | None = None
+        self._in_tricks = False
         self._played = np.zeros((n, NUM_RANKS), np.int8)
         self._bids = np.zeros((n, len(self.bid_columns)), np.int8)
         self._hist_rows = np.zeros((2 * self.history_len, NUM_RANKS), np.int8)
