@@ -803,9 +803,15 @@ class MovePlan:
         rows = [(c, flat) for fs in self.bombs if fs.kind == "group0" for c, flat in fs.flat_by_count.items()]
         if rows:
             least = min(c for c, _ in rows)
-            src.add(1, f"bombs = raw.translate(_AT[{least}])", "if 1 in bombs:")
-            src.add(2, *(f"out.extend(_compress({src.const(flat)}, "
-                         + ("bombs" if c == least else f"raw.translate(_AT[{c}])") + "))" for c, flat in rows))
+            if least >= max(self.rules.deck):
+                # a hand never holds more of a rank than the deck (legal_moves checks), so
+                # "a rank with enough cards" is a byte search, not a mask made per answer
+                src.add(1, f"if {least} in raw:")
+                src.add(2, *(f"out.extend(_compress({src.const(flat)}, raw.translate(_AT[{c}])))" for c, flat in rows))
+            else:
+                src.add(1, f"bombs = raw.translate(_AT[{least}])", "if 1 in bombs:")
+                src.add(2, *(f"out.extend(_compress({src.const(flat)}, "
+                             + ("bombs" if c == least else f"raw.translate(_AT[{c}])") + "))" for c, flat in rows))
         for fs in self.bombs:
             if fs.kind == "literal0":
                 src.literal(1, fs.literal_items, fs.plain_t.get(0, ()))

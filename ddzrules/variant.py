@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from operator import gt, index, itemgetter
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from . import cache
 from . import cards as C
@@ -93,7 +93,7 @@ class Variant:
         self._combo_index = {name: i for i, name in enumerate(self.combo_names)}
         #: the fast listing index (see _prepare_fast); None until first needed, False when
         #: the universe is not tabulated
-        self._fast: _FastIndex | None | bool = None
+        self._fast: _FastIndex | None | Literal[False] = None
         self._wild_moves: WildMoves | None = None
 
     # ------------------------------------------------------------------ moves
@@ -295,35 +295,35 @@ class Variant:
         >>> [m.cards for m in v.legal_moves("3456789", after="34567")]
         ['45678', '56789']
         """
-        order = None
+        order: list[int] | None = None
         fast = self._fast
-        if wild is None and fast and (type(hand) is list or type(hand) is tuple) \
-                and len(hand) <= fast.fits:  # type: ignore[union-attr,arg-type]
+        if wild is None and fast and (type(hand) is list or type(hand) is tuple) and len(hand) <= fast.fits:
+            index = fast
             # the quick path (the runtime's form, a list of rank indices): its counts as
             # one int, a byte a rank, from each card's weight (bytes() rejects what is no
             # small int; ranks 15-255 weigh above the 15 bytes), checked against the deck
             # in one AND; a lead, or an answer to a play looked up before as its string
             try:
-                packed = sum(map(fast.weight, bytes(hand)))  # type: ignore[union-attr]
+                packed: int = sum(map(fast.weight, bytes(hand)))
             except (TypeError, ValueError):
                 pass  # the general path raises the usual error
             else:
-                if not (packed + fast.over) & fast.check:  # type: ignore[union-attr]
+                if not (packed + fast.over) & fast.check:
                     if after is None:
-                        order = fast.lead(packed.to_bytes(15, "little"))  # type: ignore[union-attr]
+                        order = fast.lead(packed.to_bytes(15, "little"))
                     elif type(after) is str:
-                        recipe = fast.recipes.get(after)  # type: ignore[union-attr]
+                        recipe = fast.recipes.get(after)
                         if recipe is not None:
                             order = recipe(packed.to_bytes(15, "little"))
         if order is None:  # anything else
             listed = self._listed(hand, after, wild)
-            if type(listed) is not tuple:  # listed in full (wild cards, plain enumeration)
-                return listed  # type: ignore[return-value]
-            fast, order = listed
+            if isinstance(listed, LegalMoves):  # listed in full (wild cards, plain enumeration)
+                return listed
+            index, order = listed
         order.sort()
         if order and order[0] < 0:  # placeholders for "no reading" sort first
             del order[:bisect_left(order, 0)]
-        moves = fast.moves  # type: ignore[union-attr]
+        moves = index.moves
         result = _new(LegalMoves)  # LegalMoves(...) without the frozen dataclass's slow __init__
         d = result.__dict__
         d["moves"] = itemgetter(*order)(moves) if len(order) > 1 else (moves[order[0]],) if order else ()
@@ -334,52 +334,56 @@ class Variant:
                 wild: int | str | None) -> LegalMoves | tuple[_FastIndex, list[int]]:
         """legal_moves' general path: the LegalMoves, or the fast index and the positions
         of the plays (unsorted, perhaps with placeholders) for legal_moves to finish."""
-        owned = False  # True when ``after`` is known to be a reading of this variant
+        owned: Move | None = None  # ``after`` as a reading of this variant, once known
         if wild is not None:
             w = self._wild_rank(wild)
             counts = self._counts(hand)
             self._check_deck(counts, "the hand")
-            prev = None if after is None else self.reading(after, w)
+            owned = None if after is None else self.reading(after, w)
             if counts[w]:
-                return self._wilds().legal_moves(counts, prev, w)
+                return self._wilds().legal_moves(counts, owned, w)
             # no wild card in hand: the natural listing (of a play perhaps read with wild cards)
-            hand, after, owned = C.deck_list(counts), prev, True
+            hand, after = C.deck_list(counts), owned
         fast = self._fast
         if fast is None:
             fast = self._prepare_fast()
         counts = self._counts(hand)
         self._check_deck(counts, "the hand")
-        if fast is False or sum(counts) > fast.max_hand:  # type: ignore[union-attr]
+        if not isinstance(fast, _FastIndex) or sum(counts) > fast.max_hand:
             # plays larger than the table's
-            prev = None if after is None else after if owned else self.reading(after)
+            prev = None if after is None else owned if owned is not None else self.reading(after)
             return self._legal_moves_enumerated(counts, prev)
         raw = bytes(counts)
         if after is None:
-            return fast, fast.plan.lead(raw)  # type: ignore[union-attr,return-value]
+            return fast, fast.plan.lead(raw)
         # the play to beat, and the plan's function answering it (memoised by string)
-        known = fast.answers.get(after) if type(after) is str else None  # type: ignore[union-attr]
+        known = fast.answers.get(after) if type(after) is str else None
         if known is None:
+            readings = None
             if type(after) is str:
                 readings = self._strings.get(after)
-                prev = readings[-1] if readings else self.reading(after)
+                target = readings[-1] if readings else self.reading(after)
                 readings = self._strings.get(after)  # known now when it is a canonical play
-            else:
-                # a Move this variant made as it is; anything else read (re-read: a Move of another variant)
-                prev = after if owned or id(after) in self._interned_ids else self.reading(after)
+            elif owned is not None:
+                target = owned
+            elif isinstance(after, Move) and id(after) in self._interned_ids:
+                target = after  # a Move this variant made, as it is
+            else:  # anything else read (re-read: a Move of another variant)
+                target = self.reading(after)
             recipe = None
-            if prev.tier < 0:
-                combo = self._combo_index[prev.combo]  # prev is a reading of this variant
-                recipe = fast.plan.answerer(combo, prev.size, prev.length, prev.rank)  # type: ignore[union-attr]
-            known = (prev, recipe)
+            if target.tier < 0:
+                combo = self._combo_index[target.combo]  # a reading of this variant
+                recipe = fast.plan.answerer(combo, target.size, target.length, target.rank)
+            known = (target, recipe)
             if type(after) is str and readings:
-                fast.answers[after] = known  # type: ignore[union-attr]
+                fast.answers[after] = known
                 if recipe is not None:
-                    fast.recipes[after] = recipe  # type: ignore[union-attr]
-        prev, recipe = known
+                    fast.recipes[after] = recipe
+        target, recipe = known
         if recipe is not None:
-            return fast, recipe(raw)  # type: ignore[return-value]
-        moves = fast.moves  # type: ignore[union-attr]
-        return fast, [i for i in fast.plan.bomb_plays(raw) if i >= 0 and moves[i].beats(prev)]  # type: ignore[union-attr]
+            return fast, recipe(raw)
+        moves = fast.moves
+        return fast, [i for i in fast.plan.bomb_plays(raw) if i >= 0 and moves[i].beats(target)]
 
     def _legal_moves_enumerated(self, counts: list[int], prev: Move | None) -> LegalMoves:
         """legal_moves by plain enumeration (hands larger than the table's plays, or
@@ -398,7 +402,7 @@ class Variant:
         out.extend(m for m in (self._move(*i) for i in found) if m.beats(prev))
         return LegalMoves(tuple(sorted(out, key=_move_order)), can_pass=True)
 
-    def _prepare_fast(self) -> _FastIndex | bool:
+    def _prepare_fast(self) -> _FastIndex | Literal[False]:
         self._ensure_table()
         if self._rows is None:
             self._fast = False
@@ -452,10 +456,13 @@ class Variant:
             return m
         w = None if wild is None else self._wild_rank(wild)
         try:
-            ident = (m.packed, self._combo_index.get(m.combo), m.rank, m.length)
-            mine = self._intern.get(ident)
-            if mine is None and w is not None:
-                mine = self._wilds().interned(w, ident)
+            combo = self._combo_index.get(m.combo)
+            mine = None
+            if combo is not None:  # else no combo of this variant: read by its cards below
+                ident = (m.packed, combo, m.rank, m.length)
+                mine = self._intern.get(ident)
+                if mine is None and w is not None:
+                    mine = self._wilds().interned(w, ident)
         except TypeError:  # unhashable fields: a Move built by hand, read by its cards below
             mine = None
         if mine is not None and mine == m:
@@ -499,7 +506,7 @@ class _FastIndex:
         #: in its rank's byte; ranks 15-255 weigh a bit above the 15 bytes, which ``check``
         #: (the high bits and everything above the bytes) catches with the deck's excess
         weights = [1 << (8 * r) for r in range(C.NUM_RANKS)] + [1 << (8 * C.NUM_RANKS + 8)] * (256 - C.NUM_RANKS)
-        self.weight = weights.__getitem__
+        self.weight: Callable[[int], int] = weights.__getitem__
         self.check = self.high | -(1 << (8 * C.NUM_RANKS))
         self.max_hand = rules.max_hand
         #: hands of up to this many cards take the quick path (counts fit 7 bits; no play
