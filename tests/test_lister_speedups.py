@@ -9,6 +9,7 @@ of three or more kicker groups) handle.
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
@@ -17,7 +18,10 @@ from ddzrules import cards as C
 from ddzrules import load_variant
 from ddzrules.spec import bundled_names
 
-HANDS = 60  # per spec and kind of hand: about a second per spec, loading included
+#: random hands per spec and kind of hand (random, crowded): about a second per spec in
+#: CI; the larger run is ``DDZRULES_LISTER_HANDS=5000 python -m pytest
+#: tests/test_lister_speedups.py`` (10,000 hands per spec, see docs/speed.md)
+HANDS = int(os.environ.get("DDZRULES_LISTER_HANDS", "60"))
 
 
 def _random_hand(rng: random.Random, deck: list[int], size: int) -> list[int]:
