@@ -13,7 +13,29 @@ from .spec import load_spec
 from .variant import Census, Variant, load_variant
 
 __all__ = [
-    "Census", "DdzError", "LegalMoves", "Move", "PlayError", "SpecError", "Variant",
+    "COMPILED", "COMPILED_MODULES", "Census", "DdzError", "LegalMoves", "Move", "PlayError", "SpecError", "Variant",
     "load_spec", "load_variant", "parse_cards",
 ]
 __version__ = "0.1.0"
+
+
+def _compiled_modules() -> tuple[str, ...]:
+    """The modules of this package that are extension modules beside their ``.py`` (the
+    compiled build, docs/compiled.md): Python imports those in place of the source."""
+    import importlib.machinery
+    import os
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    found = set()
+    for filename in os.listdir(here):
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            stem = filename.removesuffix(suffix)
+            if stem != filename and "__mypyc" not in stem and os.path.isfile(os.path.join(here, stem + ".py")):
+                found.add(stem)
+    return tuple(sorted(found))
+
+
+#: the modules running compiled (mypyc), by name ("cards", "runtime" …); empty: pure Python
+COMPILED_MODULES = _compiled_modules()
+#: whether this is the compiled build (``DDZRULES_COMPILE=1 pip install .``)
+COMPILED = bool(COMPILED_MODULES)

@@ -1,0 +1,86 @@
+"""The optional compiled build (docs/compiled.md); everything else is in pyproject.toml.
+
+A plain ``pip install .`` or ``pip install -e .`` builds nothing: the package is pure
+Python and needs no compiler. With ``DDZRULES_COMPILE=1`` in the environment the hot
+modules of ``COMPILED_MODULES`` are compiled with mypyc into extension modules, which
+Python imports in place of the ``.py`` files beside them::
+
+    DDZRULES_COMPILE=1 pip install .                          # mypy fetched into the build env
+    DDZRULES_COMPILE=1 pip install --no-build-isolation .     # mypy already installed here
+    DDZRULES_COMPILE=1 python setup.py build_ext --inplace    # developers: in the source tree
+    python setup.py clean_compiled                            # ... and gone again
+
+``DDZRULES_COMPILE`` may also name the modules itself (``DDZRULES_COMPILE=cards,moves``),
+which is how the modules were chosen by measurement.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+from typing import ClassVar
+
+from setuptools import Command, setup
+
+#: the modules compiled (chosen by measurement: docs/compiled.md)
+COMPILED_MODULES = ("cards", "runtime")
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _wanted() -> tuple[str, ...]:
+    """The modules ``DDZRULES_COMPILE`` asks for: none when unset, empty or 0."""
+    value = os.environ.get("DDZRULES_COMPILE", "").strip()
+    if value.lower() in ("", "0", "no", "false"):
+        return ()
+    if value.lower() in ("1", "yes", "true"):
+        return COMPILED_MODULES
+    return tuple(name.strip().removesuffix(".py") for name in value.split(",") if name.strip())
+
+
+def _extensions() -> list:
+    modules = _wanted()
+    if not modules:
+        return []
+    from mypyc.build import mypycify  # only here: the pure build needs no mypy
+
+    paths = [os.path.join("ddzrules", f"{name}.py") for name in modules]
+    for path in paths:
+        if not os.path.isfile(os.path.join(HERE, path)):
+            raise SystemExit(f"DDZRULES_COMPILE: no module {path}")
+    # the modules the compiled ones import are type-checked, not compiled; their own
+    # type errors (if any) are not the build's business
+    return mypycify(["--follow-imports=silent", "--ignore-missing-imports", *paths],
+                    opt_level=os.environ.get("DDZRULES_COMPILE_OPT", "3"))
+
+
+class CleanCompiled(Command):
+    """``python setup.py clean_compiled``: remove an in-place compiled build (the
+    extension modules and mypyc's shared library in the tree, and build/)."""
+
+    description = "remove the compiled modules of an in-place build"
+    user_options: ClassVar[list] = []
+
+    def initialize_options(self) -> None:
+        pass
+
+    def finalize_options(self) -> None:
+        pass
+
+    def run(self) -> None:
+        found = [*glob.glob(os.path.join(HERE, "ddzrules", "*.so")),
+                 *glob.glob(os.path.join(HERE, "ddzrules", "*.pyd")),
+                 *glob.glob(os.path.join(HERE, "*__mypyc*.so")),
+                 *glob.glob(os.path.join(HERE, "*__mypyc*.pyd"))]
+        for path in found:
+            os.remove(path)
+            print(f"removed {os.path.relpath(path, HERE)}")
+        build = os.path.join(HERE, "build")
+        if os.path.isdir(build):
+            shutil.rmtree(build)
+            print("removed build/")
+        if not found:
+            print("no compiled modules in the tree")
+
+
+setup(ext_modules=_extensions(), cmdclass={"clean_compiled": CleanCompiled})
