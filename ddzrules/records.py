@@ -231,9 +231,10 @@ def _stored_variant(record: dict[str, Any]) -> Variant:
 def _rules_of(record: dict[str, Any], registry: PluginRegistry | None, spec_file: str | None,
               check_disk: bool) -> tuple[GameRules, str]:
     """The rules to replay a record under, and a sentence saying where they come from."""
-    from .spec import load_spec
+    from .spec import Spec, load_spec
 
     name, wanted = record["spec"], record["spec_hash"]
+    disk: Spec | None
     if spec_file is not None:
         disk = load_spec(spec_file)
         if disk.content_hash != wanted:

@@ -35,6 +35,7 @@ import pluggy
 
 from . import cards as C
 from . import hookspecs
+from ._build import python_class
 from .errors import DdzError, PlayError, Problem, SpecError
 from .moves import LegalMoves, Move
 from .variant import Variant, load_variant
@@ -56,6 +57,7 @@ ROLE_HOOKS = {
 MAX_REDEALS = 100
 
 
+@python_class  # made in bulk by its slots' setters, and by callers with any values
 @dataclass(frozen=True, slots=True)
 class Action:
     """One decision of one seat: a bid, a declaration, a play or a pass.
@@ -91,6 +93,7 @@ class Action:
         return self.kind if self.value is None else f"{self.kind} {self.value}"
 
 
+@python_class  # plugins make them: a value type as in the pure build
 @dataclass(frozen=True)
 class MultiplierEvent:
     """Something that multiplies the score: a bomb, a spring, a rob, a 亮牌 …
@@ -100,7 +103,7 @@ class MultiplierEvent:
     """
 
     name: str
-    factor: float
+    factor: int | float  # not float: compiled, a float field would turn 2 into 2.0
     seat: int | None = None
     detail: str = ""
     group: str = ""
@@ -131,6 +134,7 @@ class Phase(Protocol):
         """Apply an action the runtime has already checked is among ``options``."""
 
 
+@python_class  # callers make them: a value type as in the pure build
 @dataclass(frozen=True)
 class MatchInfo:
     """Where a game sits in a match: its index, the match's seed and, for bean
@@ -143,6 +147,7 @@ class MatchInfo:
     previous_winner: int | None = None
 
 
+@python_class  # made through its __dict__ (Game.view): a Python class when compiled
 @dataclass
 class PlayerView:
     """What one seat may see."""
@@ -778,7 +783,7 @@ class _PlayLister:
         index = by_rank.get(wild)
         if index is None or index.table is not table:
             index = by_rank[wild] = _WildSeatActions(table)
-        out = list(map(index.get, positions))
+        out: list[Any] = list(map(index.get, positions))
         if not all(out):  # an Action is always true: None marks a play without one yet
             at = list(compress(range(len(out)), map(_not, out)))
             ps = list(map(positions.__getitem__, at))
@@ -856,14 +861,14 @@ class Game:
         self.events: list[MultiplierEvent] = []
         #: (the events, their multiple) as last worked out (Game.multiple, asked at every view)
         self._multiple: tuple[tuple[MultiplierEvent, ...], float] | None = None
-        self.pair_factors: dict[int, float] = {}
+        self.pair_factors: dict[int, int | float] = {}
         self.shown_hands: set[int] = set()
         self.kitty_visible = False
         self.public: dict[str, Any] = {}
         self.private: dict[int, dict[str, Any]] = {s: {} for s in range(self.players)}
         #: while set, each seat sees only this many of its dealt cards (明牌 before/during the deal)
         self.visible_dealt: int | None = None
-        self.stats: dict[str, float] = {}
+        self.stats: dict[str, int | float] = {}  # not float: compiled, 1 would read 1.0
         self.escaped: int | None = None
         self._redeal: str | None = None
         self.played: list[list[Move]] = [[] for _ in range(self.players)]
@@ -884,6 +889,8 @@ class Game:
                 raise DdzError(f"{C.RANKS[self.wild]} cannot be a wild rank of {self.variant.name}")
             self.public["wild"] = C.RANKS[self.wild]
         self._turn: int | None = None
+        self._phases: list[Phase]
+        self._current: Phase | None
         if self.rules.table_kind != "landlord":  # no landlord phase: declarations, then tricks
             self.first_bidder = 0
             self.phase = "declare"
@@ -901,8 +908,8 @@ class Game:
         phase = self.rules.hook.ddzrules_landlord_phase(game=self)
         if phase is None:  # pragma: no cover - GameRules checks a landlord plugin exists
             raise DdzError("no landlord protocol answered")
-        self._phases: list[Phase] = [phase]
-        self._current: Phase | None = phase
+        self._phases = [phase]
+        self._current = phase
         self._advance()
 
     def _declaration_phases(self) -> list[Phase]:
@@ -964,7 +971,7 @@ class Game:
     def add_event(self, event: MultiplierEvent) -> None:
         self.events.append(event)
 
-    def count(self, stat: str, amount: float = 1) -> None:
+    def count(self, stat: str, amount: int | float = 1) -> None:  # noqa: PYI041 - compiled: 1 stays 1
         """Add to a per-game statistic that ``simulate`` averages (robs, 明牌, bean flow …)."""
         self.stats[stat] = self.stats.get(stat, 0) + amount
 
