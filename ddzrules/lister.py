@@ -80,6 +80,16 @@ def _cell(q1: int, q2: int) -> int:
     return q2 * (q2 + 1) // 2 + q1
 
 
+#: per byte of a packed count (ranks 2k and 2k+1), the (rank, count) of each rank it holds
+_BYTE_HELD = [[tuple((r, c) for r, c in ((2 * k, b & C.MASK), (2 * k + 1, b >> C.BITS)) if c and r < C.NUM_RANKS)
+               for b in range(256)] for k in range(8)]
+
+
+def _held(packed: int) -> tuple[tuple[int, int], ...]:
+    """The (rank, count) of each rank a packed count holds, lowest first."""
+    return tuple(_chain.from_iterable(map(list.__getitem__, _BYTE_HELD, packed.to_bytes(8, "little"))))
+
+
 def _half_tables(bit: Callable[[int], int]) -> tuple[dict[bytes, int], dict[bytes, int]]:
     """Per half of a 0/1 rank mask, the OR of ``bit(q)`` over the ranks q it holds."""
     tables = []
@@ -285,21 +295,23 @@ class _FastShape:
             return
         kicker = packed - core
         if groups == 1:
-            q = max(r for r in range(C.NUM_RANKS) if (kicker >> (C.BITS * r)) & C.MASK)
+            q = (kicker.bit_length() - 1) // C.BITS  # the kicker's (highest) rank
             self.single.setdefault(key, [NO_READING] * C.NUM_RANKS)[q] = pos
             return
         self.multi.setdefault(key, {})[kicker] = pos
         u = self.kick.unit
-        held = [(r, (kicker >> (C.BITS * r)) & C.MASK) for r in range(C.NUM_RANKS)
-                if (kicker >> (C.BITS * r)) & C.MASK]
+        held = _held(kicker)
         if groups == 3:
             ranks = [r for r, n in held for _ in range(n // u)]
             if len(ranks) != 3 or any(n % u for _, n in held):  # pragma: no cover - kickers are whole groups
                 self.unpaired.add(key)
                 return
-            pre, col, top = self.triples.setdefault(key, ([[NO_READING] * _cell(0, q) for q in range(C.NUM_RANKS)],
-                                                          [[NO_READING] * q for q in range(C.NUM_RANKS)],
-                                                          [NO_READING] * C.NUM_RANKS))
+            rows = self.triples.get(key)
+            if rows is None:  # (made only for a new core: most readings file into one made before)
+                rows = self.triples[key] = ([[NO_READING] * _cell(0, q) for q in range(C.NUM_RANKS)],
+                                            [[NO_READING] * q for q in range(C.NUM_RANKS)],
+                                            [NO_READING] * C.NUM_RANKS)
+            pre, col, top = rows
             q1, q2, q3 = ranks
             if q2 < q3:
                 pre[q3][_cell(q1, q2)] = pos

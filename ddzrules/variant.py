@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from operator import gt, index, itemgetter
+from operator import attrgetter, gt, index, itemgetter
 from pathlib import Path
 from typing import Any, Literal
 
@@ -31,7 +31,7 @@ from .errors import DdzError, brief
 from .lister import MovePlan
 from .moves import LegalMoves, Move
 from .spec import Spec, load_spec, mark_checked
-from .wild import WildMoves
+from .wild import WildMoves, _cards_of, _make_moves
 
 #: bump when the cached table format or the enumeration changes
 TABLE_FORMAT = 4
@@ -112,6 +112,27 @@ class Variant:
             self._intern[ident] = m
             self._interned_ids.add(id(m))
         return m
+
+    def _moves(self, idents: list[tuple[int, int, int, int]]) -> list[Move]:
+        """:meth:`_move` of many readings: those made before as they were, the others in
+        bulk (card strings by chunk lookups, fields by slot setters) and interned."""
+        got: list[Move | None] = list(map(self._intern.get, idents))
+        new = [ident for ident, m in zip(idents, got) if m is None]
+        if not new:
+            return got  # type: ignore[return-value]
+        packs, combos, ranks, lengths = (list(column) for column in zip(*new))
+        cards = _cards_of(packs)
+        sizes = list(map(len, cards))  # one letter a card
+        infos = list(map(self.rules.combos.__getitem__, combos))
+        keys = [self._keys.get(kk) or self._keys.setdefault(kk, info.key(*kk[1:]))
+                for info, kk in zip(infos, zip(combos, sizes, ranks, lengths))]
+        columns = (cards, [i.name for i in infos], ranks, lengths, sizes, [i.tier for i in infos], keys, packs,
+                   [()] * len(new))
+        made = _make_moves(*columns) if _make_moves is not None else list(map(Move, *columns))
+        self._intern.update(zip(new, made))
+        self._interned_ids.update(map(id, made))
+        fresh = iter(made)
+        return [m if m is not None else next(fresh) for m in got]
 
     def _collect(self, avail: list[int], **kw: object) -> dict[tuple[int, int, int, int], None]:
         found: dict[tuple[int, int, int, int], None] = {}
@@ -408,7 +429,7 @@ class Variant:
             self._fast = False
             return False
         idents, shapes = self._rows.idents()
-        fast = self._fast = _FastIndex(self.rules, idents, shapes, self._move)
+        fast = self._fast = _FastIndex(self.rules, idents, shapes, self._moves)
         return fast
 
     def census(self, wild: int | str | None = None) -> Census:
@@ -495,29 +516,33 @@ class _FastIndex:
     """
 
     def __init__(self, rules: Rules, idents: list[tuple[int, int, int, int]], shapes: list[int],
-                 move: Callable[..., Move]) -> None:
-        readings = sorted(((move(*i), i, s) for i, s in zip(idents, shapes)), key=lambda x: _fast_order(x[0]))
-        self.moves = tuple(m for m, _, _ in readings)
+                 moves: Callable[[list[tuple[int, int, int, int]]], list[Move]]) -> None:
+        made = moves(idents)
+        # legal-move order (tier, size, rank, combo, packed, length) by columns: no key function per reading
+        order = sorted(range(len(made)), key=list(zip(
+            map(_tier, made), map(_size, made), map(_rank, made), map(_combo, made),
+            map(_packed, made), map(_length, made))).__getitem__)
+        self.moves: tuple[Move, ...] = tuple(map(made.__getitem__, order))
         # the deck check on a hand's counts (a byte a rank, each below 128): adding
         # ``over`` sets a byte's high bit exactly when its rank has more than the deck
-        self.over = sum((127 - c) << (8 * r) for r, c in enumerate(rules.deck))
+        self.over: int = sum((127 - c) << (8 * r) for r, c in enumerate(rules.deck))
         self.high = sum(128 << (8 * r) for r in range(C.NUM_RANKS))
         #: a card's weight by its rank (legal_moves sums them into a hand's counts): one
         #: in its rank's byte; ranks 15-255 weigh a bit above the 15 bytes, which ``check``
         #: (the high bits and everything above the bytes) catches with the deck's excess
         weights = [1 << (8 * r) for r in range(C.NUM_RANKS)] + [1 << (8 * C.NUM_RANKS + 8)] * (256 - C.NUM_RANKS)
         self.weight: Callable[[int], int] = weights.__getitem__
-        self.check = self.high | -(1 << (8 * C.NUM_RANKS))
-        self.max_hand = rules.max_hand
+        self.check: int = self.high | -(1 << (8 * C.NUM_RANKS))
+        self.max_hand: int = rules.max_hand
         #: hands of up to this many cards take the quick path (counts fit 7 bits; no play
         #: larger than the table's)
-        self.fits = min(127, rules.max_hand)
+        self.fits: int = min(127, rules.max_hand)
         #: card string of a play of the universe -> (its reading, the plan's recipe to answer it)
         self.answers: dict[str, tuple[Move, Any]] = {}
         #: the recipes of ``answers`` that are not None (legal_moves' quick path)
         self.recipes: dict[str, Callable[[bytes], list[int]]] = {}
-        self.plan = MovePlan(rules, ((pos, ident, shape) for pos, (_, ident, shape) in enumerate(readings)))
-        self.lead = self.plan.lead
+        self.plan: MovePlan = MovePlan(rules, zip(range(len(order)), map(idents.__getitem__, order), map(shapes.__getitem__, order)))
+        self.lead: Callable[[bytes], list[int]] = self.plan.lead
 
 
 _new = object.__new__
@@ -538,8 +563,8 @@ def _move_order(m: Move) -> tuple[int, int, int, str, int]:
     return (m.tier, m.size, m.rank, m.combo, m.packed)
 
 
-def _fast_order(m: Move) -> tuple[int, int, int, str, int, int]:
-    return (m.tier, m.size, m.rank, m.combo, m.packed, m.length)
+_tier, _size, _rank, _combo, _packed, _length = (
+    attrgetter(name) for name in ("tier", "size", "rank", "combo", "packed", "length"))
 
 
 def _show(cards: CardsLike) -> str:
