@@ -23,12 +23,13 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
-
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from . import cache
 from .errors import Location, Problem, SpecError
+
+if TYPE_CHECKING:
+    import yaml  # imported where a spec's YAML is read or written: a warm load never needs it
 
 Path_ = tuple[str | int, ...]
 
@@ -350,6 +351,8 @@ def _check_events(text: str, file: str) -> None:
     billions of nodes; a self-referencing alias never ends), tags other than YAML's
     plain data types (``!!python/...`` builds objects, a custom tag has no meaning
     here) and nesting deeper than :func:`max_spec_depth` (the composer recurses)."""
+    import yaml
+
     depth_limit = max_spec_depth()
     depth = 0
     for event in yaml.parse(text, Loader=yaml.SafeLoader):
@@ -374,6 +377,8 @@ def _check_events(text: str, file: str) -> None:
 def _construct(node: yaml.Node) -> Any:
     """A scalar's value as YAML's safe loader gives it, kept to JSON's types: a date
     stays the text written (the content hash is JSON)."""
+    import yaml
+
     value = yaml.SafeLoader("").construct_object(node)
     if isinstance(value, (datetime.date, datetime.datetime)):
         return str(node.value)
@@ -385,6 +390,8 @@ def _construct(node: yaml.Node) -> Any:
 def _compose_fast(text: str) -> yaml.Node | None:
     """``text`` composed by libyaml, or None when it is absent or refuses the text (an
     edge where the two parsers differ: the pure-Python one then decides)."""
+    import yaml
+
     loader = getattr(yaml, "CSafeLoader", None)
     if loader is None:
         return None
@@ -396,6 +403,8 @@ def _compose_fast(text: str) -> yaml.Node | None:
 
 def _read_yaml(text: str, file: str, check_events: bool = True,
                ) -> tuple[Any, dict[Path_, ScalarSource], dict[Path_, ScalarSource]]:
+    import yaml
+
     try:
         if check_events:
             _check_events(text, file)
@@ -902,6 +911,8 @@ def _display(path: Path, real: Path | None = None) -> str:
 
 def dump_yaml(data: dict[str, Any]) -> str:
     """The resolved spec as YAML, keys in the schema's order."""
+    import yaml
+
     order = list(schema()["properties"])
     ordered = {k: data[k] for k in order if k in data}
     ordered.update({k: v for k, v in data.items() if k not in ordered})
