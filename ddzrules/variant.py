@@ -21,17 +21,19 @@ from dataclasses import dataclass
 from functools import lru_cache
 from operator import attrgetter, gt, index, itemgetter
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from . import cache
 from . import cards as C
 from .cache import CacheWarning, cache_dir
 from .compiler import Rules, Shape, compile_spec
 from .errors import DdzError, brief
-from .lister import MovePlan
 from .moves import LegalMoves, Move
 from .spec import Spec, load_spec, mark_checked
-from .wild import WildMoves, _cards_of, _make_moves
+
+if TYPE_CHECKING:  # imported where first used: loading and classifying need neither
+    from .lister import MovePlan
+    from .wild import WildMoves
 
 #: bump when the cached table format or the enumeration changes
 TABLE_FORMAT = 4
@@ -121,6 +123,8 @@ class Variant:
         if not new:
             return got  # type: ignore[return-value]
         packs, combos, ranks, lengths = (list(column) for column in zip(*new))
+        from .wild import _cards_of, _make_moves
+
         cards = _cards_of(packs)
         sizes = list(map(len, cards))  # one letter a card
         infos = list(map(self.rules.combos.__getitem__, combos))
@@ -497,6 +501,8 @@ class Variant:
 
     def _wilds(self) -> WildMoves:
         if self._wild_moves is None:
+            from .wild import WildMoves
+
             self._wild_moves = WildMoves(self.rules)
         return self._wild_moves
 
@@ -541,6 +547,8 @@ class _FastIndex:
         self.answers: dict[str, tuple[Move, Any]] = {}
         #: the recipes of ``answers`` that are not None (legal_moves' quick path)
         self.recipes: dict[str, Callable[[bytes], list[int]]] = {}
+        from .lister import MovePlan
+
         self.plan: MovePlan = MovePlan(rules, zip(range(len(order)), map(idents.__getitem__, order), map(shapes.__getitem__, order)))
         self.lead: Callable[[bytes], list[int]] = self.plan.lead
 
