@@ -1,7 +1,7 @@
 """Whole random-bot games, CPU time per step: ddzrules beside DouZero's ``GameEnv``.
 
     python benchmarks/bench_steps.py [--rounds 9] [--games 40] [--seed 0] [--json]
-                                     [--spec hubei-3p --spec laizi] [--warm 3]
+                                     [--spec hubei-3p --spec laizi] [--warm 3] [--warm-max 4000]
                                      [--wild-tables auto|first|walk]
 
 Everything runs in this one process. A round plays ``--games`` whole games with
@@ -20,16 +20,21 @@ garbage collector paused while a batch runs (as ``timeit`` does).
   cards, so its classic game is the anchor of the ``laizi`` row too.
 
 A wild variant (laizi) answers a wild rank's queries by walking the hand until that
-rank has been asked about ``WildMoves.table_after`` times (500), then by its table
-(``ddzrules/wild_table.py``: read from the disk cache in about 0.5 s, or built in
-1.5–4 s once per installation). ``--wild-tables`` picks the path: ``auto`` (that
-policy: over the default 9 × 40 games a rank is asked about ~125 times, so every
-query walks), ``first`` (tables from the first query) or ``walk`` (never a table).
-Before the rounds every engine plays ``--warm`` games; a round that reads a new
-table, or that makes many Moves for the first time (a wild rank's universe is
-450,000–760,000 readings, made into Moves as hands list them), costs more than the
-others (its spread shows it). ``--wild-tables first --warm 300`` measures the steady
-state of a long simulation; the line after the ratios says which tables were read.
+rank has been asked about ``WildMoves.load_after`` times (250) when the disk cache holds
+its table, ``WildMoves.table_after`` times (500) when it must be built, then by its
+table (``ddzrules/wild_table.py``: read from the disk cache in about 0.2–0.4 s, or built
+in 1–2.5 s once per installation). Over the rounds alone (9 × 40 games) a rank is asked
+about ~140 times, so every query would walk: what a *short* run costs. A long run
+(``simulate`` of thousands of games, an environment) reads every rank's table after its
+first few hundred games and then costs the table path, so with ``--wild-tables auto``
+(the default: the library's own policy) the warm-up of a wild spec plays games until
+every wild rank is read by table (at most ``--warm-max`` games; at least ``--warm``) and
+prints what the warm-up cost per step (walks, loads and builds: the start of a long run)
+beside the rounds' medians (its steady state). ``--wild-tables first`` reads the tables
+from the first query, ``walk`` never; ``--warm-max 0`` measures the short run. A round
+that makes many Moves for the first time (a wild rank's universe is 450,000–760,000
+readings, made into Moves as hands list them) costs more than the others (its spread
+shows it); the line after the ratios says which tables were read and the warm-up.
 
 The ratio printed is DouZero's time per step over ddzrules' (above 1: ddzrules is
 faster), taken in each round and then the median over the rounds. Issue 12's
@@ -56,19 +61,21 @@ DOUZERO = "douzero GameEnv"
 Batch = Callable[[int, int], int]
 #: the rules each ddzrules batch plays, by spec
 LOADED: dict[str, Any] = {}
+#: per spec, its warm-up: (games, steps, CPU seconds)
+WARM: dict[str, tuple[int, int, float]] = {}
 
 
-def ddzrules_batch(spec: str, warm: int = 3, wild_tables: str = "auto") -> Batch:
+def ddzrules_batch(spec: str, warm: int = 3, wild_tables: str = "auto", warm_max: int = 4000) -> Batch:
     from ddzrules.bots import RandomBot
     from ddzrules.runtime import GameRules
     from ddzrules.simulate import play_game
 
     rules = LOADED[spec] = GameRules.load(spec)
     players = rules.players
-    if rules.variant.rules.stand_for and wild_tables != "auto":
-        wilds = rules.variant._wilds()
+    wilds = rules.variant._wilds() if rules.variant.rules.stand_for else None
+    if wilds is not None and wild_tables != "auto":
         if wild_tables == "first":
-            wilds.table_after = 0  # every query by table: read from the disk cache or built
+            wilds.load_after = wilds.table_after = 0  # every query by table: read from the disk cache or built
         else:
             wilds.use_table = False  # every query walks the hand
 
@@ -79,7 +86,17 @@ def ddzrules_batch(spec: str, warm: int = 3, wild_tables: str = "auto") -> Batch
             steps += len(game.history)
         return steps
 
-    run(10**9, warm)  # warm the lister's memos and the answer recipes
+    # warm the lister's memos and the answer recipes; a wild spec under the library's
+    # policy: until every wild rank reads its table, as a long run does (see the docstring)
+    start = time.process_time()
+    played = steps = 0
+    ranks = set(rules.variant.rules.stand_for)
+    while played < warm or (wilds is not None and wild_tables == "auto" and played < warm_max
+                            and not ranks <= set(wilds._tables)):
+        batch = warm - played if played < warm else min(20, warm_max - played)
+        steps += run(10**9 + played, batch)
+        played += batch
+    WARM[spec] = (played, steps, time.process_time() - start)
     return run
 
 
@@ -93,8 +110,11 @@ def wild_tables_line(spec: str) -> str | None:
     def names(ranks: set[int]) -> str:
         return "".join(C.RANKS[r] for r in sorted(ranks)) or "-"
 
-    return (f"  {spec}: wild tables read from the disk cache {names(wilds.loaded)}, built {names(wilds.built)} "
-            f"(table_after {wilds.table_after}, use_table {wilds.use_table})")
+    games, steps, seconds = WARM[spec]
+    warm = f"{games} games, {seconds / steps * 1e6:.0f} us/step" if steps else "none"
+    return (f"  {spec}: wild tables read from the disk cache {names(wilds.loaded)}, built {names(wilds.built)}, "
+            f"walking {names(set(variant.rules.stand_for) - set(wilds._tables))} (load_after {wilds.load_after}, "
+            f"table_after {wilds.table_after}, use_table {wilds.use_table}); warm-up {warm}")
 
 
 def douzero_batch(warm: int = 3) -> Batch | None:
@@ -158,14 +178,18 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=40, help="games per engine per round")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--spec", action="append", help="ddzrules specs (default: hubei-3p and laizi)")
-    ap.add_argument("--warm", type=int, default=3, help="games each engine plays before the rounds")
+    ap.add_argument("--warm", type=int, default=3, help="games each engine plays before the rounds (at least)")
+    ap.add_argument("--warm-max", type=int, default=4000,
+                    help="wild specs under --wild-tables auto: warm until every wild rank reads its table, "
+                         "at most this many games (0: measure a short run)")
     ap.add_argument("--wild-tables", choices=("auto", "first", "walk"), default="auto",
                     help="wild specs: the library's policy (auto: walk until a rank has been asked about "
                          "often enough), tables from the first query (first), or always walk")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     specs = args.spec or ["hubei-3p", "laizi"]
-    batches: dict[str, Batch] = {spec: ddzrules_batch(spec, args.warm, args.wild_tables) for spec in specs}
+    batches: dict[str, Batch] = {spec: ddzrules_batch(spec, args.warm, args.wild_tables, args.warm_max)
+                                 for spec in specs}
     anchor = douzero_batch(args.warm)
     if anchor is not None:
         batches[DOUZERO] = anchor
@@ -177,7 +201,9 @@ def main() -> None:
               if anchor is not None else {})
     if args.json:
         print(json.dumps({"us_per_step": {k: v * 1e6 for k, v in medians.items()}, "ratio_vs_douzero": ratios,
-                          "rounds": args.rounds, "games": args.games}, indent=2))
+                          "rounds": args.rounds, "games": args.games,
+                          "warm": {k: {"games": g, "us_per_step": t / st * 1e6 if st else None}
+                                   for k, (g, st, t) in WARM.items()}}, indent=2))
         return
     print(f"CPU time per step, median of {args.rounds} interleaved rounds of {args.games} games each")
     for name, t in medians.items():

@@ -546,23 +546,29 @@ class WildMoves:
     delegates to when a wild rank is given.
 
     ``classify``, ``legal_moves`` and ``census`` read a :class:`~ddzrules.wild_table.WildTable`
-    per wild rank (built on first use, kept in the keyed disk cache); ``*_enumerated`` walk
-    the hand instead, the reference they are tested against."""
+    per wild rank once that rank has been asked about often enough (:attr:`load_after`,
+    :attr:`table_after`; read from the keyed disk cache, else built and kept there);
+    until then, and ``*_enumerated`` always, they walk the hand (the reference the table
+    is tested against)."""
 
     #: False: every query walks the hand (the reference), no table is built
     use_table = True
     #: queries of one wild rank answered by walking the hand before that rank's table is
-    #: read: building a table costs 1.5-4 s (once per installation: it is then kept in the
-    #: disk cache), loading it about 0.5 s, and it saves about a millisecond a query in a
-    #: game, so it pays for a long run (a simulation, an environment), not for a few
-    #: questions (a rule sheet, a CLI call); 0 reads it at the first query. Both paths
-    #: give the same answers.
+    #: read from the disk cache (when it holds one): reading it and making the blocks it
+    #: meets costs about 0.3 s a rank and the table saves about a millisecond a query in a
+    #: game, so it pays after some hundreds of queries (a long run: a simulation, an
+    #: environment), not for a few questions (a rule sheet, a CLI call, a short run);
+    #: 0 reads it at the first query. Both paths give the same answers.
+    load_after = 250
+    #: queries of one wild rank walked before its table is built when the disk cache holds
+    #: none: building costs 1-2.5 s (once per installation: it is then kept in the cache)
     table_after = 500
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self._tables: dict[int, WildTable] = {}
         self._queries: dict[int, int] = {}  # per wild rank, queries walked so far
+        self._not_on_disk: set[int] = set()  # wild ranks whose cache file was missing or refused
         #: wild ranks whose table was read from the disk cache, built here (benchmarks report them)
         self.loaded: set[int] = set()
         self.built: set[int] = set()
@@ -763,13 +769,23 @@ class WildMoves:
         return got[1]
 
     def _by_table(self, wild: int) -> bool:
-        """Whether this query reads the wild rank's table (see :attr:`table_after`)."""
+        """Whether this query reads the wild rank's table (see :attr:`load_after` and
+        :attr:`table_after`): read from the disk cache after ``load_after`` walked
+        queries, built after ``table_after``."""
         if not self.use_table:
             return False
         if wild in self._tables:
             return True
         asked = self._queries[wild] = self._queries.get(wild, 0) + 1
-        return asked > self.table_after
+        if asked > self.table_after:
+            return True
+        if asked > self.load_after and wild not in self._not_on_disk:
+            table = self._load(wild)
+            if table is not None:
+                self._tables[wild] = table
+                return True
+            self._not_on_disk.add(wild)  # built (or read) when table_after is reached
+        return False
 
     def classify(self, counts: list[int], wild: int) -> tuple[Move, ...]:
         if sum(counts) > self.rules.max_hand or not self._by_table(wild):
@@ -814,10 +830,8 @@ class WildMoves:
             length = after.length
             plain = [p for p in table.sized(nat, wilds, after.size, False)
                      if lo <= meta[p] < hi and meta[p] & 0xFF == length]
-            plain.sort()
-        bombs = table.sized(nat, wilds, 0, True)
+        bombs = table.sized(nat, wilds, 0, True)  # ascending, as the plain plays
         if bombs:
-            bombs.sort()
             plain += compress(bombs, [m.beats(after) for m in self._moves_at(table, bombs)])
         return table, plain
 

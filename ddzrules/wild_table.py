@@ -14,9 +14,10 @@ walk (no Move objects: those are made on first use), with the readings
 
 * numbered in legal-move order (tier, size, rank, combo name, cards), so that a
   hand's plays sort as plain ints;
-* filed in *blocks* by (wild cards held, size, bomb or not): a hand with ``k`` wild
-  cards and ``n`` cards reads only the blocks of at most ``k`` wilds and ``n`` cards
-  (a lead), an answer only the blocks of its size and the bombs;
+* filed in *blocks* by (at most ``w`` wild cards, size or bomb): a hand with ``k`` wild
+  cards and ``n`` cards reads one block per size up to ``n`` and the bombs', all of at
+  most ``k`` wilds (a lead: its plays in legal-move order, blocks read by size), an
+  answer the block of its size and the bombs';
 * per block and per natural rank ``r``, a bit set (a Python int, bit ``i`` for the
   block's ``i``-th reading) of the readings holding at most ``c`` cards of ``r``, for
   each ``c`` below the most the block holds of ``r``. A hand's readings in a block are
@@ -25,8 +26,9 @@ walk (no Move objects: those are made on first use), with the readings
 
 The table is kept on disk through the keyed cache (:mod:`ddzrules.cache`): its file
 holds the readings only (packed cards, combo/rank/length, substitution), checked on load
-(cards of the deck, ranges, legal-move order, one substitution per wild card) and
-filed into blocks again, so the bit sets always agree with the readings they index.
+by passes in C (cards of the deck, ranges, legal-move order, one substitution per wild
+card); the blocks and their bit sets are made from the readings at a block's first
+query, so they always agree with the readings they index.
 
 Memory, build and load times per wild rank are stated in docs/census-variants.md.
 """
@@ -39,13 +41,11 @@ from array import array
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from itertools import compress, repeat
-from operator import and_, eq, gt, itemgetter, lshift, or_
+from operator import and_, itemgetter, lshift, or_
 
 from . import cards as C
 from .compiler import Rules
 
-#: a block's key: (wild cards held, size, 1 for bombs else 0)
-BlockKey = tuple[int, int, int]
 #: (packed, combo, rank, length) -> the ranks its wild cards stand for
 Found = dict[tuple[int, int, int, int], tuple[int, ...]]
 # per byte of a packed count (two 4-bit rank fields): the low field, the high field
@@ -53,8 +53,12 @@ _LOW = bytes(b & C.MASK for b in range(256))
 _HIGH = bytes(b >> C.BITS for b in range(256))
 #: count byte -> b"1" when the count is at most c, else b"0" (bit sets as base-2 text)
 _AT_MOST = [bytes(ord("1") if n <= c else ord("0") for n in range(256)) for c in range(C.MASK + 1)]
-#: byte -> 1 when it equals j, else 0 (selectors for itertools.compress)
-_IS = [bytes(int(n == j) for n in range(256)) for j in range(256)]
+#: (lo, hi) -> per byte 1 when lo <= byte <= hi, else 0 (selectors for itertools.compress)
+_WITHIN = {(lo, hi): bytes(int(lo <= n <= hi) for n in range(256)) for lo in range(C.MASK + 1)
+           for hi in range(lo, C.MASK + 1)}
+#: hands with at most this many wild cards read one block a size (of the readings with at
+#: most as many); more wild cards add the blocks of exactly 3, 4... (fewer, larger hands)
+_CUMULATIVE = 2
 _LITTLE = sys.byteorder == "little"
 #: base-2 text as compress selectors: b"1" -> 1, b"0" -> 0
 _BIT = bytes(int(b == ord("1")) for b in range(256))
@@ -63,7 +67,11 @@ _MAX_READINGS = 1 << 24
 #: the cache file: magic, format, wild rank, largest hand, readings, distinct substitutions
 _HEADER = struct.Struct("<4sHBBII")
 _MAGIC = b"DDZW"
-FORMAT = 1
+FORMAT = 2
+
+
+def _subst_order(s: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+    return len(s), s
 
 
 def _le(col: array) -> bytes:  # type: ignore[type-arg]
@@ -81,6 +89,39 @@ def _from_le(typecode: str, raw: bytes) -> array:  # type: ignore[type-arg]
     if not _LITTLE:
         col.byteswap()
     return col
+
+
+def _holds(a: list[bytes], b: list[bytes], strict: bool) -> bytes:
+    """Per row, 1 when ``a`` >= ``b`` (``strict``: >), else 0, for every row at once.
+
+    ``a`` and ``b`` are big-endian numbers as byte columns (most significant first, one
+    byte a row each, equal lengths). Each row becomes a field of one more byte, ``a``'s
+    with a guard byte 1 in front, ``b``'s with 0; one subtraction of the two columns
+    read as whole integers (less 1 a field when strict) gives, per field, 256^w + a - b
+    (- 1), which is never negative, so no field borrows from the next and the guard byte
+    of the difference is 1 exactly when a >= b (a > b). All of it runs in C."""
+    w = len(a)
+    n = len(a[0])
+    f = w + 1
+    left = bytearray(f * n)
+    right = bytearray(f * n)
+    left[0::f] = b"\1" * n
+    for k in range(w):
+        left[k + 1::f] = a[k]
+        right[k + 1::f] = b[k]
+    d = int.from_bytes(left, "big") - int.from_bytes(right, "big")
+    del left, right
+    if strict:
+        d -= int.from_bytes((bytes(w) + b"\1") * n, "big")
+    if d < 0:
+        return bytes(n)
+    return d.to_bytes(f * n, "big")[0::f]
+
+
+def _key_columns(raw_high: bytes, raw_packed: bytes) -> list[bytes]:
+    """The legal-move order of readings as big-endian byte columns: their order keys
+    (:func:`_order_keys`, little-endian ``raw_high``), then their packed cards."""
+    return [*(raw_high[b::4] for b in range(3, -1, -1)), *(raw_packed[b::8] for b in range(7, -1, -1))]
 
 
 def _most(counts: bytes) -> int:
@@ -118,27 +159,40 @@ def _order_keys(rules: Rules, order_bits: Sequence[int], meta_raw: bytes, sizes:
 
 
 class _Block:
-    """The readings of one (wilds, size, bomb) class: their positions in legal-move
-    order (ascending) and, per natural rank the block uses, the bit sets by count (made
-    at the block's first query: a short run reads few blocks)."""
+    """The readings of ``lo`` to ``hi`` wild cards among the positions ``start..end`` (the
+    plays of one size that are not bombs, or all the bombs; all of them when ``lo`` is 0
+    and ``hi`` the most: then the hand's wild cards are checked like a rank): their positions in legal-move
+    order (ascending) and, per rank the block uses, the bit sets by count — both made at
+    the block's first query (a short run reads few blocks)."""
 
-    __slots__ = ("_table", "checks", "full", "positions")
+    __slots__ = ("_table", "checks", "full", "positions", "span")
 
-    def __init__(self, positions: array, table: WildTable) -> None:  # type: ignore[type-arg]
-        self.positions = positions
+    def __init__(self, table: WildTable, span: tuple[int, int, int, int]) -> None:
+        self.positions: array | None = None  # type: ignore[type-arg]
+        #: (start, end, fewest wild cards, most wild cards)
+        self.span = span
         #: (rank, bit set of the readings holding at most c cards of it, for c = 0, 1, ...)
         self.checks: list[tuple[int, tuple[int, ...]]] | None = None
-        self.full = (1 << len(positions)) - 1
+        self.full = 0
         self._table = table
 
     def _fill(self) -> list[tuple[int, tuple[int, ...]]]:
-        """The bit sets, from the packed cards of the block's readings."""
+        """The positions and the bit sets, from the packed cards of the block's readings."""
         table = self._table
-        raw = _le(array("Q", map(table.packed.__getitem__, self.positions)))
+        start, end, lo, hi = self.span
+        whole = lo == 0 and hi >= table.most_wilds
+        if whole:  # every reading of the run: its positions a range, its cards one slice
+            positions = self.positions = range(start, end)  # type: ignore[assignment]
+            raw = _le(table.packed[start:end])
+        else:
+            positions = self.positions = array("I", compress(range(start, end),
+                                                            table.wcol[start:end].translate(_WITHIN[lo, hi])))
+            raw = _le(array("Q", map(table.packed.__getitem__, positions)))
+        self.full = (1 << len(positions)) - 1
         checks = []
         for r in range(C.NUM_RANKS):
-            if r == table.wild:
-                continue  # a reading's cards of the wild rank are its wild cards: counted by the block
+            if r == table.wild and not whole:
+                continue  # the block's wild cards are counted by the block (at most the hand's)
             counts = raw[r // 2::8].translate(_HIGH if r % 2 else _LOW)
             # bit i of the set for c: the block's i-th reading holds at most c cards of rank r
             sets = tuple(int(counts.translate(_AT_MOST[c])[::-1], 2) for c in range(_most(counts)))
@@ -148,7 +202,8 @@ class _Block:
         return checks
 
     def select(self, nat: list[int] | bytes) -> int:
-        """The bit set of this block's readings whose natural cards ``nat`` holds."""
+        """The bit set of this block's readings whose cards the hand ``nat`` (its wild
+        cards under the wild rank) holds."""
         checks = self.checks
         if checks is None:
             checks = self._fill()
@@ -186,7 +241,8 @@ class WildTable:
     both give the readings in legal-move order and file them the same way."""
 
     def __init__(self, rules: Rules, wild: int, order_bits: Sequence[int], max_size: int, packed: array,  # type: ignore[type-arg]
-                 meta: array, subst_index: array, substs: list[tuple[int, ...]]) -> None:  # type: ignore[type-arg]
+                 meta: array, subst_index: array, substs: list[tuple[int, ...]],  # type: ignore[type-arg]
+                 columns: tuple[list[bytes], bytes, array] | None = None) -> None:  # type: ignore[type-arg]
         self.wild = wild
         self.max_size = max_size
         #: per position in legal-move order: packed cards, combo << 16 | rank << 8 | length,
@@ -196,14 +252,19 @@ class WildTable:
         self.subst_index = subst_index
         self.substs = substs
         n = len(packed)
-        cols = _rank_columns(_le(packed))
-        #: per position, the number of cards
-        self.sizes = _sizes(cols, n)
+        if columns is None:  # (decode has made them while checking)
+            cols = _rank_columns(_le(packed))
+            sizes = _sizes(cols, n)
+            columns = cols, sizes, _order_keys(rules, order_bits, _le(meta), sizes)
+        cols, sizes, high = columns
+        #: per position, the number of cards; the number of wild cards
+        self.sizes = sizes
+        self.wcol = cols[wild]
         self._order_bits = order_bits
         #: per position, its legal-move order but the cards (tier, size, rank, combo name) as
         #: one int: never decreasing, so a reading is found by two bisections
-        self.high = _order_keys(rules, order_bits, _le(meta), self.sizes)
-        self._file(rules, cols)
+        self.high = high
+        self._file(rules)
         #: the Move of each position, made on first use
         self.moves: list[object] = [None] * n
 
@@ -231,7 +292,9 @@ class WildTable:
         keys.sort()
         order = array("I", map(and_, keys, repeat(_MAX_READINGS - 1)))
         del keys, high
-        distinct = list(dict.fromkeys(found.values()))
+        # the distinct substitutions by length, then ranks: those of k wild cards are a run of
+        # indices, so that a load checks a reading's index against its wild cards in C
+        distinct = sorted(set(found.values()), key=_subst_order)
         if len(distinct) >= 1 << 16:
             raise ValueError("too many distinct substitutions for a wild table")
         number = {s: i for i, s in enumerate(distinct)}
@@ -239,14 +302,16 @@ class WildTable:
         return cls(rules, wild, order_bits, max_size, array("Q", map(packs.__getitem__, order)),
                    array("I", map(meta.__getitem__, order)), array("H", map(index.__getitem__, order)), distinct)
 
-    def _file(self, rules: Rules, cols: list[bytes]) -> None:
-        """The blocks: by (wilds, size, bomb) for answers and classify, by wilds for leads.
+    def _file(self, rules: Rules) -> None:
+        """The blocks: per most wild cards w, one per size of the plays that are not bombs
+        and one of the bombs, each of the readings holding at most w wild cards.
 
         In legal-move order the plays that are not bombs come first, by size: a size is
-        one run of positions, split by wild count with C-level selectors; the bombs (a
-        few hundred) are filed one by one."""
+        one run of positions, the bombs another; a block's positions are picked from its
+        run at its first query (by the wild column, in C), so they are ascending and a
+        lead's blocks, read by size then the bombs, list its plays in legal-move order."""
         n = len(self.packed)
-        wcol, sizes = cols[self.wild], self.sizes
+        wcol, sizes = self.wcol, self.sizes
         bomb_col = _le(self.meta)[2::4].translate(bytes(1 if i < len(rules.combos) and rules.combos[i].tier >= 0
                                                         else 0 for i in range(256)))
         first_bomb = bomb_col.find(1)
@@ -254,35 +319,34 @@ class WildTable:
             first_bomb = n
         if bomb_col[first_bomb:].translate(None, b"\1") or bomb_col[:first_bomb].translate(None, b"\0"):
             raise ValueError("bombs not after the other plays")  # the legal-move order puts them last
-        runs: dict[BlockKey, array] = {}  # type: ignore[type-arg]
+        most = _most(wcol)
+        # a hand with w wild cards reads the readings of at most w: one block of those when
+        # w <= _CUMULATIVE (the common hands; a block a size, its positions picked from the
+        # run), else one of the whole run (its wild cards checked like a rank: a block of
+        # readings with 3 or 4 wild cards would be most of the run anyway)
+        cum = min(most, _CUMULATIVE)
+        self.most_wilds = most
+        self.all_blocks: list[_Block] = []
+
+        def spans(start: int, end: int) -> list[tuple[_Block, ...]]:
+            low = [_Block(self, (start, end, 0, w)) for w in range(cum + 1)]
+            run = _Block(self, (start, end, 0, most)) if most > cum else low[-1]
+            self.all_blocks += low if run is low[-1] else [*low, run]
+            return [(low[w],) if w <= cum else (run,) for w in range(most + 1)]
+
+        #: per the hand's wild cards w (at most ``most_wilds``), per size, the blocks of the
+        #: plays of that size that are not bombs and hold at most w wild cards; the bombs'
+        self.plain: list[dict[int, tuple[_Block, ...]]] = [{} for _ in range(most + 1)]
+        self.bombs: list[tuple[_Block, ...]] = spans(first_bomb, n)
         start = 0
         while start < first_bomb:
             size = sizes[start]
             end = sizes.rfind(size, start, first_bomb) + 1
             if sizes[start:end].translate(None, bytes((size,))):
                 raise ValueError("plays not in order of size")
-            part = wcol[start:end]
-            for j in range(_most(part) + 1):
-                if j in part:
-                    runs[(j, size, 0)] = array("I", compress(range(start, end), part.translate(_IS[j])))
+            for w, blocks in enumerate(spans(start, end)):
+                self.plain[w][size] = blocks
             start = end
-        bombs: dict[BlockKey, list[int]] = {}
-        for p in range(first_bomb, n):
-            bombs.setdefault((wcol[p], sizes[p], 1), []).append(p)
-        runs.update((key, array("I", at)) for key, at in bombs.items())
-        self.blocks: dict[BlockKey, _Block] = {key: _Block(runs[key], self) for key in sorted(runs)}
-        #: per number of wild cards j, the (size, block) of the blocks holding j, by size
-        #: (a lead reads those of at most the hand's wild cards and size)
-        self.by_wilds: list[list[tuple[int, _Block]]] = [[] for _ in range(C.MASK + 1)]
-        #: (wilds, block) of the plays that are not bombs, by size; of the bombs
-        self.plain_by_size: dict[int, list[tuple[int, _Block]]] = {}
-        self.bomb_blocks: list[tuple[int, _Block]] = []
-        for (j, size, bomb), block in self.blocks.items():
-            self.by_wilds[j].append((size, block))
-            if bomb:
-                self.bomb_blocks.append((j, block))
-            else:
-                self.plain_by_size.setdefault(size, []).append((j, block))
 
     def ident(self, pos: int) -> tuple[int, int, int, int]:
         """(packed, combo, rank, length) of the reading at ``pos``."""
@@ -310,49 +374,60 @@ class WildTable:
 
     # ------------------------------------------------------------------ queries
     def lead(self, nat: list[int], wilds: int, total: int) -> list[int]:
-        """Positions (ascending) of every reading ``nat`` plus ``wilds`` wild cards hold."""
+        """Positions (ascending) of every reading ``nat`` plus ``wilds`` wild cards hold: the
+        plays that are not bombs by size (ascending positions), then the bombs."""
         out: list[int] = []
-        for blocks in self.by_wilds[:wilds + 1]:  # the readings holding j wild cards
-            for size, block in blocks:
-                if size > total:
-                    continue
-                x = block.select(nat)
+        w = min(self.most_wilds, wilds)
+        hand = list(nat)
+        hand[self.wild] = wilds
+        for size, blocks in self.plain[w].items():
+            if size > total:
+                break
+            for block in blocks:
+                x = block.select(hand)
                 if x:
-                    _set_bits(x, block.positions, out)
-        out.sort()
+                    _set_bits(x, block.positions, out)  # type: ignore[arg-type]
+        for block in self.bombs[w]:
+            x = block.select(hand)
+            if x:
+                _set_bits(x, block.positions, out)  # type: ignore[arg-type]
         return out
 
     def exact(self, nat: list[int], wilds: int) -> list[int]:
-        """Positions of the readings of exactly these cards (classify)."""
+        """Positions (ascending) of the readings of exactly these cards (classify)."""
         total = sum(nat) + wilds
-        out: list[int] = []
-        for bomb in (0, 1):
-            block = self.blocks.get((wilds, total, bomb))
-            if block is not None:
-                x = block.select(nat)
-                if x:
-                    _set_bits(x, block.positions, out)
-        out.sort()
+        w = min(self.most_wilds, wilds)
+        out = self._held(self.plain[w].get(total, ()), nat, wilds)
+        bombs = self._held(self.bombs[w], nat, wilds)
+        if bombs:
+            sizes = self.sizes
+            out += [p for p in bombs if sizes[p] == total]
         return out
 
     def sized(self, nat: list[int], wilds: int, size: int, bombs: bool) -> list[int]:
-        """Positions (unsorted) of the readings the hand holds of one size, non-bombs
+        """Positions (ascending) of the readings the hand holds of one size, non-bombs
         (``bombs`` False) or bombs of every size (``bombs`` True)."""
+        w = min(self.most_wilds, wilds)
+        return self._held(self.bombs[w] if bombs else self.plain[w].get(size, ()), nat, wilds)
+
+    def _held(self, blocks: Iterable[_Block], nat: list[int], wilds: int) -> list[int]:
         out: list[int] = []
-        for j, block in self.bomb_blocks if bombs else self.plain_by_size.get(size, ()):
-            if j <= wilds:
-                x = block.select(nat)
-                if x:
-                    _set_bits(x, block.positions, out)
+        hand = list(nat)
+        hand[self.wild] = wilds
+        for block in blocks:
+            x = block.select(hand)
+            if x:
+                _set_bits(x, block.positions, out)  # type: ignore[arg-type]
         return out
 
     def nbytes(self) -> int:
         """Bytes held by the structure once every block's bit sets are made (bit sets,
         arrays, the Move slots; not the Moves made, nor the few distinct substitution tuples)."""
-        total = 8 * len(self.moves) + len(self.sizes) + 4 * len(self.high)
-        for block in self.blocks.values():
+        total = 8 * len(self.moves) + 2 * len(self.sizes) + 4 * len(self.high)
+        for block in self.all_blocks:
             checks = block.checks if block.checks is not None else block._fill()
-            total += block.positions.itemsize * len(block.positions)
+            if isinstance(block.positions, array):
+                total += 4 * len(block.positions)
             total += sum(s.bit_length() // 8 + 1 for _, sets in checks for s in sets)
         return total + 8 * len(self.packed) + 4 * len(self.meta) + 2 * len(self.subst_index)
 
@@ -371,7 +446,8 @@ class WildTable:
         cards of the deck and no more than the largest hand, combos, ranks and lengths in
         range, the readings strictly in legal-move order, every substitution a sorted
         tuple of ranks a wild card may stand for, one rank per wild card of its reading.
-        The checks are passes in C over the bytes and arrays."""
+        The checks are passes in C over the bytes and arrays (the orders: subtractions of
+        whole columns read as integers, see :func:`_holds`)."""
         head, _, rest = body.partition(b"\n")
         if head != rules.content_hash.encode("ascii"):
             raise ValueError("it is the wild table of other rules")
@@ -385,22 +461,27 @@ class WildTable:
         at = _HEADER.size
         raw_packed, raw_meta, raw_index = rest[at:at + 8 * n], rest[at + 8 * n:at + 12 * n], rest[at + 12 * n:at + 14 * n]
         at += 14 * n
-        # the substitutions
+        # the substitutions: sorted tuples of ranks a wild card may stand for, listed by
+        # (length, ranks) without repeats; ``first[k]``: the index of the first of length k
         substs: list[tuple[int, ...]] = []
         allowed = bytes(sorted({*rules.stand_for, wild}))
-        for _ in range(ns):
+        first = [ns] * (C.MASK + 2)
+        for i in range(ns):
             if at >= len(rest):
                 raise ValueError("truncated")
             k = rest[at]
             s = tuple(rest[at + 1:at + 1 + k])
-            if len(s) != k or bytes(s).translate(None, allowed) or list(s) != sorted(s):
+            if len(s) != k or bytes(s).translate(None, allowed) or list(s) != sorted(s) or k > C.MASK:
                 raise ValueError("a substitution out of range")
+            if substs and not _subst_order(substs[-1]) < _subst_order(s):
+                raise ValueError("substitutions out of order")
+            first[k] = min(first[k], i)
             substs.append(s)
             at += 1 + k
         if at != len(rest):
             raise ValueError("not a wild table of this format")
-        if len(set(substs)) != ns:
-            raise ValueError("a substitution listed twice")
+        for k in range(C.MASK, -1, -1):  # a length no substitution has: an empty run
+            first[k] = min(first[k], first[k + 1])
         # the cards: each rank within the deck (the top field empty), 1..max_size cards
         cols = _rank_columns(raw_packed)
         for r, col in enumerate(cols):
@@ -416,31 +497,38 @@ class WildTable:
                 or raw_meta[1::4].translate(None, bytes(range(C.NUM_RANKS)))
                 or raw_meta[0::4].translate(None, bytes(range(1, C.NUM_RANKS + 1)))):
             raise ValueError("a reading's combo, rank or length out of range")
-        index = _from_le("H", raw_index)
-        # one substitution rank per wild card of the reading (and every index in range)
-        lengths = array("B", (len(s) for s in substs))
-        try:
-            wilds = bytes(map(lengths.__getitem__, index))
-        except IndexError:
-            raise ValueError("a substitution index out of range") from None
-        if wilds != cols[wild]:
+        # one substitution rank per wild card of the reading: with k wild cards, its index
+        # is in first[k] <= index < first[k + 1] (big-endian columns: high byte, low byte)
+        wcol = cols[wild]
+        index_cols = [raw_index[1::2], raw_index[0::2]]
+        low = [wcol.translate(bytes(first[min(k, C.MASK)] >> 8 for k in range(256))),
+               wcol.translate(bytes(first[min(k, C.MASK)] & 0xFF for k in range(256)))]
+        high = [wcol.translate(bytes(first[min(k, C.MASK) + 1] >> 8 for k in range(256))),
+                wcol.translate(bytes(first[min(k, C.MASK) + 1] & 0xFF for k in range(256)))]
+        if _holds(index_cols, low, False).translate(None, b"\1") or _holds(high, index_cols, True).translate(None, b"\1"):
             raise ValueError("a substitution that does not match its wild cards")
+        # legal-move order: (tier, size, rank, combo name, packed) never decreasing, and
+        # where two neighbours are equal, distinct readings (the walk's order among them)
+        keys = _order_keys(rules, order_bits, raw_meta, sizes)
+        key_cols = _key_columns(_le(keys), raw_packed)
+        later, earlier = [c[1:] for c in key_cols], [c[:-1] for c in key_cols]
+        del key_cols
+        if _holds(later, earlier, False).translate(None, b"\1"):
+            raise ValueError("readings out of order")
+        above = _holds(later, earlier, True)  # 0 where a reading's key equals the next one's
+        del later, earlier
         packed, meta = _from_le("Q", raw_packed), _from_le("I", raw_meta)
-        # legal-move order: (tier, size, rank, combo name) never decreasing, the packed cards
-        # never decreasing where that is equal, and where both are, distinct readings
-        high = _order_keys(rules, order_bits, raw_meta, sizes)
-        later = high[1:]
-        if any(map(gt, high, later)):
-            raise ValueError("readings out of order")
-        same = bytes(map(eq, high, later))
-        if any(map(gt, compress(packed, same), compress(packed[1:], same))):
-            raise ValueError("readings out of order")
-        ties = list(compress(range(n - 1), map(and_, same, map(eq, packed, packed[1:]))))
+        ties = []
+        p = above.find(0)
+        while p >= 0:
+            ties.append(p)
+            p = above.find(0, p + 1)
         if ties:
             tied = {*ties, *(p + 1 for p in ties)}
             if len({(packed[p], meta[p]) for p in tied}) != len(tied):
                 raise ValueError("a reading listed twice")
-        return cls(rules, wild, order_bits, max_size, packed, meta, index, substs)
+        return cls(rules, wild, order_bits, max_size, packed, meta, _from_le("H", raw_index), substs,
+                   (cols, sizes, keys))
 
 
 def census_counts(table: WildTable, combo_names: Iterable[str]) -> tuple[dict[str, int], int, int, dict[int, int]]:

@@ -130,6 +130,28 @@ def test_variant_api_goes_through_table_once_it_pays() -> None:
     assert list(by_table) == list(walked[0]) and v.classify("445567", wild="7") == first
 
 
+def test_table_on_disk_read_after_load_after_queries(cache: Path) -> None:
+    """A table the disk cache holds is read after ``load_after`` walked queries of its
+    rank; one it does not hold is built only after ``table_after``; the answers are the
+    walk's throughout."""
+    wild = 4
+    load_variant("laizi")._wilds().table(wild)  # now on disk
+    hand = _deal(random.Random(11), 2, 17, wild)
+    wm = load_variant("laizi")._wilds()
+    wm.load_after, wm.table_after = 2, 1000
+    walked = [wm.legal_moves(hand, None, wild).moves for _ in range(2)]
+    assert not wm._tables
+    read = wm.legal_moves(hand, None, wild).moves
+    assert wm.loaded == {wild} and not wm.built and _same(read, walked[0])
+    other = 7  # "T": no file for it
+    for _ in range(4):
+        wm.legal_moves(_deal(random.Random(12), 1, 17, other), None, other)
+    assert other not in wm._tables and wm._not_on_disk == {other}
+    wm.table_after = 4
+    wm.legal_moves(_deal(random.Random(12), 1, 17, other), None, other)
+    assert wm.built == {other}
+
+
 def test_table_kept_in_disk_cache(cache: Path) -> None:
     """A built table is stored in the keyed cache and read back the same (its readings,
     order and substitutions, and the same answers); an edited file is refused with a
@@ -159,11 +181,13 @@ def test_table_kept_in_disk_cache(cache: Path) -> None:
 
 def test_cache_payload_structure_checked() -> None:
     """A payload that passed its digest is still checked: cards outside the deck, readings
-    out of legal-move order, a substitution that does not match its wild cards."""
+    out of legal-move order, a substitution that does not match its wild cards, the
+    substitutions out of their order (by length, then ranks)."""
     wm = load_variant("laizi")._wilds()
     wild = 4
     table = wm.table(wild)
     body = table.encode(wm.rules.content_hash)
+    assert [len(s) for s in table.substs[:3]] == [0, 1, 1]
     assert WildTable.decode(wm.rules, wild, wm._order_bits, body).packed == table.packed
     at = body.index(b"\n") + 1 + 16  # the first packed count (after the 16-byte header)
     n = len(table.packed)
@@ -177,7 +201,9 @@ def test_cache_payload_structure_checked() -> None:
         [:at + 8 * n] + edited(at + 8 * n, table.meta[1].to_bytes(4, "little") + table.meta[0].to_bytes(4, "little"))
         [at + 8 * n:],
         "wild count": edited(at + 12 * n, (len(table.substs) - 1).to_bytes(2, "little")),
-        "other rank": body.replace(b"DDZW\x01\x00\x04", b"DDZW\x01\x00\x05", 1),
+        "other rank": body.replace(b"DDZW\x02\x00\x04", b"DDZW\x02\x00\x05", 1),
+        # the substitutions are listed by (length, ranks): two of one length swapped
+        "substitutions swapped": edited(at + 14 * n, bytes((0, 1, table.substs[2][0], 1, table.substs[1][0]))),
         "cut": body[:-3],
     }
     for name, payload in bad.items():
