@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import IO, Any, NoReturn, TypeVar
 
 import click
+from click.utils import make_default_short_help
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -137,25 +138,49 @@ class CardArgsCommand(click.Command):
 
 
 #: commands defined in other modules, imported only when asked for: `classify` need not
-#: load the game runtime, plugins, simulation, conformance or the rule sheets
-_LAZY_COMMANDS = {"play": "cli_game", "simulate": "cli_game", "replay": "cli_game", "plugins": "cli_game",
-                  "match": "cli_game", "conformance": "cli_conformance", "diff": "cli_diff",
-                  "sheet": "cli_sheet"}
+#: load the game runtime, plugins, simulation, conformance or the rule sheets. With each,
+#: the first sentence of its help, which `--help` lists without importing the module
+#: (tests/test_cli.py checks it against the command's own)
+_LAZY_COMMANDS = {
+    "play": ("cli_game", "Play a game at the terminal against bots (or watch bots with --auto)."),
+    "simulate": ("cli_game", "Play many all-bot games and summarise them, every figure with its 95% interval."),
+    "replay": ("cli_game", "Replay a game record and verify every action and the final figures."),
+    "plugins": ("cli_game", "List the installed plugins and the hooks each implements (--params NAME: its parameters)."),
+    "match": ("cli_game", "Play a match of consecutive all-bot games and report the totals and the winner."),
+    "conformance": ("cli_conformance", "Conformance suites: test vectors generated from a spec, run against any engine."),
+    "diff": ("cli_diff", ("Compare two rule sets: rules, plays, comparisons (exact), and optionally random hands "
+                          "and paired games.")),
+    "sheet": ("cli_sheet", ("The rule sheet of SPEC, written from the spec alone: deck and deal, every combo with "
+                            "its smallest and largest play, comparison and bomb order, wildcards, the game plugins as "
+                            "they describe themselves, a worked scoring example, and the readings.")),
+}
 
 
 class _LazyGroup(click.Group):
     """A group whose commands of other modules are imported on first use (each module
-    registers its commands on ``main`` when imported)."""
+    registers its commands on ``main`` when imported); ``--help`` imports none of them."""
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in self.commands and cmd_name in _LAZY_COMMANDS:
-            import_module(f"{__package__}.{_LAZY_COMMANDS[cmd_name]}")
+            import_module(f"{__package__}.{_LAZY_COMMANDS[cmd_name][0]}")
         return super().get_command(ctx, cmd_name)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        for module in dict.fromkeys(_LAZY_COMMANDS.values()):  # --help lists them all
-            import_module(f"{__package__}.{module}")
-        return super().list_commands(ctx)
+        return sorted({*self.commands, *_LAZY_COMMANDS})
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """click's listing, with the help of commands not imported yet from _LAZY_COMMANDS."""
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(map(len, names))
+        rows = []
+        for name in names:
+            cmd = self.commands.get(name)
+            if cmd is None:
+                rows.append((name, make_default_short_help(_LAZY_COMMANDS[name][1], limit)))
+            elif not cmd.hidden:
+                rows.append((name, cmd.get_short_help_str(limit)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
 
 @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -4,14 +4,17 @@ exits 1 with a clear message and no traceback."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import textwrap
+from importlib import import_module
 
 import pytest
 import yaml
 from click.testing import CliRunner
 from test_compat import readme_table
 
-from ddzrules import load_spec
+from ddzrules import cli, load_spec
 from ddzrules.cli import main
 from ddzrules.spec import bundled_names
 
@@ -70,6 +73,20 @@ def test_help():
     out = ok("--help")
     for command in ("list", "validate", "show", "census", "classify", "compare", "moves"):
         assert command in out
+
+
+def test_help_lists_lazy_commands_without_importing_them():
+    """`ddzrules --help` shows the other modules' commands from cli._LAZY_COMMANDS, so
+    it imports none of those modules; the help there is each command's own."""
+    probe = ("import sys; from ddzrules.cli import main; main(['--help'], standalone_mode=False); "
+             "print(sorted(m for m in sys.modules if m.startswith('ddzrules.cli_')))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines()[-1] == "[]"
+    for name in ("play", "diff", "sheet", "conformance"):
+        assert f"  {name} " in out
+    for name, (module, short) in cli._LAZY_COMMANDS.items():
+        import_module(f"ddzrules.{module}")
+        assert main.commands[name].get_short_help_str(10_000) == short, name
 
 
 def test_list():
