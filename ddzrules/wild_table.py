@@ -91,15 +91,16 @@ def _from_le(typecode: str, raw: bytes) -> array:  # type: ignore[type-arg]
     return col
 
 
-def _holds(a: list[bytes], b: list[bytes], strict: bool) -> bytes:
-    """Per row, 1 when ``a`` >= ``b`` (``strict``: >), else 0, for every row at once.
+def _holds(a: list[bytes], b: list[bytes]) -> tuple[bytes, bytes]:
+    """Per row, 1 when ``a`` >= ``b``, else 0; and 1 when ``a`` > ``b``, else 0 — for every
+    row at once.
 
     ``a`` and ``b`` are big-endian numbers as byte columns (most significant first, one
     byte a row each, equal lengths). Each row becomes a field of one more byte, ``a``'s
     with a guard byte 1 in front, ``b``'s with 0; one subtraction of the two columns
-    read as whole integers (less 1 a field when strict) gives, per field, 256^w + a - b
-    (- 1), which is never negative, so no field borrows from the next and the guard byte
-    of the difference is 1 exactly when a >= b (a > b). All of it runs in C."""
+    read as whole integers gives, per field, 256^w + a - b, which is never negative, so
+    no field borrows from the next and the guard byte of the difference is 1 exactly when
+    a >= b; less 1 a field (never negative either), exactly when a > b. All of it runs in C."""
     w = len(a)
     n = len(a[0])
     f = w + 1
@@ -110,12 +111,11 @@ def _holds(a: list[bytes], b: list[bytes], strict: bool) -> bytes:
         left[k + 1::f] = a[k]
         right[k + 1::f] = b[k]
     d = int.from_bytes(left, "big") - int.from_bytes(right, "big")
-    del left, right
-    if strict:
-        d -= int.from_bytes((bytes(w) + b"\1") * n, "big")
-    if d < 0:
-        return bytes(n)
-    return d.to_bytes(f * n, "big")[0::f]
+    del right
+    left[:] = (bytes(w) + b"\1") * n  # one in the last byte of each field
+    strict = d - int.from_bytes(left, "big")
+    del left
+    return d.to_bytes(f * n, "big")[0::f], strict.to_bytes(f * n, "big")[0::f]
 
 
 def _key_columns(raw_high: bytes, raw_packed: bytes) -> list[bytes]:
@@ -505,7 +505,7 @@ class WildTable:
                wcol.translate(bytes(first[min(k, C.MASK)] & 0xFF for k in range(256)))]
         high = [wcol.translate(bytes(first[min(k, C.MASK) + 1] >> 8 for k in range(256))),
                 wcol.translate(bytes(first[min(k, C.MASK) + 1] & 0xFF for k in range(256)))]
-        if _holds(index_cols, low, False).translate(None, b"\1") or _holds(high, index_cols, True).translate(None, b"\1"):
+        if _holds(index_cols, low)[0].translate(None, b"\1") or _holds(high, index_cols)[1].translate(None, b"\1"):
             raise ValueError("a substitution that does not match its wild cards")
         # legal-move order: (tier, size, rank, combo name, packed) never decreasing, and
         # where two neighbours are equal, distinct readings (the walk's order among them)
@@ -513,10 +513,10 @@ class WildTable:
         key_cols = _key_columns(_le(keys), raw_packed)
         later, earlier = [c[1:] for c in key_cols], [c[:-1] for c in key_cols]
         del key_cols
-        if _holds(later, earlier, False).translate(None, b"\1"):
-            raise ValueError("readings out of order")
-        above = _holds(later, earlier, True)  # 0 where a reading's key equals the next one's
+        at_least, above = _holds(later, earlier)  # above: 0 where a reading's key equals the next one's
         del later, earlier
+        if at_least.translate(None, b"\1"):
+            raise ValueError("readings out of order")
         packed, meta = _from_le("Q", raw_packed), _from_le("I", raw_meta)
         ties = []
         p = above.find(0)
