@@ -28,7 +28,7 @@ from operator import is_ as _is
 from operator import is_not as _is_not
 from operator import le as _le
 from operator import not_ as _not
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 import jsonschema
 import pluggy
@@ -68,7 +68,9 @@ class Action:
 
     seat: int
     kind: str
-    value: int | str | None = None
+    #: the bid (an int), the cards (a str) or None; Any, not int | str | None: a caller may
+    #: offer anything, which the runtime refuses as it is (compiled code would check the type)
+    value: Any = None
     move: Move | None = None
 
     def matches(self, other: Action) -> bool:
@@ -305,7 +307,7 @@ class PluginRegistry:
     see them too) come before the entry points; explicit registrations come first.
     """
 
-    ENV = "DDZRULES_PLUGINS"
+    ENV: ClassVar[str] = "DDZRULES_PLUGINS"  # ClassVar: compiled, a class attribute still
 
     def __init__(self, discover: bool = True) -> None:
         self._classes: dict[str, type] = {}
@@ -380,6 +382,7 @@ def implemented_hooks(plugin: Any) -> list[str]:
     return names
 
 
+@python_class  # weakly referenced (simulate caches figures by rules): a Python class compiled
 class GameRules:
     """A variant plus its activated plugins: everything needed to play games."""
 
