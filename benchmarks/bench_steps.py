@@ -20,9 +20,9 @@ garbage collector paused while a batch runs (as ``timeit`` does).
   cards, so its classic game is the anchor of the ``laizi`` row too.
 
 A wild variant (laizi) answers a wild rank's queries by walking the hand until that
-rank has been asked about ``WildMoves.load_after`` times (250) when the disk cache holds
+rank has been asked about ``WildMoves.load_after`` times (300) when the disk cache holds
 its table, ``WildMoves.table_after`` times (500) when it must be built, then by its
-table (``ddzrules/wild_table.py``: read from the disk cache in about 0.2–0.4 s, or built
+table (``ddzrules/wild_table.py``: read from the disk cache and its blocks made in 0.3–0.45 s, or built
 in 1–2.5 s once per installation). Over the rounds alone (9 × 40 games) a rank is asked
 about ~140 times, so every query would walk: what a *short* run costs. A long run
 (``simulate`` of thousands of games, an environment) reads every rank's table after its

@@ -554,15 +554,19 @@ class WildMoves:
     #: False: every query walks the hand (the reference), no table is built
     use_table = True
     #: queries of one wild rank answered by walking the hand before that rank's table is
-    #: read from the disk cache (when it holds one): reading it and making the blocks it
-    #: meets costs about 0.3 s a rank and the table saves about a millisecond a query in a
-    #: game, so it pays after some hundreds of queries (a long run: a simulation, an
-    #: environment), not for a few questions (a rule sheet, a CLI call, a short run);
-    #: 0 reads it at the first query. Both paths give the same answers.
-    load_after = 250
+    #: read from the disk cache (when it holds one): reading it and making its blocks costs
+    #: 0.3-0.45 s a rank and the table saves about a millisecond a query in a game, so it
+    #: pays after some hundreds of queries (a long run: a simulation, an environment), not
+    #: for a few questions (a rule sheet, a CLI call, a short run); 0 reads it at the
+    #: first query. Both paths give the same answers.
+    load_after = 300
     #: queries of one wild rank walked before its table is built when the disk cache holds
     #: none: building costs 1-2.5 s (once per installation: it is then kept in the cache)
     table_after = 500
+    #: whether a table read or built because a rank was asked about often enough makes
+    #: every block's bit sets at once (0.1-0.2 s a rank) instead of at each block's first
+    #: query, which would cost a step of a long run 50-150 ms now and then
+    fill_blocks = True
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -777,15 +781,20 @@ class WildMoves:
         if wild in self._tables:
             return True
         asked = self._queries[wild] = self._queries.get(wild, 0) + 1
+        table = None
         if asked > self.table_after:
-            return True
-        if asked > self.load_after and wild not in self._not_on_disk:
+            table = self.table(wild)  # read from the disk cache, else built
+        elif asked > self.load_after and wild not in self._not_on_disk:
             table = self._load(wild)
-            if table is not None:
-                self._tables[wild] = table
-                return True
-            self._not_on_disk.add(wild)  # built (or read) when table_after is reached
-        return False
+            if table is None:
+                self._not_on_disk.add(wild)  # built (or read) when table_after is reached
+                return False
+            self._tables[wild] = table
+        if table is None:
+            return False
+        if self.fill_blocks:
+            table.fill()  # a long run meets every block: made now, not in the middle of a game
+        return True
 
     def classify(self, counts: list[int], wild: int) -> tuple[Move, ...]:
         if sum(counts) > self.rules.max_hand or not self._by_table(wild):

@@ -420,6 +420,13 @@ class WildTable:
                 _set_bits(x, block.positions, out)  # type: ignore[arg-type]
         return out
 
+    def fill(self) -> None:
+        """Make every block's positions and bit sets now (0.1-0.2 s a rank) rather than at
+        its first query: for a long run, which meets them all, so that no step waits for one."""
+        for block in self.all_blocks:
+            if block.checks is None:
+                block._fill()
+
     def nbytes(self) -> int:
         """Bytes held by the structure once every block's bit sets are made (bit sets,
         arrays, the Move slots; not the Moves made, nor the few distinct substitution tuples)."""
