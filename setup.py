@@ -24,7 +24,7 @@ from typing import ClassVar
 from setuptools import Command, setup
 
 #: the modules compiled (chosen by measurement: docs/compiled.md)
-COMPILED_MODULES = ("cards", "runtime")
+COMPILED_MODULES = ("runtime",)
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
