@@ -15,7 +15,8 @@ their time printed with that of a second load from the cache and their memory
 (``WildTable.nbytes``, every block's bit sets made).
 
 ``--check N``: N random hands per wild count (sizes 1..20, the wild rank random),
-comparing the table with the enumeration: leads, answers to a random play of every
+every query by table (``load_after`` and ``table_after`` 0), comparing the table with
+the enumeration: leads, answers to a random play of every
 combo the hand's own leads show, and classify of a random lead; the same Moves in the
 same order with the same substitutions. Prints the counts and exits 1 on a difference.
 """
