@@ -54,6 +54,16 @@ def _extensions() -> list:
                     opt_level=os.environ.get("DDZRULES_COMPILE_OPT", "3"))
 
 
+def _drop_stale_extensions() -> None:
+    """setuptools packs all of build/lib into the wheel, and build/lib keeps what an earlier
+    build put there: without this, a pure build after a compiled one (or a compiled one of
+    other modules) would ship the old extension modules."""
+    for pattern in ("build/lib*/ddzrules/*.so", "build/lib*/ddzrules/*.pyd",
+                    "build/lib*/*__mypyc*.so", "build/lib*/*__mypyc*.pyd"):
+        for path in glob.glob(os.path.join(HERE, pattern)):
+            os.remove(path)
+
+
 class CleanCompiled(Command):
     """``python setup.py clean_compiled``: remove an in-place compiled build (the
     extension modules and mypyc's shared library in the tree, and build/)."""
@@ -83,4 +93,5 @@ class CleanCompiled(Command):
             print("no compiled modules in the tree")
 
 
+_drop_stale_extensions()
 setup(ext_modules=_extensions(), cmdclass={"clean_compiled": CleanCompiled})
