@@ -402,9 +402,9 @@ class _FastShape:
                 out.extend(_compress(triangle, select))
             return
         if groups == 3:
-            got = self.triples.get(key)
-            if got is not None:
-                self._add_triples(hand, got, start, top, out)
+            triples = self.triples.get(key)
+            if triples is not None:
+                self._add_triples(hand, triples, start, top, out)
                 return
         table = self.multi.get(key)
         if table is None:
