@@ -196,6 +196,41 @@ def to_string(key: int) -> str:
     return "".join(out)
 
 
+#: per byte of a packed count (ranks 2k and 2k+1), its cards as text
+_BYTE_CARDS = [[RANKS[2 * k] * (b & MASK) + (RANKS[2 * k + 1] * (b >> BITS) if 2 * k + 1 < NUM_RANKS else "")
+                for b in range(256)] for k in range(8)]
+
+
+class _ChunkCards(dict):  # type: ignore[type-arg]
+    """The card text of 20 bits of a packed count (five ranks from rank ``5 * part``),
+    made on first use: a card string is then three lookups (:func:`to_strings`)."""
+
+    def __init__(self, part: int) -> None:
+        super().__init__()
+        self.shift = 20 * part
+
+    def __missing__(self, chunk: int) -> str:
+        packed = chunk << self.shift
+        text = self[chunk] = "".join(map(list.__getitem__, _BYTE_CARDS, packed.to_bytes(8, "little")))
+        return text
+
+
+_CHUNKS = [_ChunkCards(part) for part in range(3)]
+_CHUNK_MASK = (1 << 20) - 1
+
+
+def to_strings(packs: Iterable[int]) -> list[str]:
+    """:func:`to_string` of many packed counts at once (those of a table's plays), each
+    from three memoised 20-bit pieces.
+
+    >>> to_strings([pack_cards("3345"), pack_cards("XD")])
+    ['3345', 'XD']
+    """
+    low, mid, high = (chunks.__getitem__ for chunks in _CHUNKS)
+    m = _CHUNK_MASK
+    return [low(p & m) + mid((p >> 20) & m) + high(p >> 40) for p in packs]
+
+
 def counts_to_string(counts: Sequence[int]) -> str:
     return "".join(RANKS[r] * c for r, c in enumerate(counts) if c)
 

@@ -37,9 +37,8 @@ from . import cards as C
 from . import hookspecs
 from ._build import python_class
 from .errors import DdzError, PlayError, Problem, SpecError
-from .moves import LegalMoves, Move
+from .moves import LegalMoves, Move, bulk_maker
 from .variant import Variant, load_variant
-from .wild import bulk_maker
 
 ROLES = ("wildcards", "landlord", "leader", "declarations", "multipliers", "rules", "settlement")
 #: the kinds of table (spec key ``table.kind``)
@@ -572,7 +571,7 @@ class _PlainHook:
 _NO_ACTION = Action(-1, "play", None, None)
 _move_of = attrgetter("move")
 _cards_of = attrgetter("cards")
-#: play actions made in bulk (see ddzrules.wild.bulk_maker), None: one by one
+#: play actions made in bulk (see ddzrules.moves.bulk_maker), None: one by one
 _make_actions = bulk_maker(Action, ("seat", "kind", "value", "move"))
 #: per seat, the most play actions kept for wild plays (by table position, or by Move when
 #: the hand is walked): a wild rank's universe is 450,000-760,000 readings and a long run

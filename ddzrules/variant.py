@@ -28,7 +28,7 @@ from . import cards as C
 from .cache import CacheWarning, cache_dir
 from .compiler import Rules, Shape, compile_spec
 from .errors import DdzError, brief
-from .moves import LegalMoves, Move
+from .moves import LegalMoves, Move, make_moves
 from .spec import Spec, load_spec, mark_checked
 
 if TYPE_CHECKING:  # imported where first used: loading and classifying need neither
@@ -104,7 +104,7 @@ class Variant:
         m = self._intern.get(ident)
         if m is None:
             info = self.rules.combos[combo]
-            cards = _card_string(packed)
+            cards = C.to_strings((packed,))[0]
             size = len(cards)  # one letter a card
             kk = (combo, size, rank, length)
             key = self._keys.get(kk)
@@ -123,16 +123,14 @@ class Variant:
         if not new:
             return got  # type: ignore[return-value]
         packs, combos, ranks, lengths = (list(column) for column in zip(*new))
-        from .wild import _cards_of, _make_moves
-
-        cards = _cards_of(packs)
+        cards = C.to_strings(packs)
         sizes = list(map(len, cards))  # one letter a card
         infos = list(map(self.rules.combos.__getitem__, combos))
         keys = [self._keys.get(kk) or self._keys.setdefault(kk, info.key(*kk[1:]))
                 for info, kk in zip(infos, zip(combos, sizes, ranks, lengths))]
         columns = (cards, [i.name for i in infos], ranks, lengths, sizes, [i.tier for i in infos], keys, packs,
                    [()] * len(new))
-        made = _make_moves(*columns) if _make_moves is not None else list(map(Move, *columns))
+        made = make_moves(*columns) if make_moves is not None else list(map(Move, *columns))
         self._intern.update(zip(new, made))
         self._interned_ids.update(map(id, made))
         fresh = iter(made)
@@ -511,7 +509,7 @@ class Variant:
         self._ensure_table()
         if self._rows is None:  # pragma: no cover
             raise DdzError(f"{self.name}: the universe is too large to list")
-        return sorted(map(_card_string, dict.fromkeys(self._rows.packs)))
+        return sorted(C.to_strings(dict.fromkeys(self._rows.packs)))
 
 
 class _FastIndex:
@@ -747,22 +745,6 @@ def _load_cached(rules: Rules) -> _Rows | None:
 def _store_cached(rules: Rules, rows: _Rows) -> None:
     if cache.enabled():
         cache.store(_cache_name(rules), rows.encode(rules.content_hash))
-
-
-#: card strings of 20-bit pieces of packed counts (5 ranks each), made once
-_PIECES: tuple[dict[int, str], ...] = ({}, {}, {})
-
-
-def _card_string(packed: int) -> str:
-    """C.to_string(packed), from memoised strings of its three 5-rank pieces."""
-    out = ""
-    for i, memo in enumerate(_PIECES):
-        piece = (packed >> (20 * i)) & 0xFFFFF
-        text = memo.get(piece)
-        if text is None:
-            text = memo[piece] = C.to_string(piece << (20 * i))
-        out += text
-    return out
 
 
 def load_variant(name_or_path: str | Path) -> Variant:

@@ -15,16 +15,15 @@ constraints ``wilds``/``naturals`` (soft, hard, pure bombs) are checked.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from itertools import compress, repeat
 from operator import and_, attrgetter, is_, itemgetter, rshift
-from typing import Any
 
 from . import cache
 from . import cards as C
 from .compiler import Rules, Shape
 from .errors import DdzError, brief
-from .moves import LegalMoves, Move
+from .moves import LegalMoves, Move, make_moves
 from .wild_table import FORMAT as TABLE_FORMAT
 from .wild_table import WildTable, census_counts
 
@@ -44,63 +43,6 @@ _Choice = tuple[int, int, int, int, int, int, tuple[int, ...]]
 #: wilds stand for)
 _Way = tuple[int, int, int, int, int, tuple[int, ...]]
 _SHIFT = [C.BITS * r for r in range(C.NUM_RANKS)]
-#: per byte of a packed count (ranks 2k and 2k+1), its cards as text
-_BYTE_CARDS = [[C.RANKS[2 * k] * (b & C.MASK) + (C.RANKS[2 * k + 1] * (b >> C.BITS) if 2 * k + 1 < C.NUM_RANKS else "")
-                for b in range(256)] for k in range(8)]
-
-
-def bulk_maker(cls: type, names: tuple[str, ...]) -> Callable[..., list[Any]] | None:
-    """A function making many instances of a frozen, slotted dataclass ``cls`` at once from
-    one column of values per field of ``names`` (its fields, in order): each field set by
-    a C-level pass of its slot's setter over new objects — what the dataclass's
-    ``__init__`` does, at a third of its cost. None when ``cls`` is not such a class (a
-    ``__post_init__``, other fields or no slots): then call the class."""
-    fields = getattr(cls, "__dataclass_fields__", None)
-    if (fields is None or tuple(fields) != names or hasattr(cls, "__post_init__")
-            or tuple(getattr(cls, "__slots__", ())) != names):
-        return None
-    setters = [getattr(cls, name).__set__ for name in names]
-    new = object.__new__
-
-    def make(*columns: Sequence[Any]) -> list[Any]:
-        objs = list(map(new, repeat(cls, len(columns[0]))))
-        for setter, column in zip(setters, columns):
-            any(map(setter, objs, column))  # each returns None: a C-level pass
-        return objs
-
-    return make
-
-
-class _ChunkCards(dict):  # type: ignore[type-arg]
-    """The card text of 20 bits of a packed count (five ranks from rank ``5 * part``), made
-    on first use: at most 5^5 chunks a part, so a card string of many Moves is three
-    lookups (:func:`_cards_of`)."""
-
-    def __init__(self, part: int) -> None:
-        super().__init__()
-        self.shift = 20 * part
-
-    def __missing__(self, chunk: int) -> str:
-        text = self[chunk] = _cards(chunk << self.shift)
-        return text
-
-
-_CHUNKS = [_ChunkCards(part) for part in range(3)]
-_CHUNK_MASK = (1 << 20) - 1
-
-
-def _cards_of(packs: Sequence[int]) -> list[str]:
-    """:func:`_cards` of many packed counts, three chunk lookups each."""
-    low, mid, high = (chunks.__getitem__ for chunks in _CHUNKS)
-    m = _CHUNK_MASK
-    return [low(p & m) + mid((p >> 20) & m) + high(p >> 40) for p in packs]
-
-
-def _cards(packed: int) -> str:
-    """The canonical string of a packed count (:func:`ddzrules.cards.to_string`), a byte at a time."""
-    return "".join(map(list.__getitem__, _BYTE_CARDS, packed.to_bytes(8, "little")))
-
-
 class _EmitAll(dict):  # type: ignore[type-arg]
     """Stands in for the walk's dictionary of plays found and passes every play it is
     given (duplicates included, in order) to a callback: :func:`enumerate_wild`'s contract."""
@@ -645,7 +587,7 @@ class WildMoves:
         if sub is None:
             letter = C.RANKS[wild]
             sub = pairs[subst] = tuple((letter, C.RANKS[r]) for r in subst)
-        return Move(_cards_of((packed,))[0], self._names[combo], rank, length, size, self._tiers[combo], key, packed, sub)
+        return Move(C.to_strings((packed,))[0], self._names[combo], rank, length, size, self._tiers[combo], key, packed, sub)
 
     def _entry(self, ident: tuple[int, int, int, int], subst: tuple[int, ...], wild: int) -> tuple[int, Move]:
         """(legal-move order, Move) of a reading a walk found (with the substitution it was
@@ -755,10 +697,10 @@ class WildMoves:
                     keys[i] = self._keys.get(kid) or self._keys.setdefault(
                         kid, self.rules.combos[kid[0]].key(kid[1], kid[2], kid[3]))
         pairs = self._table_pairs(table)
-        columns = (_cards_of(packs), list(map(self._names.__getitem__, combos)), ranks, lengths, sizes,
+        columns = (C.to_strings(packs), list(map(self._names.__getitem__, combos)), ranks, lengths, sizes,
                    list(map(self._tiers.__getitem__, combos)), keys, packs,
                    list(map(pairs.__getitem__, map(table.subst_index.__getitem__, ps))))
-        made = _make_moves(*columns) if _make_moves is not None else list(map(Move, *columns))
+        made = make_moves(*columns) if make_moves is not None else list(map(Move, *columns))
         any(map(moves.__setitem__, ps, made))  # C-level stores (each returns None)
         any(map(out.__setitem__, at, made))
         return out  # type: ignore[return-value]
@@ -888,8 +830,6 @@ class WildMoves:
                 dict(sorted(by_wilds.items())))
 
 
-#: Moves made in bulk (see bulk_maker): the columns of Move's fields in order
-_make_moves = bulk_maker(Move, ("cards", "combo", "rank", "length", "size", "tier", "key", "packed", "substitution"))
 _first = itemgetter(0)
 _second = itemgetter(1)
 #: reading order (m.tier, m.rank, m.combo, m.length), as the natural classify's
