@@ -225,9 +225,6 @@ class Variant:
         found: dict[tuple[int, int, int, int], int] = {}
         shape = 0
 
-        class _TooBig(Exception):
-            pass
-
         def emit(packed: int, combo: int, rank: int, length: int) -> None:
             key = (packed, combo, rank, length)
             if key not in found:
@@ -745,6 +742,10 @@ def _load_cached(rules: Rules) -> _Rows | None:
 def _store_cached(rules: Rules, rows: _Rows) -> None:
     if cache.enabled():
         cache.store(_cache_name(rules), rows.encode(rules.content_hash))
+
+
+class _TooBig(Exception):
+    """A universe above TABLE_LIMIT: the walk that tabulates it stops."""
 
 
 def load_variant(name_or_path: str | Path) -> Variant:
