@@ -113,16 +113,16 @@ class LegalMoves:
         return any(m.cards == cards for m in self.moves)
 
 
-def bulk_maker(cls: type, names: tuple[str, ...]) -> Callable[..., list[Any]] | None:
+def bulk_maker(cls: type, names: tuple[str, ...]) -> Callable[..., list[Any]]:
     """A function making many instances of a frozen, slotted dataclass ``cls`` at once from
     one column of values per field of ``names`` (its fields, in order): each field set by
     a C-level pass of its slot's setter over new objects — what the dataclass's
-    ``__init__`` does, at a third of its cost. None when ``cls`` is not such a class (a
-    ``__post_init__``, other fields or no slots): then call the class."""
+    ``__init__`` does, at a third of its cost. When ``cls`` is not such a class (a
+    ``__post_init__``, other fields or no slots) the function calls the class per row."""
     fields = getattr(cls, "__dataclass_fields__", None)
     if (fields is None or tuple(fields) != names or hasattr(cls, "__post_init__")
             or tuple(getattr(cls, "__slots__", ())) != names):
-        return None
+        return lambda *columns: list(map(cls, *columns))
     setters = [getattr(cls, name).__set__ for name in names]
     new = object.__new__
 
@@ -135,5 +135,5 @@ def bulk_maker(cls: type, names: tuple[str, ...]) -> Callable[..., list[Any]] | 
     return make
 
 
-#: Moves made in bulk (see bulk_maker) from the columns of Move's fields in order; None: call Move
+#: Moves made in bulk (see bulk_maker) from the columns of Move's fields in order
 make_moves = bulk_maker(Move, ("cards", "combo", "rank", "length", "size", "tier", "key", "packed", "substitution"))

@@ -571,7 +571,7 @@ class _PlainHook:
 _NO_ACTION = Action(-1, "play", None, None)
 _move_of = attrgetter("move")
 _cards_of = attrgetter("cards")
-#: play actions made in bulk (see ddzrules.moves.bulk_maker), None: one by one
+#: play actions made in bulk (see ddzrules.moves.bulk_maker)
 _make_actions = bulk_maker(Action, ("seat", "kind", "value", "move"))
 #: per seat, the most play actions kept for wild plays (by table position, or by Move when
 #: the hand is walked): a wild rank's universe is 450,000-760,000 readings and a long run
@@ -799,8 +799,7 @@ class _PlayLister:
             moves = self.variant._wilds()._moves_at(table, ps)
             cards = list(map(_cards_of, moves))
             k = len(moves)
-            made = (_make_actions([seat] * k, _repeat("play", k), cards, moves) if _make_actions is not None
-                    else list(map(Action, _repeat(seat, k), _repeat("play", k), cards, moves)))
+            made = _make_actions([seat] * k, _repeat("play", k), cards, moves)
             any(map(out.__setitem__, at, made))  # C-level stores (each returns None)
             index.update(zip(ps, made))
             index.rev.update(zip(map(id, made), ps))

@@ -130,7 +130,7 @@ class Variant:
                 for info, kk in zip(infos, zip(combos, sizes, ranks, lengths))]
         columns = (cards, [i.name for i in infos], ranks, lengths, sizes, [i.tier for i in infos], keys, packs,
                    [()] * len(new))
-        made = make_moves(*columns) if make_moves is not None else list(map(Move, *columns))
+        made = make_moves(*columns)
         self._intern.update(zip(new, made))
         self._interned_ids.update(map(id, made))
         fresh = iter(made)

@@ -700,7 +700,7 @@ class WildMoves:
         columns = (C.to_strings(packs), list(map(self._names.__getitem__, combos)), ranks, lengths, sizes,
                    list(map(self._tiers.__getitem__, combos)), keys, packs,
                    list(map(pairs.__getitem__, map(table.subst_index.__getitem__, ps))))
-        made = make_moves(*columns) if make_moves is not None else list(map(Move, *columns))
+        made = make_moves(*columns)
         any(map(moves.__setitem__, ps, made))  # C-level stores (each returns None)
         any(map(out.__setitem__, at, made))
         return out  # type: ignore[return-value]
