@@ -42,7 +42,11 @@ def _extensions() -> list:
     modules = _wanted()
     if not modules:
         return []
-    from mypyc.build import mypycify  # only here: the pure build needs no mypy
+    try:
+        from mypyc.build import mypycify  # only here: the pure build needs no mypy
+    except ImportError:
+        raise SystemExit("DDZRULES_COMPILE: the compiled build needs mypy, which ships mypyc: "
+                         "`pip install mypy` (or let `DDZRULES_COMPILE=1 pip install .` fetch it)") from None
 
     paths = [os.path.join("ddzrules", f"{name}.py") for name in modules]
     for path in paths:
