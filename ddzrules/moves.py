@@ -11,7 +11,7 @@ trios and a plane of three trios with single wings); each reading is one Move.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
 from typing import Any
@@ -91,26 +91,70 @@ class Move:
         return self.cards
 
 
-@dataclass(frozen=True)
-class LegalMoves:
-    """Every distinct legal play of a hand, each once, and whether passing is legal."""
+class LegalMoves(tuple[Move, ...]):
+    """Every distinct legal play of a hand, each once in listing order, and whether
+    passing is legal.
 
-    moves: tuple[Move, ...]
+    A tuple of :class:`Move` (so ``len``, iteration and indexing run at C speed: a game
+    lists plays at every step) with ``can_pass`` beside it. Two LegalMoves are equal when
+    they list the same plays and agree on passing.
+
+    >>> lm = LegalMoves([], can_pass=True)
+    >>> len(lm), lm.can_pass, lm == LegalMoves((), can_pass=False)
+    (0, True, False)
+    """
+
+    __slots__ = ()
+    #: whether passing is legal (on a lead it is not)
     can_pass: bool
 
-    def __iter__(self) -> Iterator[Move]:
-        return iter(self.moves)
+    def __new__(cls, moves: Iterable[Move] = (), can_pass: bool = False) -> LegalMoves:  # noqa: PYI034
+        # one subclass per value of can_pass, so that the instance is a bare tuple (no
+        # __dict__) made in one C call
+        return tuple.__new__(_LegalAnswers if can_pass else _LegalLeads, moves)
 
-    def __len__(self) -> int:
-        return len(self.moves)
-
-    def __getitem__(self, i: int) -> Move:
-        return self.moves[i]
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """The plays as a plain tuple."""
+        return tuple(self)
 
     def __contains__(self, cards: object) -> bool:
         if isinstance(cards, Move):
-            return cards in self.moves
-        return any(m.cards == cards for m in self.moves)
+            return tuple.__contains__(self, cards)
+        return any(m.cards == cards for m in self)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LegalMoves):
+            return self.can_pass == other.can_pass and tuple.__eq__(self, other)
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        if isinstance(other, LegalMoves):
+            return not self == other
+        return NotImplemented
+
+    # equal LegalMoves list equal plays, so the plays' hash serves
+    __hash__ = tuple.__hash__
+
+    def __getnewargs__(self) -> tuple[tuple[Move, ...], bool]:  # type: ignore[override]
+        return tuple(self), self.can_pass  # pickle and copy remake the right subclass
+
+    def __repr__(self) -> str:
+        return f"LegalMoves(moves={tuple(self)!r}, can_pass={self.can_pass})"
+
+
+class _LegalLeads(LegalMoves):
+    __slots__ = ()
+    can_pass = False
+
+
+class _LegalAnswers(LegalMoves):
+    __slots__ = ()
+    can_pass = True
+
+
+#: a LegalMoves class by can_pass, for callers that make one from a ready tuple
+LEGAL_MOVES = (_LegalLeads, _LegalAnswers)
 
 
 def bulk_maker(cls: type, names: tuple[str, ...]) -> Callable[..., list[Any]]:

@@ -28,7 +28,7 @@ from . import cards as C
 from .cache import CacheWarning, cache_dir
 from .compiler import Rules, Shape, compile_spec
 from .errors import DdzError, brief
-from .moves import LegalMoves, Move, make_moves
+from .moves import LEGAL_MOVES, LegalMoves, Move, make_moves
 from .spec import Spec, load_spec, mark_checked
 
 if TYPE_CHECKING:  # imported where first used: loading and classifying need neither
@@ -344,11 +344,9 @@ class Variant:
         if order and order[0] < 0:  # placeholders for "no reading" sort first
             del order[:bisect_left(order, 0)]
         moves = index.moves
-        result = _new(LegalMoves)  # LegalMoves(...) without the frozen dataclass's slow __init__
-        d = result.__dict__
-        d["moves"] = itemgetter(*order)(moves) if len(order) > 1 else (moves[order[0]],) if order else ()
-        d["can_pass"] = after is not None
-        return result
+        # LegalMoves(...) in one C call: tuple.__new__ of the subclass for can_pass
+        return _make_tuple(LEGAL_MOVES[after is not None],
+                           itemgetter(*order)(moves) if len(order) > 1 else (moves[order[0]],) if order else ())
 
     def _listed(self, hand: CardsLike, after: CardsLike | None,
                 wild: int | str | None) -> LegalMoves | tuple[_FastIndex, list[int]]:
@@ -548,7 +546,7 @@ class _FastIndex:
         self.lead: Callable[[bytes], list[int]] = self.plan.lead
 
 
-_new = object.__new__
+_make_tuple = tuple.__new__
 
 
 def _group_packs(moves: list[Move]) -> dict[str, set[int]]:
