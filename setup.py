@@ -21,10 +21,11 @@ import os
 import shutil
 from typing import ClassVar
 
-from setuptools import Command, setup
+from setuptools import Command, Extension, setup
 
-#: the modules compiled (chosen by measurement: docs/compiled.md)
-COMPILED_MODULES = ("runtime",)
+#: the modules compiled (chosen by measurement: docs/compiled.md): ``name.py`` with mypyc,
+#: ``name.c`` (hand-written C kernels, used when built) with the C compiler
+COMPILED_MODULES = ("runtime", "_quick")
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -42,20 +43,26 @@ def _extensions() -> list:
     modules = _wanted()
     if not modules:
         return []
+    paths = []
+    for name in modules:
+        path = os.path.join("ddzrules", f"{name}.py")
+        if not os.path.isfile(os.path.join(HERE, path)) and not os.path.isfile(os.path.join(HERE, path[:-3] + ".c")):
+            raise SystemExit(f"DDZRULES_COMPILE: no module {path}")
+        paths.append(path)
+    python = [path for path in paths if os.path.isfile(os.path.join(HERE, path))]
+    native = [Extension(f"ddzrules.{os.path.basename(path)[:-3]}", [path[:-3] + ".c"])
+              for path in paths if path not in python]
+    if not python:
+        return native
     try:
         from mypyc.build import mypycify  # only here: the pure build needs no mypy
     except ImportError:
         raise SystemExit("DDZRULES_COMPILE: the compiled build needs mypy, which ships mypyc: "
                          "`pip install mypy` (or let `DDZRULES_COMPILE=1 pip install .` fetch it)") from None
-
-    paths = [os.path.join("ddzrules", f"{name}.py") for name in modules]
-    for path in paths:
-        if not os.path.isfile(os.path.join(HERE, path)):
-            raise SystemExit(f"DDZRULES_COMPILE: no module {path}")
     # the modules the compiled ones import are type-checked, not compiled; their own
     # type errors (if any) are not the build's business
-    return mypycify(["--follow-imports=silent", "--ignore-missing-imports", *paths],
-                    opt_level=os.environ.get("DDZRULES_COMPILE_OPT", "3"))
+    return native + mypycify(["--follow-imports=silent", "--ignore-missing-imports", *python],
+                             opt_level=os.environ.get("DDZRULES_COMPILE_OPT", "3"))
 
 
 def _drop_stale_extensions() -> None:

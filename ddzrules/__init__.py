@@ -21,7 +21,8 @@ __version__ = "0.1.0"
 
 def _compiled_modules() -> tuple[str, ...]:
     """The modules of this package that are extension modules beside their ``.py`` (the
-    compiled build, docs/compiled.md): Python imports those in place of the source."""
+    compiled build, docs/compiled.md: Python imports those in place of the source) or
+    their ``.c`` (C kernels the pure build does without)."""
     import importlib.machinery
     import os
 
@@ -30,12 +31,13 @@ def _compiled_modules() -> tuple[str, ...]:
     for filename in os.listdir(here):
         for suffix in importlib.machinery.EXTENSION_SUFFIXES:
             stem = filename.removesuffix(suffix)
-            if stem != filename and "__mypyc" not in stem and os.path.isfile(os.path.join(here, stem + ".py")):
+            if stem != filename and "__mypyc" not in stem and any(
+                    os.path.isfile(os.path.join(here, stem + source)) for source in (".py", ".c")):
                 found.add(stem)
     return tuple(sorted(found))
 
 
-#: the modules running compiled (mypyc), by name ("cards", "runtime" …); empty: pure Python
+#: the modules running compiled (mypyc, or C), by name ("runtime", "_quick" …); empty: pure Python
 COMPILED_MODULES = _compiled_modules()
 #: whether this is the compiled build (``DDZRULES_COMPILE=1 pip install .``)
 COMPILED = bool(COMPILED_MODULES)

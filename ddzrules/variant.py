@@ -31,6 +31,12 @@ from .errors import DdzError, brief
 from .moves import LEGAL_MOVES, LegalMoves, Move, make_moves
 from .spec import Spec, load_spec, mark_checked
 
+try:  # C kernels of legal_moves' quick path: the compiled build only (docs/compiled.md)
+    from ._quick import hand_counts as _hand_counts
+    from ._quick import legal_tuple as _legal_tuple
+except ImportError:  # the pure build does the same in Python
+    _hand_counts = _legal_tuple = None  # type: ignore[assignment]
+
 if TYPE_CHECKING:  # imported where first used: loading and classifying need neither
     from .lister import MovePlan
     from .wild import WildMoves
@@ -319,27 +325,36 @@ class Variant:
         fast = self._fast
         if wild is None and fast and (type(hand) is list or type(hand) is tuple) and len(hand) <= fast.fits:
             index = fast
-            # the quick path (the runtime's form, a list of rank indices): its counts as
-            # one int, a byte a rank, from each card's weight (bytes() rejects what is no
-            # small int; ranks 15-255 weigh above the 15 bytes), checked against the deck
-            # in one AND; a lead, or an answer to a play looked up before as its string
-            try:
-                packed: int = sum(map(fast.weight, bytes(hand)))
-            except (TypeError, ValueError):
-                pass  # the general path raises the usual error
+            # the quick path (the runtime's form, a list of rank indices): its counts, a
+            # byte a rank, checked against the deck; then a lead, or an answer to a play
+            # looked up before as its string
+            raw: bytes | None = None
+            if _hand_counts is not None:  # the compiled build's C kernel
+                raw = _hand_counts(hand, fast.limits)
             else:
-                if not (packed + fast.over) & fast.check:
-                    if after is None:
-                        order = fast.lead(packed.to_bytes(15, "little"))
-                    elif type(after) is str:
-                        recipe = fast.recipes.get(after)
-                        if recipe is not None:
-                            order = recipe(packed.to_bytes(15, "little"))
+                # one int from each card's weight (bytes() rejects what is no small int;
+                # ranks 15-255 weigh above the 15 bytes), checked in one AND
+                try:
+                    packed: int = sum(map(fast.weight, bytes(hand)))
+                except (TypeError, ValueError):
+                    pass  # the general path raises the usual error
+                else:
+                    if not (packed + fast.over) & fast.check:
+                        raw = packed.to_bytes(15, "little")
+            if raw is not None:
+                if after is None:
+                    order = fast.lead(raw)
+                elif type(after) is str:
+                    recipe = fast.recipes.get(after)
+                    if recipe is not None:
+                        order = recipe(raw)
         if order is None:  # anything else
             listed = self._listed(hand, after, wild)
             if isinstance(listed, LegalMoves):  # listed in full (wild cards, plain enumeration)
                 return listed
             index, order = listed
+        if _legal_tuple is not None:  # the compiled build: sort, drop placeholders, look up
+            return _legal_tuple(LEGAL_MOVES[after is not None], order, index.moves)
         order.sort()
         if order and order[0] < 0:  # placeholders for "no reading" sort first
             del order[:bisect_left(order, 0)]
@@ -532,6 +547,8 @@ class _FastIndex:
         weights = [1 << (8 * r) for r in range(C.NUM_RANKS)] + [1 << (8 * C.NUM_RANKS + 8)] * (256 - C.NUM_RANKS)
         self.weight: Callable[[int], int] = weights.__getitem__
         self.check: int = self.high | -(1 << (8 * C.NUM_RANKS))
+        #: the most cards of each rank a hand may hold, a byte a rank (the C kernel's check)
+        self.limits: bytes = bytes(rules.deck)
         self.max_hand: int = rules.max_hand
         #: hands of up to this many cards take the quick path (counts fit 7 bits; no play
         #: larger than the table's)

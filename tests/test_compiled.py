@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.machinery
+import importlib.util
 import inspect
 import os
 import pickle
@@ -39,9 +40,21 @@ def _own_functions(module: types.ModuleType) -> list[object]:
     return found
 
 
+#: C modules (``ddzrules/name.c``): present only in the compiled build
+C_MODULES = ("_quick",)
+
+
 def test_the_flag_is_whether_any_module_is_compiled() -> None:
     assert ddzrules.COMPILED is bool(ddzrules.COMPILED_MODULES)
-    assert set(ddzrules.COMPILED_MODULES) <= set(CANDIDATES)
+    assert set(ddzrules.COMPILED_MODULES) <= set(CANDIDATES) | set(C_MODULES)
+
+
+@pytest.mark.parametrize("name", C_MODULES)
+def test_a_c_module_exists_exactly_when_the_flag_says_so(name: str) -> None:
+    spec = importlib.util.find_spec(f"ddzrules.{name}")
+    assert (spec is not None) is (name in ddzrules.COMPILED_MODULES)
+    if spec is not None:
+        assert isinstance(spec.loader, importlib.machinery.ExtensionFileLoader)
 
 
 @pytest.mark.parametrize("name", CANDIDATES)

@@ -1,0 +1,150 @@
+/* ddzrules._quick: the two steps of Variant.legal_moves' quick path that pure Python
+ * cannot make cheap, as an optional extension module of the compiled build
+ * (docs/compiled.md). Without it, variant.py does the same in Python.
+ *
+ * hand_counts(hand, limits) -> bytes | None
+ *     A hand (a list or tuple of rank indices) as its counts, a byte a rank; None when an
+ *     item is not an int in range(len(limits)) or a rank holds more cards than its limit
+ *     (the caller then takes the general path, which says what is wrong).
+ *
+ * legal_tuple(cls, order, moves) -> cls
+ *     The lister's positions as the tuple (of the tuple subclass cls) of moves[i]: sorts
+ *     ``order`` (a list of ints) in place and skips its negative placeholders first.
+ *
+ * Both read only what they are given and check every index, so no input can make them
+ * read outside an object: a bad argument raises TypeError or IndexError.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#define MAX_RANKS 255
+
+static PyObject *
+hand_counts(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "hand_counts(hand, limits) takes 2 arguments");
+        return NULL;
+    }
+    PyObject *hand = args[0], *limits = args[1];
+    if (!PyBytes_CheckExact(limits) || PyBytes_GET_SIZE(limits) > MAX_RANKS) {
+        PyErr_SetString(PyExc_TypeError, "hand_counts: limits must be bytes of at most 255 ranks");
+        return NULL;
+    }
+    PyObject **items;
+    Py_ssize_t n;
+    if (PyList_CheckExact(hand)) {
+        items = PySequence_Fast_ITEMS(hand);
+        n = PyList_GET_SIZE(hand);
+    } else if (PyTuple_CheckExact(hand)) {
+        items = PySequence_Fast_ITEMS(hand);
+        n = PyTuple_GET_SIZE(hand);
+    } else {
+        Py_RETURN_NONE;
+    }
+    const unsigned char *limit = (const unsigned char *)PyBytes_AS_STRING(limits);
+    Py_ssize_t ranks = PyBytes_GET_SIZE(limits);
+    unsigned char counts[MAX_RANKS] = {0};
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = items[i];
+        if (!PyLong_CheckExact(item)) {
+            Py_RETURN_NONE;
+        }
+        int overflow = 0;
+        long rank = PyLong_AsLongAndOverflow(item, &overflow);
+        if (overflow || rank < 0 || rank >= ranks) {
+            Py_RETURN_NONE;
+        }
+        if (counts[rank] >= limit[rank]) {
+            Py_RETURN_NONE;
+        }
+        counts[rank]++;
+    }
+    return PyBytes_FromStringAndSize((const char *)counts, ranks);
+}
+
+static PyObject *
+legal_tuple(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "legal_tuple(cls, order, moves) takes 3 arguments");
+        return NULL;
+    }
+    PyObject *cls = args[0], *order = args[1], *moves = args[2];
+    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "legal_tuple: cls must be a tuple subclass");
+        return NULL;
+    }
+    if (!PyList_CheckExact(order) || !PyTuple_Check(moves)) {
+        PyErr_SetString(PyExc_TypeError, "legal_tuple: order must be a list and moves a tuple");
+        return NULL;
+    }
+    if (PyList_Sort(order) < 0) {
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(order), first = 0, size = PyTuple_GET_SIZE(moves);
+    PyObject **at = PySequence_Fast_ITEMS(order);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!PyLong_CheckExact(at[i])) {
+            PyErr_SetString(PyExc_TypeError, "legal_tuple: order must hold ints");
+            return NULL;
+        }
+        Py_ssize_t index = PyLong_AsSsize_t(at[i]);
+        if (index == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+        if (index < 0) {
+            first = i + 1;  /* placeholders (negative) sort first */
+        } else if (index >= size) {
+            PyErr_SetString(PyExc_IndexError, "legal_tuple: a position outside moves");
+            return NULL;
+        }
+    }
+    PyTypeObject *type = (PyTypeObject *)cls;
+    PyObject *result = type->tp_alloc(type, n - first);
+    if (result == NULL) {
+        return NULL;
+    }
+    /* an allocation may run the garbage collector: read the list afresh */
+    if (PyList_GET_SIZE(order) != n) {
+        Py_DECREF(result);
+        PyErr_SetString(PyExc_RuntimeError, "legal_tuple: order changed");
+        return NULL;
+    }
+    at = PySequence_Fast_ITEMS(order);
+    for (Py_ssize_t i = first; i < n; i++) {
+        Py_ssize_t index = PyLong_CheckExact(at[i]) ? PyLong_AsSsize_t(at[i]) : -1;
+        if (index < 0 || index >= size) {
+            Py_DECREF(result);
+            PyErr_Clear();
+            PyErr_SetString(PyExc_RuntimeError, "legal_tuple: order changed");
+            return NULL;
+        }
+        PyObject *move = PyTuple_GET_ITEM(moves, index);
+        Py_INCREF(move);
+        PyTuple_SET_ITEM(result, i - first, move);
+    }
+    return result;
+}
+
+static PyMethodDef quick_methods[] = {
+    {"hand_counts", (PyCFunction)(void (*)(void))hand_counts, METH_FASTCALL,
+     "hand_counts(hand, limits) -> bytes | None: a hand's counts, a byte a rank, or None."},
+    {"legal_tuple", (PyCFunction)(void (*)(void))legal_tuple, METH_FASTCALL,
+     "legal_tuple(cls, order, moves) -> cls: the sorted positions' moves, placeholders dropped."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef quick_module = {
+    PyModuleDef_HEAD_INIT, "ddzrules._quick",
+    "C kernels of Variant.legal_moves' quick path (the optional compiled build).", -1, quick_methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC
+PyInit__quick(void)
+{
+    return PyModule_Create(&quick_module);
+}
