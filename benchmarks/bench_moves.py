@@ -61,8 +61,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ddzrules import COMPILED_MODULES, load_variant
 from ddzrules import cards as C
-from ddzrules import load_variant
 
 ROOT = Path(__file__).resolve().parent.parent
 RLCARD_ACTIONS = ROOT / "tests" / "reference" / "rlcard_actions.txt"
@@ -345,6 +345,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "config": {"deals": args.deals, "plays": args.plays, "repeat": args.repeat, "seed": args.seed,
                    "clock": args.clock, "specs": args.spec, "python": sys.version.split()[0],
+                   "build": ("compiled: " + ", ".join(COMPILED_MODULES)) if COMPILED_MODULES else "pure Python",
                    "douzero": dz["version"] if dz else None, "rlcard_lookup": card_type is not None},
         "setup_seconds": setup,
         "results": results,
@@ -408,7 +409,7 @@ def print_table(raw: dict[str, Any], summary: dict[str, Any]) -> None:
     clock = "CPU time of this process" if cfg["clock"] == "cpu" else "wall time"
     print(f"bench_moves: {cfg['deals']} deals (one 17- and one 20-card hand each), seed {cfg['seed']}, "
           f"{cfg['repeat']} interleaved rounds (best shown; ratios of best and median), {clock}; "
-          f"Python {cfg['python']}")
+          f"Python {cfg['python']}; {cfg['build']}")
     print("DouZero " + (cfg["douzero"] or "?") if cfg["douzero"] else "DouZero: not installed "
           "(pip install --no-deps douzero numpy) - its rows are skipped")
     print("ddzrules setup (table + index, not timed below): "

@@ -90,12 +90,13 @@ def main() -> None:
         ("game 100,000 vs game 0 (hubei-3p)", "itself", linear["ratio"], "<= 1.3x", linear["ratio"] <= 1.3),
     ]
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    build = moves["config"].get("build") or "pure Python"
     if args.json:
-        print(json.dumps({"machine": machine, "rows": [
+        print(json.dumps({"machine": machine, "build": build, "rows": [
             {"row": r[0], "anchor": r[1], "figure": r[2], "target": r[3], "met": r[4]} for r in rows],
             "moves": moves["targets"], "steps": steps, "wild": wild, "load": load, "linear": linear}, indent=1))
         return
-    print(f"issue 12's table, measured in this run ({machine}){' [quick]' if q else ''}")
+    print(f"issue 12's table, measured in this run ({machine}; {build}){' [quick]' if q else ''}")
     print(f"{'measure':<52}{'anchor':<22}{'now':>9}  {'target':<14}met")
     for name, anchor, figure, target, met in rows:
         unit = "" if "ms" in name else "x"
