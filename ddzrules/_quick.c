@@ -11,13 +11,35 @@
  *     The lister's positions as the tuple (of the tuple subclass cls) of moves[i]: sorts
  *     ``order`` (a list of ints) in place and skips its negative placeholders first.
  *
- * Both read only what they are given and check every index, so no input can make them
+ * append_set_bits(bits, positions, out) -> None
+ *     For every bit i set in ``bits`` (an int's bytes, little-endian), lowest first,
+ *     appends ``positions[i]`` to the list ``out`` (the wild table's block selection,
+ *     wild_table._set_bits). ``positions`` is an array('I') or any sequence.
+ *
+ * They read only what they are given and check every index, so no input can make them
  * read outside an object: a bad argument raises TypeError or IndexError.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <string.h>
 
 #define MAX_RANKS 255
+
+/* the index of the lowest set bit of a nonzero byte */
+static inline int
+lowest_bit(unsigned int x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctz(x);
+#else
+    int n = 0;
+    while (!(x & 1u)) {
+        x >>= 1;
+        n++;
+    }
+    return n;
+#endif
+}
 
 static PyObject *
 hand_counts(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -129,11 +151,83 @@ legal_tuple(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return result;
 }
 
+static PyObject *
+append_set_bits(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "append_set_bits(bits, positions, out) takes 3 arguments");
+        return NULL;
+    }
+    PyObject *bits = args[0], *positions = args[1], *out = args[2];
+    if (!PyBytes_CheckExact(bits) || !PyList_Check(out)) {
+        PyErr_SetString(PyExc_TypeError, "append_set_bits: bits must be bytes and out a list");
+        return NULL;
+    }
+    const unsigned char *b = (const unsigned char *)PyBytes_AS_STRING(bits);
+    Py_ssize_t nbytes = PyBytes_GET_SIZE(bits);
+    /* an array('I') is read through its buffer; any other sequence item by item */
+    Py_buffer view;
+    const unsigned int *words = NULL;
+    Py_ssize_t count;
+    int have_view = 0;
+    if (PyObject_CheckBuffer(positions)) {
+        if (PyObject_GetBuffer(positions, &view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) {
+            return NULL;
+        }
+        have_view = 1;
+        if (view.itemsize != sizeof(unsigned int) || view.format == NULL || strcmp(view.format, "I") != 0) {
+            PyBuffer_Release(&view);
+            PyErr_SetString(PyExc_TypeError, "append_set_bits: positions must be an array('I') or a sequence");
+            return NULL;
+        }
+        words = (const unsigned int *)view.buf;
+        count = view.len / view.itemsize;
+    } else {
+        count = PySequence_Length(positions);
+        if (count < 0) {
+            return NULL;
+        }
+    }
+    for (Py_ssize_t i = 0; i < nbytes; i++) {
+        unsigned int byte = b[i];
+        while (byte) {
+            int low = lowest_bit(byte);
+            byte &= byte - 1;
+            Py_ssize_t at = 8 * i + low;
+            if (at >= count) {
+                PyErr_SetString(PyExc_IndexError, "append_set_bits: a bit beyond positions");
+                goto fail;
+            }
+            PyObject *item = words != NULL ? PyLong_FromUnsignedLong(words[at]) : PySequence_GetItem(positions, at);
+            if (item == NULL) {
+                goto fail;
+            }
+            int failed = PyList_Append(out, item);
+            Py_DECREF(item);
+            if (failed < 0) {
+                goto fail;
+            }
+        }
+    }
+    if (have_view) {
+        PyBuffer_Release(&view);
+    }
+    Py_RETURN_NONE;
+fail:
+    if (have_view) {
+        PyBuffer_Release(&view);
+    }
+    return NULL;
+}
+
 static PyMethodDef quick_methods[] = {
     {"hand_counts", (PyCFunction)(void (*)(void))hand_counts, METH_FASTCALL,
      "hand_counts(hand, limits) -> bytes | None: a hand's counts, a byte a rank, or None."},
     {"legal_tuple", (PyCFunction)(void (*)(void))legal_tuple, METH_FASTCALL,
      "legal_tuple(cls, order, moves) -> cls: the sorted positions' moves, placeholders dropped."},
+    {"append_set_bits", (PyCFunction)(void (*)(void))append_set_bits, METH_FASTCALL,
+     "append_set_bits(bits, positions, out): out += positions[i] for each bit i set, lowest first."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -46,6 +46,11 @@ from operator import and_, itemgetter, lshift, or_
 from . import cards as C
 from .compiler import Rules
 
+try:  # the compiled build's C kernel for _set_bits (docs/compiled.md)
+    from ._quick import append_set_bits as _append_set_bits
+except ImportError:  # the pure build does the same in Python
+    _append_set_bits = None  # type: ignore[assignment]
+
 #: (packed, combo, rank, length) -> the ranks its wild cards stand for
 Found = dict[tuple[int, int, int, int], tuple[int, ...]]
 # per byte of a packed count (two 4-bit rank fields): the low field, the high field
@@ -221,6 +226,9 @@ def _set_bits(x: int, positions: array, out: list[int]) -> None:  # type: ignore
     """Append ``positions[i]`` for every bit ``i`` set in ``x``, ascending: when many are
     set, one C-level pass (the bits as bytes selecting positions); else the set bits
     found in base-2 text (``str.find`` runs in C)."""
+    if _append_set_bits is not None:  # the compiled build's C kernel
+        _append_set_bits(x.to_bytes((x.bit_length() + 7) >> 3, "little"), positions, out)
+        return
     s = format(x, "b")
     top = len(s) - 1
     if x.bit_count() * 24 > top:

@@ -87,3 +87,32 @@ def test_legal_moves_uses_them_and_agrees_with_the_general_path() -> None:
     assert isinstance(fast, LegalMoves) and fast.can_pass
     assert fast == v.legal_moves(C.counts_to_string(C.counts_of(hand)), after="34567")
     assert [m.cards for m in fast] == ["45678", "56789", "XD"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(x=st.integers(min_value=0, max_value=(1 << 300) - 1), as_array=st.booleans())
+def test_append_set_bits_is_every_set_bit_lowest_first(x: int, as_array: bool) -> None:
+    from array import array
+
+    positions = array("I", range(1000, 1300)) if as_array else range(1000, 1300)
+    out = [7]  # appended to, not replaced
+    quick.append_set_bits(x.to_bytes((x.bit_length() + 7) >> 3, "little"), positions, out)
+    assert out == [7] + [1000 + i for i in range(300) if x >> i & 1]
+
+
+def test_append_set_bits_refuses_what_it_cannot_read() -> None:
+    from array import array
+
+    with pytest.raises(IndexError):
+        quick.append_set_bits(b"\x00\x01", array("I", range(8)), [])  # bit 8 of 8 positions
+    with pytest.raises(IndexError):
+        quick.append_set_bits(b"\x80", range(7), [])
+    with pytest.raises(TypeError):
+        quick.append_set_bits(b"\x01", array("H", range(8)), [])  # not 4-byte unsigned
+    with pytest.raises(TypeError):
+        quick.append_set_bits(1, range(8), [])
+    with pytest.raises(TypeError):
+        quick.append_set_bits(b"\x01", range(8), ())
+    out: list[int] = []
+    quick.append_set_bits(b"", range(0), out)
+    assert out == []
