@@ -14,16 +14,21 @@
  * append_set_bits(bits, positions, out) -> None
  *     For every bit i set in ``bits`` (an int's bytes, little-endian), lowest first,
  *     appends ``positions[i]`` to the list ``out`` (the wild table's block selection,
- *     wild_table._set_bits). ``positions`` is an array('I') or any sequence.
+ *     wild_table._set_bits). ``positions`` is an array('I') (read through its buffer;
+ *     another buffer is refused) or a sequence without a buffer, such as a range.
  *
  * They read only what they are given and check every index, so no input can make them
- * read outside an object: a bad argument raises TypeError or IndexError.
+ * read outside an object: a bad argument raises an exception (TypeError, IndexError,
+ * OverflowError, or RuntimeError when a garbage collection changed ``order``).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <string.h>
 
 #define MAX_RANKS 255
+
+/* tuple.__new__, looked up once */
+static PyObject *tuple_new = NULL;
 
 /* the index of the lowest set bit of a nonzero byte */
 static inline int
@@ -124,14 +129,15 @@ legal_tuple(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             return NULL;
         }
     }
-    PyTypeObject *type = (PyTypeObject *)cls;
-    PyObject *result = type->tp_alloc(type, n - first);
-    if (result == NULL) {
+    /* the moves as a plain tuple, then (for a subclass) tuple.__new__(cls, it): the
+     * subclass's instance made the way Python makes one */
+    PyObject *items = PyTuple_New(n - first);
+    if (items == NULL) {
         return NULL;
     }
     /* an allocation may run the garbage collector: read the list afresh */
     if (PyList_GET_SIZE(order) != n) {
-        Py_DECREF(result);
+        Py_DECREF(items);
         PyErr_SetString(PyExc_RuntimeError, "legal_tuple: order changed");
         return NULL;
     }
@@ -139,15 +145,23 @@ legal_tuple(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     for (Py_ssize_t i = first; i < n; i++) {
         Py_ssize_t index = PyLong_CheckExact(at[i]) ? PyLong_AsSsize_t(at[i]) : -1;
         if (index < 0 || index >= size) {
-            Py_DECREF(result);
+            Py_DECREF(items);
             PyErr_Clear();
             PyErr_SetString(PyExc_RuntimeError, "legal_tuple: order changed");
             return NULL;
         }
         PyObject *move = PyTuple_GET_ITEM(moves, index);
         Py_INCREF(move);
-        PyTuple_SET_ITEM(result, i - first, move);
+        PyTuple_SET_ITEM(items, i - first, move);
     }
+    if (cls == (PyObject *)&PyTuple_Type) {
+        return items;
+    }
+    /* tuple.__new__ refuses a subclass it cannot make safely (a C type such as
+     * time.struct_time, with its own layout) */
+    PyObject *call[2] = {cls, items};
+    PyObject *result = PyObject_Vectorcall(tuple_new, call, 2, NULL);
+    Py_DECREF(items);
     return result;
 }
 
@@ -194,11 +208,13 @@ append_set_bits(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         while (byte) {
             int low = lowest_bit(byte);
             byte &= byte - 1;
-            Py_ssize_t at = 8 * i + low;
-            if (at >= count) {
+            /* bit 8 * i + low must be below count; checked without the product, which
+             * could overflow a 32-bit Py_ssize_t */
+            if (count <= low || i > (count - 1 - low) / 8) {
                 PyErr_SetString(PyExc_IndexError, "append_set_bits: a bit beyond positions");
                 goto fail;
             }
+            Py_ssize_t at = 8 * i + low;
             PyObject *item = words != NULL ? PyLong_FromUnsignedLong(words[at]) : PySequence_GetItem(positions, at);
             if (item == NULL) {
                 goto fail;
@@ -240,5 +256,11 @@ static struct PyModuleDef quick_module = {
 PyMODINIT_FUNC
 PyInit__quick(void)
 {
+    if (tuple_new == NULL) {
+        tuple_new = PyObject_GetAttrString((PyObject *)&PyTuple_Type, "__new__");
+        if (tuple_new == NULL) {
+            return NULL;
+        }
+    }
     return PyModule_Create(&quick_module);
 }

@@ -5,6 +5,8 @@ the kernels exist exactly when the build says so)."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -78,6 +80,15 @@ def test_legal_tuple_refuses_what_it_cannot_read() -> None:
     with pytest.raises(OverflowError):
         quick.legal_tuple(tuple, [10**30], MOVES)
     assert quick.legal_tuple(tuple, [], MOVES) == () and quick.legal_tuple(tuple, [-1, -1], MOVES) == ()
+    # a C subclass of tuple with its own layout (it would be freed as one of its own)
+    with pytest.raises(TypeError):
+        quick.legal_tuple(time.struct_time, [], MOVES)
+
+
+def test_legal_tuple_makes_ordinary_tuples() -> None:
+    got = quick.legal_tuple(LEGAL_MOVES[True], [3, 1], MOVES)
+    assert hash(got) == hash(("m1", "m3")) and got == LegalMoves(("m1", "m3"), can_pass=True)  # type: ignore[arg-type]
+    assert quick.legal_tuple(tuple, [-1], MOVES) == () and type(quick.legal_tuple(tuple, [], MOVES)) is tuple
 
 
 def test_legal_moves_uses_them_and_agrees_with_the_general_path() -> None:
