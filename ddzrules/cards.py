@@ -23,6 +23,7 @@ adds the multisets, and the packed count is a cheap, hashable dictionary key.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from operator import index as _index
 
 from .errors import DdzError, brief, escaped
 
@@ -120,9 +121,10 @@ def counts_of(ranks: Iterable[int]) -> list[int]:
     r: object = _NOTHING
     try:
         for r in ranks:
-            if r < 0:  # type: ignore[operator]  # -1 would index the big joker
+            i = _index(r)  # any integer type, as bytes() takes it on legal_moves' quick path
+            if i < 0:  # -1 would index the big joker
                 raise IndexError
-            counts[r] += 1  # type: ignore[index]
+            counts[i] += 1
     except (IndexError, TypeError):
         raise _rank_error(ranks, r) from None
     return counts

@@ -72,3 +72,25 @@ def test_quick_path_and_general_path_agree(hubei, hand, data):
     after = data.draw(st.sampled_from(hubei.universe()))
     answer = hubei.legal_moves(ranks, after=after)
     assert answer == hubei.legal_moves(text, after=after) and answer.can_pass
+
+
+class _Rank:
+    """An integer type of a user's own (numpy's ints are one): only ``__index__``."""
+
+    def __init__(self, i: int) -> None:
+        self.i = i
+
+    def __index__(self) -> int:
+        return self.i
+
+
+def test_any_integer_type_is_a_rank_index_on_every_path(hubei):
+    """The quick path (bytes() of the list), the compiled build's kernel (which hands such
+    items to the general path) and the general path read __index__ alike."""
+    hand = [0, 1, 2, 3, 4, 4]
+    assert hubei.legal_moves([_Rank(r) for r in hand]) == hubei.legal_moves(hand)
+    assert hubei.legal_moves(tuple(map(_Rank, hand)), after="3") == hubei.legal_moves(hand, after="3")
+    assert C.counts_of([_Rank(0), 0, _Rank(14)]) == [2] + [0] * 13 + [1]
+    for bad in ([_Rank(15)], [_Rank(-1)], [1.0], ["3"]):
+        with pytest.raises(C.CardError):
+            hubei.legal_moves(bad)
