@@ -21,7 +21,12 @@ import os
 import shutil
 from typing import ClassVar
 
+import setuptools
 from setuptools import Command, Extension, setup
+
+if int(setuptools.__version__.split(".")[0]) < 77:  # pyproject.toml's license is an SPDX string
+    raise SystemExit(f"ddzrules' setup.py needs setuptools>=77, found {setuptools.__version__}: "
+                     "pip install -U 'setuptools>=77'")
 
 #: the modules compiled (chosen by measurement: docs/compiled.md): ``name.py`` with mypyc,
 #: ``name.c`` (hand-written C kernels, used when built) with the C compiler
