@@ -48,15 +48,20 @@ def _extensions() -> list:
     modules = _wanted()
     if not modules:
         return []
-    paths = []
+
+    def source(name: str, suffix: str) -> str | None:
+        path = os.path.join("ddzrules", name + suffix)
+        return path if os.path.isfile(os.path.join(HERE, path)) else None
+
+    python: list[str] = []  # compiled with mypyc
+    native = []  # hand-written C
     for name in modules:
-        path = os.path.join("ddzrules", f"{name}.py")
-        if not os.path.isfile(os.path.join(HERE, path)) and not os.path.isfile(os.path.join(HERE, path[:-3] + ".c")):
-            raise SystemExit(f"DDZRULES_COMPILE: no module {path}")
-        paths.append(path)
-    python = [path for path in paths if os.path.isfile(os.path.join(HERE, path))]
-    native = [Extension(f"ddzrules.{os.path.basename(path)[:-3]}", [path[:-3] + ".c"])
-              for path in paths if path not in python]
+        if (path := source(name, ".py")) is not None:
+            python.append(path)
+        elif (path := source(name, ".c")) is not None:
+            native.append(Extension(f"ddzrules.{name}", [path]))
+        else:
+            raise SystemExit(f"DDZRULES_COMPILE: no module ddzrules/{name}.py or .c")
     if not python:
         return native
     try:

@@ -1,6 +1,6 @@
-/* ddzrules._quick: the two steps of Variant.legal_moves' quick path that pure Python
- * cannot make cheap, as an optional extension module of the compiled build
- * (docs/compiled.md). Without it, variant.py does the same in Python.
+/* ddzrules._quick: inner steps of listing a hand's plays that pure Python cannot make
+ * cheap, as an optional extension module of the compiled build (docs/compiled.md).
+ * Without it, variant.py and wild_table.py do the same in Python.
  *
  * hand_counts(hand, limits) -> bytes | None
  *     A hand (a list or tuple of rank indices) as its counts, a byte a rank; None when an
@@ -249,7 +249,7 @@ static PyMethodDef quick_methods[] = {
 
 static struct PyModuleDef quick_module = {
     PyModuleDef_HEAD_INIT, "ddzrules._quick",
-    "C kernels of Variant.legal_moves' quick path (the optional compiled build).", -1, quick_methods,
+    "C kernels of listing a hand's plays (the optional compiled build).", -1, quick_methods,
     NULL, NULL, NULL, NULL,
 };
 
