@@ -3,10 +3,10 @@ each supported bundled spec, whole random games, rewards, refused actions."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 pytest.importorskip("pettingzoo")
+np = pytest.importorskip("numpy")
 
 from pettingzoo.test import api_test, seed_test
 
