@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import IO, Any, NoReturn, TypeVar
 
 import click
-from click.utils import make_default_short_help
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -35,8 +35,31 @@ from .variant import Variant, load_variant
 F = TypeVar("F", bound=Callable[..., Any])
 # soft_wrap: a message or path is never broken across lines (output is read by scripts
 # and tests as much as by people); tables still fit the width
-console = Console(highlight=False, soft_wrap=True)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+# markup=False: nothing printed is ever read as console markup (a hint such as
+# `pip install 'ddzrules[report]'` keeps its brackets, a spec name "[red]x" stays text);
+# styling comes only from `styled` templates, whose values are filled in as plain text
+console = Console(highlight=False, soft_wrap=True, markup=False)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True, markup=False)
+
+
+def styled(template: str, *values: object) -> Text:
+    """A styled line: ``template`` is console markup written in the code, each ``{}``
+    in it is filled with one of ``values`` as plain text (escaped, control characters
+    written as escapes), so no user string can style or hide the output.
+
+    >>> styled("[bold]{}[/]: {} cards", "[red]x", 3).plain
+    '[red]x: 3 cards'
+    """
+    return Text.from_markup(template.format(*(escape(_plain(str(v))) for v in values)))
+
+
+def plural(n: int, word: str) -> str:
+    """``n`` and ``word``, in the plural unless ``n`` is 1.
+
+    >>> plural(1, "card"), plural(17, "card")
+    ('1 card', '17 cards')
+    """
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def user_errors(fn: F) -> F:
@@ -83,6 +106,10 @@ def backend_options(fn: F) -> F:
 def check_backend(backend: str, address: str | None) -> None:
     if address is not None and backend != "ray":
         raise DdzError("--address needs --backend ray")
+    if address is not None and address not in ("auto", "local"):
+        from .ray_backend import split_address  # the syntax only: Ray itself is not imported
+
+        split_address(address)
 
 
 @contextmanager
@@ -143,10 +170,10 @@ class CardArgsCommand(click.Command):
 #: (tests/test_cli.py checks it against the command's own)
 _LAZY_COMMANDS = {
     "play": ("cli_game", "Play a game at the terminal against bots (or watch bots with --auto)."),
-    "simulate": ("cli_game", "Play many all-bot games and summarise them, every figure with its 95% interval."),
+    "simulate": ("cli_simulate", "Play many all-bot games and summarise them, every figure with its 95% interval."),
     "replay": ("cli_game", "Replay a game record and verify every action and the final figures."),
     "plugins": ("cli_game", "List the installed plugins and the hooks each implements (--params NAME: its parameters)."),
-    "match": ("cli_game", "Play a match of consecutive all-bot games and report the totals and the winner."),
+    "match": ("cli_simulate", "Play a match of consecutive all-bot games and report the totals and the winner."),
     "conformance": ("cli_conformance", "Conformance suites: test vectors generated from a spec, run against any engine."),
     "diff": ("cli_diff", ("Compare two rule sets: rules, plays, comparisons (exact), and optionally random hands "
                           "and paired games.")),
@@ -176,7 +203,9 @@ class _LazyGroup(click.Group):
         for name in names:
             cmd = self.commands.get(name)
             if cmd is None:
-                rows.append((name, make_default_short_help(_LAZY_COMMANDS[name][1], limit)))
+                # click's own shortening, through a stand-in command (public API)
+                stand_in = click.Command(name, help=_LAZY_COMMANDS[name][1])
+                rows.append((name, stand_in.get_short_help_str(limit)))
             elif not cmd.hidden:
                 rows.append((name, cmd.get_short_help_str(limit)))
         with formatter.section("Commands"):
@@ -267,7 +296,7 @@ def validate(specs: tuple[str, ...], strict: bool, unreferenced_readings: bool, 
             warned = f", {len(report.warnings)} warning(s)" if report.warnings else ""
             combos = f"{report.combos} combos" if report.combos is not None else "not compiled"
             label = "[yellow]warn[/]" if report.warnings else "[green]ok[/]"
-            console.print(f"{label}  {name} ({combos}{warned})")
+            console.print(styled(label + "  {} ({}{})", name, combos, warned))
     if as_json:
         emit_json(results)
     sys.exit(1 if failed else 0)
@@ -375,12 +404,12 @@ def census(spec: str, wild: str | None, as_json: bool) -> None:
     table = Table("combo", "zh", "plays", box=None)
     for info in v.rules.combos:
         table.add_row(info.name, info.zh, f"{c.by_combo[info.name]:,}")
-    table.add_row("[bold]total distinct[/]", "", f"[bold]{c.total:,}[/]")
+    table.add_row(styled("[bold]total distinct[/]"), "", styled("[bold]{}[/]", f"{c.total:,}"))
     if c.readings != c.total:
         table.add_row("readings", "", f"{c.readings:,}")
     for w, n in (c.by_wilds or {}).items():
         table.add_row(f"readings with {w} wild(s)", "", f"{n:,}")
-    console.print(f"[bold]{v.name}[/]: plays of at most {v.rules.max_hand} cards")
+    console.print(styled("[bold]{}[/]: plays of at most {} cards", v.name, v.rules.max_hand))
     console.print(table)
 
 
@@ -667,7 +696,7 @@ def demo(spec: str, seed: int) -> None:
     hand_size = int(v.spec.data.get("deal", {}).get("hand", 17))
     hand = C.counts_to_string(C.counts_of(deck[:hand_size]))
     lead = v.legal_moves(hand)
-    console.print(f"[bold]{v.name}[/]  seed {seed}  hand {hand}")
+    console.print(styled("[bold]{}[/]  seed {}  hand {}", v.name, seed, hand))
     console.print(f"leading: {len(lead)} legal plays")
     console.print(_move_rows(sorted(lead, key=lambda m: -m.size)[:12]))
     census = v.census()

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from .cli import console, emit_json, err_console, json_option, main, user_errors
+from .cli import console, emit_json, err_console, json_option, main, styled, user_errors
 from .errors import DdzError
 
 
@@ -49,7 +49,7 @@ def generate(spec: str, output: str, level: str, seed: int, as_json: bool) -> No
     if as_json:
         emit_json({"suite": output, "spec": v.name, "level": level, "seed": seed, "counts": counts})
         return
-    console.print(f"[bold]{v.name}[/] suite ({level}, seed {seed}) written to {output}")
+    console.print(styled("[bold]{}[/] suite ({}, seed {}) written to {}", v.name, level, seed, output))
     table = Table("category", "vectors", box=None)
     for c, n in counts.items():
         table.add_row(c, f"{n:,}")
@@ -115,12 +115,12 @@ def _run_with_progress(run_suite, suite, engine, opts, categories, strict):  # t
 
 
 def _print_report(report, max_groups: int) -> None:  # type: ignore[no-untyped-def]
-    console.print(f"[bold]{report.spec}[/] suite ({report.level}) against [bold]{report.engine}[/]")
+    console.print(styled("[bold]{}[/] suite ({}) against [bold]{}[/]", report.spec, report.level, report.engine))
     any_known = any(n["known"] for n in report.counts.values())
     table = Table("category", "passed", "failed", *(["known defect"] if any_known else []), "skipped",
                   box=None)
     for c, n in report.counts.items():
-        failed = f"[red]{n['failed']:,}[/]" if n["failed"] else "0"
+        failed = styled("[red]{}[/]", f"{n['failed']:,}") if n["failed"] else "0"
         skipped = f"{n['skipped']:,}" + (f"  ({report.skip_reasons[c]})" if c in report.skip_reasons else "")
         table.add_row(c, f"{n['passed']:,}", failed, *([f"{n['known']:,}"] if any_known else []), skipped)
     console.print(table)
@@ -131,26 +131,27 @@ def _print_report(report, max_groups: int) -> None:  # type: ignore[no-untyped-d
                                  known, "[yellow]~[/]")):
         if not groups:
             continue
-        console.print(f"\n[bold]{title}[/] ({len(groups)} group(s)):")
+        console.print(styled("\n[bold]{}[/] ({} group(s)):", title, len(groups)))
         for g in groups[:max_groups]:
-            console.print(f"{mark} {g.category} · [bold]{g.subject}[/] · {g.kind}: {g.vectors:,} vector(s)"
-                          + (f" — known defect [bold]{g.known}[/]" if g.known else ""))
+            console.print(styled(mark + " {} · [bold]{}[/] · {}: {} vector(s)", g.category, g.subject, g.kind,
+                                 f"{g.vectors:,}"),
+                          styled(" — known defect [bold]{}[/]", g.known) if g.known else "", sep="")
             console.print(f"    smallest witness: {g.witness}" + (f"  — {g.detail}" if g.detail else ""))
             if g.explain:
                 console.print(f"    the spec: {g.explain}")
         if len(groups) > max_groups:
             console.print(f"… {len(groups) - max_groups} more group(s) (--json lists every one)")
     for name, text in report.known_defects.items():
-        console.print(f"\n[yellow]known defect[/] [bold]{name}[/]: {text}")
+        console.print(styled("\n[yellow]known defect[/] [bold]{}[/]: {}", name, text))
     for f in report.findings:
-        console.print(f"\n[yellow]finding:[/] [bold]{f.title}[/]: {f.detail}")
+        console.print(styled("\n[yellow]finding:[/] [bold]{}[/]: {}", f.title, f.detail))
         if f.witnesses:
             console.print("    e.g. " + ", ".join(f.witnesses[:8]))
     total = {k: sum(c[k] for c in report.counts.values()) for k in ("passed", "failed", "known", "skipped")}
     verdict = "[green]PASS[/]" if report.ok else "[red]FAIL[/]"
-    console.print(f"\n{verdict}: {total['passed']:,} passed, {total['failed']:,} failed, "
+    console.print(styled("\n" + verdict), f": {total['passed']:,} passed, {total['failed']:,} failed, "
                   + (f"{total['known']:,} known engine defect(s), " if total["known"] else "")
-                  + f"{total['skipped']:,} skipped")
+                  + f"{total['skipped']:,} skipped", sep="")
 
 
 @conformance.command("engines")

@@ -14,7 +14,15 @@ from typing import Any
 import click
 from rich.table import Table
 
-from .cli import backend_options, check_backend, console, emit_json, err_console, game_progress
+from .cli import (
+    backend_options,
+    check_backend,
+    console,
+    emit_json,
+    err_console,
+    game_progress,
+    styled,
+)
 from .cli import main as cli_main
 from .errors import DdzError
 
@@ -67,7 +75,7 @@ def diff_cmd(a: str, b: str, hands: int, games: int, seed: int, bots: str, worke
 
             Path(html_path).write_text(render_html(d, va, vb), encoding="utf-8")
     except (DdzError, ValueError, OSError) as e:
-        err_console.print(f"[bold red]error:[/] {e}", markup=True, soft_wrap=True)
+        err_console.print(styled("[bold red]error:[/] {}", e), soft_wrap=True)
         sys.exit(2)
     if as_json:
         emit_json(d.to_dict())
@@ -78,20 +86,20 @@ def diff_cmd(a: str, b: str, hands: int, games: int, seed: int, bots: str, worke
 
 def _print(d: Any) -> None:
     head = "no difference" if d.same else "the rule sets differ"
-    console.print(f"[bold]diff {d.a} → {d.b}[/]: {head}")
+    console.print(styled("[bold]diff {} → {}[/]: {}", d.a, d.b, head))
     for note in d.notes:
-        console.print(f"[yellow]note:[/] {note}")
+        console.print(styled("[yellow]note:[/] {}", note))
     if d.rules:
-        console.print("\n[bold]Rules[/]")
+        console.print(styled("\n[bold]Rules[/]"))
         t = Table("section", "what", d.a, d.b, box=None)
         for r in d.rules:
             what = r["what"] + (" (renamed)" if r["change"] == "renamed" else "")
             t.add_row(r["section"], what, _fmt(r["a"]), _fmt(r["b"]))
         console.print(t)
     p = d.plays
-    console.print(f"\n[bold]Plays[/]: {p['universe_a']:,} in {d.a}, {p['universe_b']:,} in {d.b}; "
+    console.print(styled("\n[bold]Plays[/]"), f": {p['universe_a']:,} in {d.a}, {p['universe_b']:,} in {d.b}; "
                   f"{p['only_a']:,} only in {d.a}, {p['only_b']:,} only in {d.b}, "
-                  f"{p['read_differently']:,} read differently")
+                  f"{p['read_differently']:,} read differently", sep="")
     if p["per_combo"]:
         t = Table("combo", f"only in {d.a}", f"only in {d.b}", "smallest witnesses", box=None)
         for row in p["per_combo"]:
@@ -105,8 +113,8 @@ def _print(d: Any) -> None:
         console.print(f"  read differently ({row['count']:,}): {row['a']} → {row['b']}, "
                       f"e.g. {w['cards']}: {ra} / {rb}")
     c = d.comparisons
-    console.print(f"\n[bold]Comparisons[/] (exact, over the {c['common_plays']:,} plays both allow): "
-                  f"{c['pairs']:,} ordered pair(s) judged differently")
+    console.print(styled("\n[bold]Comparisons[/]"), f" (exact, over the {c['common_plays']:,} plays both allow): "
+                  f"{c['pairs']:,} ordered pair(s) judged differently", sep="")
     if c["groups"]:
         t = Table("play", "on", "beats only under", "pairs", "smallest witnesses", box=None)
         for g in c["groups"]:
@@ -116,10 +124,10 @@ def _print(d: Any) -> None:
         console.print(t)
     if d.hands:
         h = d.hands
-        console.print(f"\n[bold]Hands[/] ({h['hands']:,} random hands, seed {h['seed']}): leads differ in "
+        console.print(styled("\n[bold]Hands[/]"), f" ({h['hands']:,} random hands, seed {h['seed']}): leads differ in "
                       f"{h['leads_differ_share']:.1%}, answers to a random play both allow differ in "
                       f"{h['answers_differ_share']:.1%} (of {h['answers_checked']:,})"
-                      + (f"; e.g. hand {h['witness_lead']}" if h["witness_lead"] else ""))
+                      + (f"; e.g. hand {h['witness_lead']}" if h["witness_lead"] else ""), sep="")
     if d.games:
         _print_games(d)
 
@@ -127,5 +135,5 @@ def _print(d: Any) -> None:
 def _print_games(d: Any) -> None:
     from .simulate import format_comparison
 
-    console.print("\n[bold]Games[/]")
+    console.print(styled("\n[bold]Games[/]"))
     console.print(format_comparison(d.games))

@@ -1,9 +1,9 @@
-"""CLI commands that play games: ``play``, ``simulate``, ``replay``, ``plugins``."""
+"""CLI commands around one game: ``play``, ``replay``, ``plugins`` (``--plugin`` and the
+loading of rules with plugins, which ``cli_simulate`` shares)."""
 
 from __future__ import annotations
 
 import json
-import math
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -11,19 +11,17 @@ from pathlib import Path
 from typing import Any
 
 import click
-from rich.markup import escape
 from rich.table import Table
 
 from . import cards as C
-from .bots import BOTS, HeuristicBot, make_bot
+from .bots import HeuristicBot, make_bot
 from .cli import (
-    backend_options,
-    check_backend,
     console,
     emit_json,
-    game_progress,
     json_option,
     main,
+    plural,
+    styled,
     user_errors,
 )
 from .errors import DdzError, PlayError
@@ -38,7 +36,7 @@ from .runtime import (
     implemented_hooks,
     load_plugin_class,
 )
-from .simulate import FIGURES, Figure, compare_specs, game_seed, play_game
+from .simulate import game_seed
 
 # ====================================================================== --plugin
 
@@ -100,7 +98,7 @@ def _seat_name(game: Game, seat: int, human: int | None = None) -> str:
     return f"{who}" + (f" ({role})" if role else "")
 
 
-def _seats(seats: tuple[int, ...] | list[int], human: int | None = None) -> str:
+def seats_phrase(seats: tuple[int, ...] | list[int], human: int | None = None) -> str:
     return " and ".join("you" if s == human else f"seat {s}" for s in seats)
 
 
@@ -112,7 +110,7 @@ def _result_text(game: Game, human: int | None = None) -> str:
     if game.landlord is not None:
         return f"{out} out. {'Landlord wins' if game.landlord_won else 'Farmers win'}."
     if game.rules.table_kind == "partnerships":
-        return f"{out} out first. Team {_seats(game.winners, human)} wins."
+        return f"{out} out first. Team {seats_phrase(game.winners, human)} wins."
     return f"{out} out first and " + ("win." if game.winner == human else "wins.")
 
 
@@ -137,7 +135,7 @@ class HumanAgent:
     def act(self, view: PlayerView, legal: list[Action]) -> Action:
         game = self.game_ref[0]
         console.print()
-        console.print(f"[bold]your hand[/]: {view.hand}   ({view.hand_sizes[view.seat]} cards)")
+        console.print(styled("[bold]your hand[/]: {}   ({})", view.hand, plural(view.hand_sizes[view.seat], "card")))
         others = ", ".join(f"seat {s}: {n}" for s, n in enumerate(view.hand_sizes) if s != view.seat)
         console.print(f"cards left: {others}")
         if view.kitty:
@@ -280,7 +278,7 @@ def _play(spec: str, auto: bool, seed: int | None, seat: int, bots: str, record_
     agents: list[Any] = [make_bot(kinds[i], game_seed(seed, 1000 + i)) for i in range(rules.players)]
     if human is not None:
         agents[human] = HumanAgent(game_ref)
-    console.print(f"[bold]{rules.variant.name}[/]  seed {seed}")
+    console.print(styled("[bold]{}[/]  seed {}", rules.variant.name, seed))
 
     def log(game: Game, action: Action) -> None:
         if action.seat != human or auto:
@@ -342,8 +340,8 @@ def _play_out(game: Game, agents: list[Any], human: int | None, auto: bool,
         log(game, action)
         if landlord_before is None and game.landlord is not None:
             kitty = C.counts_to_string(game.kitty)
-            console.print(f"[bold]landlord:[/] seat {game.landlord}, stake {game.stake}; "
-                          f"kitty 底牌 {kitty if game.kitty_visible or auto else '(hidden)'}")
+            console.print(styled("[bold]landlord:[/] seat {}, stake {}; kitty 底牌 {}", game.landlord,
+                                 game.stake, kitty if game.kitty_visible or auto else "(hidden)"))
         if phase_before != "play":
             _announce_leader(game, human)
 
@@ -357,155 +355,6 @@ def _announce_leader(game: Game, human: int | None) -> None:
     why = f" (holds a {info['card']})" if info.get("card") else (
         f" ({info['rule']})" if info.get("rule") else "")
     console.print(f"{_seat_name(game, game.first_leader, human)} leads first{why}", markup=False)
-
-
-@main.command()
-@click.argument("specs", metavar="SPEC...", nargs=-1, required=True)
-@click.option("--games", type=int, default=1000, show_default=True)
-@click.option("--seed", type=SEED, default=0, show_default=True)
-@click.option("--workers", type=int, default=None,
-              help="Worker processes (default 1); with --backend ray and no --address, the "
-                   "CPUs of the local Ray (default: every core).")
-@click.option("--bots", default="random", show_default=True,
-              help=f"Bot per seat, comma-separated ({', '.join(BOTS)}); one name means every seat.")
-@backend_options
-@plugin_option
-@json_option
-@user_errors
-def simulate(specs: tuple[str, ...], games: int, seed: int, workers: int | None, bots: str,
-             backend: str, address: str | None, plugins: tuple[str, ...], as_json: bool) -> None:
-    """Play many all-bot games and summarise them, every figure with its 95% interval.
-
-    With several SPECs every spec plays the same seeded games (same deals where the
-    decks match, same bots) and each is compared with the first: the paired
-    difference and, for comparison, the unpaired one. Same seed → same figures, any
-    --workers. See docs/simulation.md.
-    """
-    kinds = [k.strip() for k in bots.split(",")]
-    for k in kinds:
-        if k not in BOTS:
-            raise DdzError(f"unknown bot {k!r}; choose from {', '.join(BOTS)}")
-    if games < 1 or (workers is not None and workers < 1):
-        raise DdzError("--games and --workers must be at least 1")
-    check_backend(backend, address)
-    with user_plugins(plugins):
-        for spec in specs if plugins else ():
-            load_rules(spec, plugins)  # a --plugin class that fails is a plain error
-        result = _simulate(specs, games, seed, workers, kinds, backend, address)
-    if as_json:
-        emit_json(result["specs"][0] if len(specs) == 1 else result)
-        return
-    _print_simulation(result)
-
-
-def _simulate(specs: tuple[str, ...], games: int, seed: int, workers: int | None,
-              kinds: list[str], backend: str = "local",
-              address: str | None = None) -> dict[str, Any]:
-    with game_progress(f"simulating {', '.join(specs)}", games) as advance:
-        return compare_specs(list(specs), games, seed, kinds, workers, progress=advance,
-                             backend=backend, address=address)
-
-
-def _decimals(fig: Figure, halves: list[float]) -> int:
-    """Decimals of a figure: 3 for a proportion; else two significant digits of the
-    narrowest of the interval half-widths shown together (3 when none is finite)."""
-    if fig.kind == "proportion":
-        return 3
-    finite = [h for h in halves if math.isfinite(h) and h > 0]
-    if not finite:
-        return 3
-    return max(0, 1 - math.floor(math.log10(min(finite))))
-
-
-def _half(low: float | None, high: float | None) -> float:
-    return math.inf if low is None or high is None else (high - low) / 2
-
-
-def _bounds(low: float | None, high: float | None, d: int) -> str:
-    """``[low, high]``; an interval that cannot be estimated (one game) is ``[?]``."""
-    return "[?]" if low is None or high is None else f"[{low:.{d}f}, {high:.{d}f}]"
-
-
-def _figure_cell(fig: Figure, e: dict[str, Any] | None) -> str:
-    if e is None:
-        return "n/a"
-    d = _decimals(fig, [_half(e["low"], e["high"])])
-    return f"{e['mean']:.{d}f} {_bounds(e['low'], e['high'], d)}"
-
-
-def _print_simulation(result: dict[str, Any]) -> None:
-    """Figures as rows, specs as columns (``mean [low, high]``, or n/a); then, for each
-    spec after the first, its differences to the first."""
-    runs = result["specs"]
-    names = [r["spec"] for r in runs]
-    bots = ",".join(result["bots"])
-    console.print(f"[bold]{', '.join(names)}[/]: {result['games']} games, seed {result['seed']}, "
-                  f"bots {bots}; mean [{result['confidence']:.0%} interval]; "
-                  "n/a: the rule set has no such figure")
-    table = Table("figure", *names, box=None)
-    table.add_row("games", *[str(r["games"]) for r in runs])
-    for fig in FIGURES:
-        table.add_row(fig.label, *[_figure_cell(fig, r["figures"][fig.name]) for r in runs])
-    table.add_row("score unit", *[r["unit"] or "n/a" for r in runs])
-    table.add_row("mean stake unit",
-                  *["n/a" if r["mean_stake_unit"] is None else f"{r['mean_stake_unit']:.4g}"
-                    for r in runs])
-
-    def union(key: str) -> list[str]:
-        seen: dict[str, None] = {}
-        for r in runs:
-            seen.update(dict.fromkeys(r[key]))
-        return list(seen)
-
-    def cell(r: dict[str, Any], key: str, name: str, fmt: str) -> str:
-        value = r[key].get(name)
-        return "—" if value is None else format(value, fmt)
-
-    for kind in union("win_rate_by_bot"):
-        table.add_row(f"win rate: {kind}", *[cell(r, "win_rate_by_bot", kind, ".4g") for r in runs])
-    for kind in union("mean_score_by_bot"):
-        table.add_row(f"mean score: {kind}",
-                      *[cell(r, "mean_score_by_bot", kind, "+.4g") for r in runs])
-    # events and the protocols' own counts; — : none recorded in that rule set's games
-    for name in sorted(union("events_per_game")):
-        table.add_row(f"per game: {name} events",
-                      *[cell(r, "events_per_game", name, ".4g") for r in runs])
-    for name in sorted(union("stats_per_game")):
-        table.add_row(f"per game: {name.replace('_', ' ')}",
-                      *[cell(r, "stats_per_game", name, ".4g") for r in runs])
-    console.print(table)
-    for r in runs:
-        where = f" ({r['spec']})" if len(runs) > 1 else ""
-        dist = r["multiple_distribution"]
-        console.print(f"multiple distribution{where}: "
-                      + ", ".join(f"×{k}: {v}" for k, v in dist.items()))
-        dist = r["landlord_score_distribution"]
-        console.print(f"landlord score distribution{where}: "
-                      + ", ".join(f"{k}: {v}" for k, v in dist.items()))
-    for comp in result["comparisons"]:
-        _print_comparison(comp, result["confidence"])
-
-
-def _print_comparison(comp: dict[str, Any], confidence: float) -> None:
-    console.print()
-    console.print(f"[bold]{comp['spec']} − {comp['baseline']}[/]: the difference of the means "
-                  f"with its {confidence:.0%} interval, paired (per-game differences over the "
-                  "same games) and unpaired (Welch)")
-    if not comp["paired"]:
-        console.print(f"{comp['reason']}: unpaired intervals only")
-    table = Table("figure", "difference", "paired", "unpaired", "paired/unpaired width", box=None)
-    for fig in FIGURES:
-        e = comp["figures"][fig.name]
-        if e is None:
-            table.add_row(fig.label, "n/a", "n/a", "n/a", "")
-            continue
-        un, pa = e["unpaired"], e["paired"]
-        d = _decimals(fig, [_half(iv["low"], iv["high"]) for iv in (un, pa) if iv is not None])
-        paired = "n/a (not paired)" if pa is None else _bounds(pa["low"], pa["high"], d)
-        ratio = "" if e["narrowing"] is None else f"{e['narrowing']:.2f}"
-        table.add_row(fig.label, f"{e['difference']:+.{d}f}", paired,
-                      _bounds(un["low"], un["high"], d), ratio)
-    console.print(table)
 
 
 @main.command("replay")
@@ -754,7 +603,7 @@ def _print_params(registry: PluginRegistry, name: str, as_json: bool) -> None:
                    for n, cls in found])
         return
     for n, cls in found:
-        console.print(f"[bold]{n}[/]: {escape(_summary(cls))}", soft_wrap=True)
+        console.print(styled("[bold]{}[/]: {}", n, _summary(cls)), soft_wrap=True)
         rows = plugin_params(cls)
         if not rows:
             console.print("  no parameters")
@@ -766,69 +615,3 @@ def _print_params(registry: PluginRegistry, name: str, as_json: bool) -> None:
             default = "required" if r["required"] else (r["default"] or "—")
             table.add_row(r["name"], r["type"], default, r["allowed"] or "—", r["meaning"] or "—")
         console.print(table)
-
-
-@main.command("match")
-@click.argument("spec", metavar="SPEC")
-@click.option("--games", type=int, default=10, show_default=True)
-@click.option("--seed", type=SEED, default=0, show_default=True)
-@click.option("--bots", default="heuristic", show_default=True,
-              help=f"Bot per seat, comma-separated ({', '.join(BOTS)}).")
-@click.option("--holdings", type=int, default=None,
-              help="Beans each seat starts with; carried from game to game (bean settlements).")
-@plugin_option
-@json_option
-@user_errors
-def match_cmd(spec: str, games: int, seed: int, bots: str, holdings: int | None,
-              plugins: tuple[str, ...], as_json: bool) -> None:
-    """Play a match of consecutive all-bot games and report the totals and the winner."""
-    with user_plugins(plugins):
-        _match(spec, games, seed, bots, holdings, plugins, as_json)
-
-
-def _match(spec: str, games: int, seed: int, bots: str, holdings: int | None,
-           plugins: tuple[str, ...], as_json: bool) -> None:
-    from .runtime import MatchInfo
-
-    rules = load_rules(spec, plugins)
-    kinds = [k.strip() for k in bots.split(",")]
-    kinds = (kinds * rules.players)[: rules.players]
-    if games < 1:
-        raise DdzError("--games must be at least 1")
-    totals = [0] * rules.players
-    rows = []
-    previous: int | None = None  # the seat out first in the last game (first-leader by: previous-winner)
-    for i in range(games):
-        gseed = game_seed(seed, i)
-        held = tuple(holdings + t for t in totals) if holdings is not None else None
-        agents = [make_bot(kinds[s], gseed + 101 * (s + 1)) for s in range(rules.players)]
-        game = play_game(rules, agents, gseed, MatchInfo(i, seed, held, previous_winner=previous))
-        assert game.scores is not None
-        totals = [t + v for t, v in zip(totals, game.scores)]
-        rows.append({"game": i + 1, "seed": gseed, "landlord": game.landlord, "stake": game.stake,
-                     "multiple": game.multiple, "landlord_won": game.landlord_won,
-                     "first_leader": game.first_leader, "winner": game.winner,
-                     "winners": list(game.winners), "scores": game.scores})
-        previous = game.winner
-    best = max(totals)
-    winners = [s for s, t in enumerate(totals) if t == best]
-    if as_json:
-        emit_json({"spec": rules.variant.name, "seed": seed, "bots": kinds, "table": rules.table_kind,
-                   "games": rows, "totals": totals, "winners": winners})
-        return
-    seat_columns = [f"seat {s}" for s in range(rules.players)]
-    if rules.table_kind == "landlord":
-        table = Table("game", "landlord", "stake", "multiple", "result", *seat_columns, box=None)
-        for r in rows:
-            table.add_row(str(r["game"]), str(r["landlord"]), str(r["stake"]), f"×{r['multiple']:g}",
-                          "landlord" if r["landlord_won"] else "farmers", *[f"{v:+d}" for v in r["scores"]])
-    else:  # no landlord: who led, who went out first, which side won
-        table = Table("game", "leads", "out first", "multiple", "winners", *seat_columns, box=None)
-        for r in rows:
-            table.add_row(str(r["game"]), f"seat {r['first_leader']}", f"seat {r['winner']}",
-                          f"×{r['multiple']:g}", _seats(r["winners"]), *[f"{v:+d}" for v in r["scores"]])
-    table.add_row("total", "", "", "", "", *[f"[bold]{t:+d}[/]" for t in totals])
-    console.print(f"[bold]{rules.variant.name}[/]: a match of {games} games, seed {seed}, bots {','.join(kinds)}")
-    console.print(table)
-    names = " and ".join(f"seat {s} ({kinds[s]})" for s in winners)
-    console.print(f"match winner: {names} with {best:+d}" + (" (tie)" if len(winners) > 1 else ""))

@@ -39,17 +39,25 @@ def _import_ray() -> Any:
     return ray
 
 
+def split_address(address: str) -> tuple[str, int]:
+    """``(host, port)`` of ``HOST:PORT`` or ``ray://HOST:PORT``; a :class:`DdzError` for
+    anything else. Checked before any work starts, and before Ray is imported, so a typo
+    is reported as a typo even where Ray is not installed."""
+    target = address.split("://", 1)[1] if "://" in address else address
+    host, sep, port = target.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise DdzError(f"--address {address!r}: expected HOST:PORT or ray://HOST:PORT")
+    return host.strip("[]"), int(port)
+
+
 def _check_reachable(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
     """Fail fast (a :class:`DdzError`) when ``address`` (``host:port`` or ``ray://host:port``)
     does not accept a connection within ``timeout`` seconds; ``auto`` is left to Ray."""
     if address in ("auto", "local"):
         return
-    target = address.split("://", 1)[1] if "://" in address else address
-    host, sep, port = target.rpartition(":")
-    if not sep or not host or not port.isdigit():
-        raise DdzError(f"--address {address!r}: expected HOST:PORT or ray://HOST:PORT")
+    host, port = split_address(address)
     try:
-        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+        with socket.create_connection((host, port), timeout=timeout):
             pass
     except OSError as e:
         raise DdzError(f"cannot reach the Ray cluster at {address}: {e.strerror or e} "
