@@ -19,6 +19,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -302,24 +303,74 @@ def _at(file: str, text: str, line: int, col: int, message: str, path: str = "")
     return SpecError([Problem(Location(file, line, col), path, message, excerpt)])
 
 
-def read_spec_text(path: Path, file: str) -> str:
-    """A spec file's text, refused before any parsing when it is too large, not UTF-8 or
-    holds control characters: a hostile or mistaken file must fail fast with a position,
-    never reach the YAML parser as something it may choke on."""
+def _file_kind(mode: int) -> str:
+    """What a file that is not a regular file is, for a message."""
+    for test, kind in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return "a special file"
+
+
+def _too_large(file: str, limit: int, size: int | None = None) -> SpecError:
+    said = (f"{size:,} bytes, more than the {limit:,}" if size is not None
+            else f"more than the {limit:,} bytes")
+    return SpecError([Problem(Location(file, 1, 1), "", f"the file is {said} a spec may have "
+                              "(DDZRULES_MAX_SPEC_BYTES raises the limit)")])
+
+
+def _not_regular(file: str, mode: int) -> SpecError:
+    return SpecError([Problem(Location(file, 1, 1), "", f"not a regular file but {_file_kind(mode)}: a "
+                              "spec is read only from a regular file")])
+
+
+def read_spec_bytes(path: Path, file: str) -> bytes:
+    """The bytes of a spec file, at most :func:`max_spec_bytes`: every spec file (the one
+    asked for and each ``extends:`` parent) is read through here, so that none can hang
+    or exhaust memory. Only a regular file is read (a symbolic link to one is followed):
+    a FIFO would block until something writes to it, ``/dev/zero`` never ends, a
+    directory has no text. Its size is checked before a byte is read."""
     limit = max_spec_bytes()
     try:
-        size = path.stat().st_size
-        if size > limit:
-            raise SpecError([Problem(Location(file, 1, 1), "",
-                                     f"the file is {size:,} bytes, more than the {limit:,} a spec "
-                                     "may have (DDZRULES_MAX_SPEC_BYTES raises the limit)")])
-        with path.open("rb") as f:
-            raw = f.read(limit + 1)
+        # stat first (it never blocks) for a plain refusal of a FIFO or a device, then open
+        # without blocking and check the opened file again: the path may have been swapped
+        # between the two, and a FIFO opened for reading blocks until a writer comes
+        before = os.stat(path)
+        if not stat.S_ISREG(before.st_mode):
+            raise _not_regular(file, before.st_mode)
+        if before.st_size > limit:
+            raise _too_large(file, limit, before.st_size)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+                     | getattr(os, "O_BINARY", 0))
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                raise _not_regular(file, st.st_mode)
+            if st.st_size > limit:
+                raise _too_large(file, limit, st.st_size)
+            chunks: list[bytes] = []
+            got = 0
+            while got <= limit:  # a file growing while read stops one byte past the limit
+                chunk = os.read(fd, min(1 << 16, limit + 1 - got))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                got += len(chunk)
+        finally:
+            os.close(fd)
     except OSError as e:
         raise SpecError([Problem(None, "", f"cannot read {file}: {e.strerror or e}")]) from None
-    if len(raw) > limit:  # grew while read, or not a regular file
-        raise SpecError([Problem(Location(file, 1, 1), "", f"the file is more than the {limit:,} "
-                                 "bytes a spec may have (DDZRULES_MAX_SPEC_BYTES raises the limit)")])
+    if got > limit:
+        raise _too_large(file, limit)
+    return b"".join(chunks)
+
+
+def read_spec_text(path: Path, file: str) -> str:
+    """A spec file's text, refused before any parsing when it is not a regular file, too
+    large, not UTF-8 or holds control characters: a hostile or mistaken file must fail
+    fast with a position, never reach the YAML parser as something it may choke on."""
+    raw = read_spec_bytes(path, file)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -530,7 +581,7 @@ def resolve_name(name_or_path: str, relative_to: Path | None = None) -> Path:
                                      "a bundled spec or a .yaml/.yml spec file")])
         raise SpecError([Problem(None, "", f"no spec file {name_or_path!r} (looked next to the "
                                  "spec that extends it and in the current directory)")])
-    if candidate.exists() and candidate.is_file():
+    if candidate.exists():  # a FIFO, a device or a directory too: the reader refuses it by name
         return candidate
     known = bundled_names()
     hint = difflib.get_close_matches(name_or_path, known, n=1)

@@ -3,12 +3,18 @@ or a memory blow-up: limits hold before anything is expanded."""
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
 import resource
+import stat
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 from fuzzers import fuzz_settings, tally
 from hypothesis import given
 from hypothesis import strategies as st
@@ -34,6 +40,9 @@ CASES: dict[str, bytes] = {
     "self-alias": b"name: s\ncombos: &c {single: \"1\", again: *c}\n",
     "huge": b"name: s\nnotes: \"" + b"x" * 2_000_000 + b"\"\n",
 }
+
+
+needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
 
 
 def _rss_kb() -> int:
@@ -165,3 +174,123 @@ def test_mutated_bundled_specs_raise_only_ddz_errors(tmp_path_factory: pytest.Te
     report = validate_spec(str(path))  # never raises: every problem is a finding
     assert all(p.severity in ("error", "warning") for p in report.findings)
     assert time.monotonic() - start < 60
+
+
+# ------------------------------------------------------------------ not a regular file
+# A spec path (the one asked for or an extends: parent) that is a FIFO would block the
+# reader until something writes to it, /dev/zero never ends, a directory has no text:
+# each is refused by what it is, before a byte is read, through one reader.
+
+def _special(kind: str, at: Path) -> Path:
+    """A file of ``kind`` at ``at`` (made here, in the test's own directory)."""
+    if kind == "fifo":
+        os.mkfifo(at)
+    elif kind == "directory":
+        at.mkdir()
+    elif kind == "symlink to /dev/zero":
+        at.symlink_to("/dev/zero")
+    elif kind == "symlink to a fifo":
+        os.mkfifo(at.with_name(at.name + ".pipe"))
+        at.symlink_to(at.name + ".pipe")
+    elif kind == "symlink to a directory":
+        at.with_name(at.name + ".d").mkdir()
+        at.symlink_to(at.name + ".d")
+    else:
+        raise AssertionError(kind)
+    return at
+
+
+SPECIAL = {"fifo": "FIFO", "directory": "directory", "symlink to /dev/zero": "character device",
+           "symlink to a fifo": "FIFO", "symlink to a directory": "directory"}
+
+
+def _bounded(call: Callable[[], object], fifos: list[Path], timeout: float = 30) -> list[object]:
+    """``call()`` in a thread, failing (not hanging) when it does not return in time; a
+    reader left blocked on a FIFO is released by opening the FIFO for writing."""
+    out: list[object] = []
+    worker = threading.Thread(target=lambda: out.append(call()), daemon=True)
+    start = time.monotonic()
+    worker.start()
+    worker.join(timeout)
+    if worker.is_alive():
+        for fifo in fifos:
+            with contextlib.suppress(OSError):
+                os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        worker.join(5)
+        pytest.fail(f"still reading after {time.monotonic() - start:.0f} s")
+    return out
+
+
+def _fifos(root: Path) -> list[Path]:
+    return [p for p in root.rglob("*") if not p.is_symlink() and stat.S_ISFIFO(p.lstat().st_mode)]
+
+
+@needs_fifo
+@pytest.mark.parametrize("kind", sorted(SPECIAL))
+def test_special_file_as_the_spec_is_refused(tmp_path: Path, kind: str) -> None:
+    path = _special(kind, tmp_path / "special.yaml")
+
+    def load() -> str:
+        try:
+            load_spec(path)
+        except SpecError as e:
+            return str(e)
+        return "loaded"
+
+    message = _bounded(load, _fifos(tmp_path))[0]
+    assert f"special.yaml:1:1: not a regular file but a{'n' if SPECIAL[kind][0] in 'aeiou' else ''} " \
+           f"{SPECIAL[kind]}" in str(message)
+    result = _bounded(lambda: CliRunner().invoke(main, ["validate", str(path)]), _fifos(tmp_path))[0]
+    assert isinstance(result, Result)
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
+    assert "special.yaml:1:1: not a regular file" in result.stderr and "Traceback" not in result.output
+    result = _bounded(lambda: CliRunner().invoke(main, ["classify", str(path), "3"]), _fifos(tmp_path))[0]
+    assert isinstance(result, Result)
+    assert result.exit_code == 1 and "error: " in result.stderr and SPECIAL[kind] in result.stderr
+
+
+@needs_fifo
+@pytest.mark.parametrize("kind", sorted(SPECIAL))
+def test_special_file_as_a_parent_is_refused(tmp_path: Path, kind: str) -> None:
+    _special(kind, tmp_path / "parent.yaml")
+    child = tmp_path / "child.yaml"
+    child.write_text("name: c\nextends: ./parent.yaml\ncombos: {single: '1'}\n", encoding="utf-8")
+    result = _bounded(lambda: CliRunner().invoke(main, ["validate", str(child), "--json"]),
+                      _fifos(tmp_path))[0]
+    assert isinstance(result, Result) and result.exit_code == 1
+    (report,) = json.loads(result.stdout)
+    (finding,) = report["findings"]
+    assert finding["code"] == "broken-parent" and finding["file"].endswith("child.yaml")
+    assert (finding["line"], finding["path"]) == (2, "extends")
+    assert SPECIAL[kind] in finding["message"] and "parent.yaml:1:1" in finding["message"]
+
+    def load() -> str:
+        try:
+            load_spec(child)
+        except SpecError as e:
+            return str(e)
+        return "loaded"
+
+    message = str(_bounded(load, _fifos(tmp_path))[0])
+    assert "in parent './parent.yaml'" in message and SPECIAL[kind] in message
+
+
+def test_dev_zero_named_directly_is_refused() -> None:
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero")
+    result = CliRunner().invoke(main, ["validate", "/dev/zero"])
+    assert result.exit_code == 1
+    assert "/dev/zero:1:1: not a regular file but a character device" in result.stderr
+
+
+def test_huge_file_is_refused_by_its_size_before_reading(tmp_path: Path) -> None:
+    """A 10 GB file (sparse: it takes no disk) is refused from its size alone, at once."""
+    path = tmp_path / "huge.yaml"
+    with path.open("wb") as f:
+        f.truncate(10 * 1024**3)
+    before, start = _rss_kb(), time.monotonic()
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    assert time.monotonic() - start < 5 and _rss_kb() - before < 50_000
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "huge.yaml:1:1: the file is 10,737,418,240 bytes, more than the 1,000,000 a spec may have" \
+        in result.stderr
