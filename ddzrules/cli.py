@@ -317,13 +317,17 @@ def schema_cmd() -> None:
 @click.option("--extends", "parent", required=True, metavar="PARENT",
               help="The parent spec: a bundled name or a .yaml file.")
 @click.option("-o", "--output", default=None, metavar="FILE", help="Write here (default: stdout).")
+@click.option("--force", is_flag=True, help="Overwrite FILE if it exists (refused otherwise).")
 @user_errors
-def new_cmd(name: str, parent: str, output: str | None) -> None:
+def new_cmd(name: str, parent: str, output: str | None, force: bool) -> None:
     """Write a commented starting spec that extends PARENT and validates as it is."""
     import re
 
     if not re.fullmatch(r"[a-z0-9][a-z0-9/_-]*", name):
         raise click.BadParameter("lower case letters, digits, '/', '_' and '-'", param_hint="NAME")
+    if output and not force and os.path.lexists(output):
+        # checked before any work; the "x" mode below closes the race with another writer
+        raise DdzError(f"{output} exists: not overwritten (--force to replace it)")
     base = load_spec(parent)
     combos = [k for k, v in (base.data.get("combos") or {}).items() if v is not None]
     example = next((c for c in ("straight", "single") if c in combos), combos[0] if combos else "single")
@@ -356,7 +360,8 @@ combos: {{}}
 {plugin_lines}
 """
     if output:
-        Path(output).write_text(text, encoding="utf-8")
+        with open(output, "w" if force else "x", encoding="utf-8") as out:
+            out.write(text)
         err_console.print(f"wrote {output}")
     else:
         click.echo(text, nl=False)
@@ -433,8 +438,17 @@ batch_option = click.option(
          "one JSON answer per line out (see docs/batch.md).")
 
 
+def _some_cards(text: str, what: str) -> str:
+    """``text`` parsed as cards; an empty string is refused: it is no play and no hand
+    (an empty argument is most often a shell variable that was not set)."""
+    canonical = C.parse_cards(text)
+    if not canonical:
+        raise DdzError(f"{what}: no cards given")
+    return canonical
+
+
 def _classify_answer(v: Variant, cards: str, wild: str | None) -> dict[str, Any]:
-    canonical = C.parse_cards(cards)
+    canonical = _some_cards(cards, "cards")
     return {"cards": canonical, "readings": [m.to_dict() for m in v.classify(canonical, wild=wild)]}
 
 
@@ -446,7 +460,7 @@ def _compare_answer(v: Variant, a: str, b: str, wild: str | None) -> dict[str, A
 
 
 def _moves_answer(v: Variant, hand: str, after: str | None, wild: str | None) -> dict[str, Any]:
-    ch = C.parse_cards(hand)
+    ch = _some_cards(hand, "--hand")
     ca = C.parse_cards(after) if after else None
     result = v.legal_moves(ch, after=ca, wild=wild)
     return {"hand": ch, "after": ca, "can_pass": result.can_pass, "moves": [m.to_dict() for m in result]}
@@ -542,6 +556,26 @@ _EXAMPLES = {"cards": '{"cards": "333444+69"}', "a": '{"a": "2222", "b": "XD"}',
              "hand": '{"hand": "3456789TT", "after": "34567"}'}
 
 
+#: the longest --batch line read (a question is a few hundred bytes); a longer one is
+#: answered with an error and skipped without being held in memory
+MAX_BATCH_LINE = 64 * 1024
+
+
+def _bounded_lines(stream: IO[Any]) -> Iterator[bytes | str | None]:
+    """The lines of ``stream``, each at most :data:`MAX_BATCH_LINE` long; ``None`` in
+    place of a longer line, whose rest is read and dropped in pieces of that size."""
+    while True:
+        line = stream.readline(MAX_BATCH_LINE + 1)
+        if not line:
+            return
+        if len(line) <= MAX_BATCH_LINE or line[-1:] in (b"\n", "\n"):
+            yield line
+            continue
+        while line and line[-1:] not in (b"\n", "\n"):
+            line = stream.readline(MAX_BATCH_LINE)
+        yield None
+
+
 def _run_batch(source: str, fields: tuple[str, ...], answer: Answer, wild: str | None) -> NoReturn:
     """Answer every line of ``source`` (a file, or ``-`` for stdin) in order, one JSON
     line each, flushed as it is written; exit 1 when any line had an error."""
@@ -554,8 +588,10 @@ def _run_batch(source: str, fields: tuple[str, ...], answer: Answer, wild: str |
             except OSError as e:
                 _fail(f"cannot read the --batch file {source!r}: {e.strerror or e}")
         failed = False
-        for number, raw in enumerate(stream, 1):  # line by line, also from a pipe
-            answered = _answer_line(raw, number, fields, answer, wild)
+        for number, raw in enumerate(_bounded_lines(stream), 1):  # line by line, also from a pipe
+            answered = (_answer_line(raw, number, fields, answer, wild) if raw is not None else
+                        (json.dumps({"line": number, "error": f"line longer than {MAX_BATCH_LINE:,} "
+                                     "bytes: not read"}, separators=(",", ":")), True))
             if answered is None:
                 continue
             line, error = answered
@@ -619,7 +655,7 @@ def classify(spec: str, cards: str | None, wild: str | None, as_json: bool, batc
     if as_json:
         emit_json(_classify_answer(v, cards, wild))
         return
-    canonical = C.parse_cards(cards)
+    canonical = _some_cards(cards, "cards")
     readings = list(v.classify(canonical, wild=wild))
     if not readings:
         console.print(f"{canonical}: not a combo of {v.name}")
@@ -673,7 +709,8 @@ def moves(spec: str, hand: str | None, after: str | None, limit: int, wild: str 
     if as_json:
         emit_json(_moves_answer(v, hand, after, wild))
         return
-    result = v.legal_moves(C.parse_cards(hand), after=C.parse_cards(after) if after else None, wild=wild)
+    result = v.legal_moves(_some_cards(hand, "--hand"), after=C.parse_cards(after) if after else None,
+                           wild=wild)
     shown = list(result)[:limit] if limit else list(result)
     console.print(f"{len(result)} legal play(s)" + ("; passing is allowed" if result.can_pass else
                                                      "; leading, passing is not allowed"))

@@ -89,8 +89,10 @@ def load_rules(spec: str, plugins: tuple[str, ...] | list[str] = ()) -> GameRule
                        f"(raised by a --plugin class? {', '.join(plugins)})") from None
 
 
-def _seat_name(game: Game, seat: int, human: int | None = None) -> str:
-    if game.rules.table_kind == "partnerships":
+def _seat_name(game: Game, seat: int, human: int | None = None, roles: bool = True) -> str:
+    if not roles:
+        role = ""
+    elif game.rules.table_kind == "partnerships":
         role = "team " + "+".join(map(str, game.side_of(seat)))
     else:
         role = "地主 landlord" if game.landlord == seat else ("farmer" if game.landlord is not None else "")
@@ -114,8 +116,10 @@ def _result_text(game: Game, human: int | None = None) -> str:
     return f"{out} out first and " + ("win." if game.winner == human else "wins.")
 
 
-def _describe(game: Game, action: Action, human: int | None = None) -> str:
-    who = _seat_name(game, action.seat, human) if action.seat >= 0 else "dealer"
+def _describe(game: Game, action: Action, human: int | None = None, roles: bool = True) -> str:
+    """One log line for ``action``; ``roles=False`` for an action of bidding or declaring,
+    taken before the roles were known (the pass that ends the bidding is no farmer's)."""
+    who = _seat_name(game, action.seat, human, roles) if action.seat >= 0 else "dealer"
     if action.kind == "play" and action.move is not None:
         m = action.move
         subst = " " + ",".join(f"{a}→{b}" for a, b in m.substitution if a != b) if m.substitution else ""
@@ -123,6 +127,15 @@ def _describe(game: Game, action: Action, human: int | None = None) -> str:
     if action.kind == "redeal":
         return f"— {action.value}: redeal —"
     return f"{who}: {action}"
+
+
+#: the names of the facts a seat alone sees (PlayerView.private), as the player reads them
+PRIVATE_FACTS = {"peeked": "黄金眼 kitty cards you peeked at"}
+
+
+def has_escape_rule(game: Game) -> bool:
+    """Whether a player may leave the game (逃跑): some plugin settles an escape."""
+    return bool(game.rules.hook.ddzrules_settle_escape.get_hookimpls())
 
 
 class HumanAgent:
@@ -135,7 +148,11 @@ class HumanAgent:
     def act(self, view: PlayerView, legal: list[Action]) -> Action:
         game = self.game_ref[0]
         console.print()
-        console.print(styled("[bold]your hand[/]: {}   ({})", view.hand, plural(view.hand_sizes[view.seat], "card")))
+        if view.hand:
+            # the cards held now (during a deal in stages, fewer than the hand will hold)
+            console.print(styled("[bold]your hand[/]: {}   ({})", view.hand, plural(len(view.hand), "card")))
+        else:  # 明牌 before the deal: the choice comes before the cards
+            console.print(styled("[bold]your hand[/]: not dealt yet"))
         others = ", ".join(f"seat {s}: {n}" for s, n in enumerate(view.hand_sizes) if s != view.seat)
         console.print(f"cards left: {others}")
         if view.kitty:
@@ -144,6 +161,10 @@ class HumanAgent:
             console.print(f"wild rank 癞子: {view.extra['wild']}")
         for s, hand in view.shown_hands.items():
             console.print(f"seat {s} shows: {hand}")
+        for key, value in view.private.items():  # what only this seat sees (黄金眼 peeks …)
+            label = PRIVATE_FACTS.get(key, key.replace("_", " "))
+            shown = ", ".join(map(str, value)) if isinstance(value, list | tuple) else str(value)
+            console.print(f"{label}: {shown}")
         if view.phase != "play":
             options = {str(i + 1): a for i, a in enumerate(legal)}
             console.print("choose: " + "   ".join(f"[{k}] {a}" for k, a in options.items()), markup=False)
@@ -162,7 +183,8 @@ class HumanAgent:
         else:
             console.print("you lead this trick")
         while True:
-            answer = click.prompt("play (cards, 'pass', 'hint', 'escape')", default="hint").strip()
+            words = "cards, 'pass', 'hint'" + (", 'escape'" if has_escape_rule(game) else "")
+            answer = click.prompt(f"play ({words})", default="hint").strip()
             chosen = self._read_play(game, view, legal, answer)
             if chosen is not None:
                 return chosen
@@ -171,7 +193,11 @@ class HumanAgent:
         """The action ``answer`` asks for, or None after saying why it cannot be played
         (the game is never touched: the caller asks again)."""
         if answer.lower() in ("escape", "逃跑", "quit"):
-            return Action(view.seat, "escape")
+            if has_escape_rule(game):
+                return Action(view.seat, "escape")
+            console.print(f"{game.variant.name} has no escape rule (逃跑): the game is played to the end",
+                          style="red")
+            return None
         if answer.lower() in ("hint", "提示", "?"):
             console.print(f"提示 hint: {self.hint_bot.act(view, legal)}", markup=False)
             return None
@@ -192,8 +218,8 @@ class HumanAgent:
                           markup=False, style="red")
             return None
         if not cards:
-            console.print("no cards: type cards (e.g. 33 or 34567), pass, hint or escape",
-                          markup=False, style="red")
+            console.print("no cards: type cards (e.g. 33 or 34567), pass or hint"
+                          + (" or escape" if has_escape_rule(game) else ""), style="red")
             return None
         matching = [a for a in legal if a.kind == "play" and a.move is not None and a.move.cards == cards]
         if len(matching) == 1:
@@ -280,12 +306,12 @@ def _play(spec: str, auto: bool, seed: int | None, seat: int, bots: str, record_
         agents[human] = HumanAgent(game_ref)
     console.print(styled("[bold]{}[/]  seed {}", rules.variant.name, seed))
 
-    def log(game: Game, action: Action) -> None:
+    def log(game: Game, action: Action, phase_before: str) -> None:
         if action.seat != human or auto:
-            console.print(_describe(game, action, human), markup=False)
+            console.print(_describe(game, action, human, roles=phase_before == "play"))
         last = game.history[-1] if game.history else None
         if last is not None and last.kind == "redeal":
-            console.print(_describe(game, last, human), markup=False)
+            console.print(_describe(game, last, human))
 
     game = rules.new_game(seed)
     game_ref.append(game)
@@ -320,7 +346,7 @@ def _play(spec: str, auto: bool, seed: int | None, seat: int, bots: str, record_
 
 
 def _play_out(game: Game, agents: list[Any], human: int | None, auto: bool,
-              log: Callable[[Game, Action], None]) -> None:
+              log: Callable[[Game, Action, str], None]) -> None:
     """Ask each seat in turn until the game is over (or the person escapes)."""
     while not game.over:
         current = game.to_act
@@ -337,7 +363,7 @@ def _play_out(game: Game, agents: list[Any], human: int | None, auto: bool,
             console.print(f"you leave the game (逃跑); scores: {game.scores}")
             return
         game.apply(action)
-        log(game, action)
+        log(game, action, phase_before)
         if landlord_before is None and game.landlord is not None:
             kitty = C.counts_to_string(game.kitty)
             console.print(styled("[bold]landlord:[/] seat {}, stake {}; kitty 底牌 {}", game.landlord,
@@ -489,7 +515,15 @@ def plugin_params(cls: type) -> list[dict[str, Any]]:
 
 
 def _summary(cls: type) -> str:
-    return (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
+    """The first sentence of a plugin's docstring, whole, however its lines wrap (the
+    first line alone stopped mid-sentence)."""
+    import inspect
+    import re
+
+    paragraph = " ".join((inspect.getdoc(cls) or "").split("\n\n", 1)[0].split())
+    # a sentence ends at . ! ? (or 。！？) before the capital or CJK start of the next
+    end = re.search(r"(?<=[.!?])\s+(?=[A-Z\u4e00-\u9fff])|(?<=[。！？])", paragraph)
+    return paragraph[:end.start()].strip() if end and end.start() < len(paragraph) else paragraph
 
 
 def _cell(text: str) -> str:
@@ -584,6 +618,7 @@ def plugins_cmd(params: str | None, docs: str | None, plugins: tuple[str, ...], 
         emit_json(rows)
         return
     table = Table("plugin", "hooks", "about", box=None)
+    table.columns[2].overflow = "fold"  # a description is wrapped, never cut with an ellipsis
     for r in rows:
         table.add_row(r["name"], "\n".join(h.removeprefix("ddzrules_") for h in r["hooks"]), r["summary"])
     console.print(table)
