@@ -24,6 +24,7 @@ from typing import Any
 
 from . import cards as C
 from .bots import BOTS, Agent, make_bot
+from .moves import Move
 from .runtime import Game, GameRules, MatchInfo, implemented_hooks
 from .stats import CONFIDENCE, Moments, moments_interval, welch_from_moments, wilson_interval
 
@@ -84,8 +85,10 @@ FIGURES: tuple[Figure, ...] = (
            "the game's multiple: the product of its multiplier events "
            "(bombs, spring, robs, 明牌 …)"),
     Figure("bombs", "mean", "bombs",
-           "bomb-tier plays other than rockets (led or not, effective or not)"),
-    Figure("rockets", "mean", "rockets", "bomb-tier plays of the highest tier made of jokers only"),
+           "bomb-class plays other than rockets (led or not, effective or not)"),
+    Figure("rockets", "mean", "rockets",
+           "bomb-class plays made of jokers only (王炸: XD, or XXDD with two decks), wherever "
+           "the spec ranks them among its bombs"),
     Figure("spring", "proportion", "spring rate", "春天: a spring was scored"),
     Figure("anti_spring", "proportion", "anti-spring rate", "反春: an anti-spring was scored"),
     Figure("redeals", "mean", "redeals", "deals thrown in because nobody took the landlord"),
@@ -122,7 +125,8 @@ class RuleFacts:
 
     has_bombs: bool
     has_rockets: bool
-    top_tier: int
+    #: the bomb classes whose every play is made of jokers only (the rocket)
+    rocket_combos: frozenset[str]
     has_spring: bool
     bid_kinds: tuple[str, ...] | None
     settlement: str | None
@@ -146,6 +150,14 @@ def _is_rocket_cards(cards: str) -> bool:
     return bool(cards) and all(c in "XD" for c in cards)
 
 
+def is_rocket(move: Move) -> bool:
+    """A rocket: a bomb-class play made of jokers only. Decided by what was played, not
+    by where the spec ranks it among its bombs: a house rule that puts a bomb class
+    above the rocket still counts its rockets as rockets (wild cards never stand for a
+    joker, so the cards say it)."""
+    return move.is_bomb and _is_rocket_cards(move.cards)
+
+
 def rule_facts(rules: GameRules) -> RuleFacts:
     """The figures a rule set has: bombs, rockets, spring, bids, robs, the score's unit."""
     cached = _facts_cache.get(rules)
@@ -153,16 +165,20 @@ def rule_facts(rules: GameRules) -> RuleFacts:
         return cached
     variant = rules.variant
     deck = variant.rules.deck
-    tiers = [c.tier for c in variant.rules.combos if c.tier >= 0]
-    top = max(tiers) if tiers else -1
-    # a rocket: a top-tier bomb made of jokers only; list what a hand of every joker
-    # of the deck can play (the legal-move tables games use anyway)
+    # the rocket classes: bombs a hand of every joker of the deck can play that are made
+    # of jokers only (the legal-move tables games use anyway), and whose every play of
+    # the universe is such a play — a class that also has other plays ("4 | <XD>")
+    # still has bombs
     jokers = [0] * len(deck)
     for j in C.JOKERS:
         jokers[j] = deck[j]
-    rocket_combos = {m.combo for m in variant.legal_moves(C.deck_list(jokers)).moves
-                     if m.is_bomb and m.tier == top and _is_rocket_cards(m.cards)}
-    has_bombs = any(c.tier >= 0 and c.name not in rocket_combos for c in variant.rules.combos)
+    joker_plays = Counter(m.combo for m in variant.legal_moves(C.deck_list(jokers)).moves
+                          if is_rocket(m))
+    per_combo = variant.census().by_combo
+    bomb_classes = [c.name for c in variant.rules.combos if c.tier >= 0]
+    rocket_combos = frozenset(name for name in bomb_classes
+                              if joker_plays[name] and joker_plays[name] == per_combo.get(name))
+    has_bombs = any(name not in rocket_combos for name in bomb_classes)
     has_spring = False
     bid_kinds: tuple[str, ...] | None = None
     settlement: str | None = None
@@ -181,7 +197,7 @@ def rule_facts(rules: GameRules) -> RuleFacts:
     for role, _, inst in rules.active:
         if role == "settlement" and unit is None:
             unit = getattr(inst, "stake_unit_name", None)
-    facts = RuleFacts(has_bombs, bool(rocket_combos), top, has_spring, bid_kinds, settlement, unit,
+    facts = RuleFacts(has_bombs, bool(joker_plays), rocket_combos, has_spring, bid_kinds, settlement, unit,
                       (tuple(deck), rules.players, rules.hand_size, rules.kitty_size,
                        rules.undealt))
     _facts_cache[rules] = facts
@@ -225,7 +241,7 @@ class GameSummary:
     landlord: int | None  # None: a table without a landlord (free-for-all, partnerships)
     landlord_won: bool | None
     multiple: float
-    bombs: int | None  # bomb-tier plays other than rockets
+    bombs: int | None  # bomb-class plays other than rockets (is_rocket)
     spring: bool | None
     anti_spring: bool | None
     plays: int
@@ -263,11 +279,9 @@ def summarise(game: Game, index: int) -> GameSummary:
     bombs = rockets = 0
     for ms in game.played:
         for m in ms:
-            if not m.is_bomb:
-                continue
-            if m.tier == facts.top_tier and _is_rocket_cards(m.cards):
+            if is_rocket(m):
                 rockets += 1
-            else:
+            elif m.is_bomb:
                 bombs += 1
     names = Counter(e.name for e in game.events)
     kinds = facts.bid_kinds

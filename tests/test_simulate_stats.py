@@ -418,3 +418,51 @@ def test_a_late_game_is_played_like_an_early_one(loaded: dict[str, GameRules]) -
     early = played(0)
     assert played(3 * 10**6) == early
     assert played(3 * 10**400) == early
+
+
+# ====================================================================== rockets by what was played
+
+
+def _bomb_order_children(tmp_path: Any) -> tuple[str, str]:
+    """Two children of hubei-3p with one more bomb class (2222 as its own class): one
+    ranks it above the rocket, the other below — the rocket is not the top class in
+    the first."""
+    paths = []
+    for name, order in (("twos-over-rocket", "[bomb, rocket, twos_bomb]"),
+                        ("rocket-over-twos", "[bomb, twos_bomb, rocket]")):
+        path = tmp_path / f"{name}.yaml"
+        path.write_text(f"name: {name}\nextends: hubei-3p\ncombos:\n  twos_bomb: {{pattern: \"<2222>\"}}\n"
+                        f"bombs: {order}\n", encoding="utf-8")
+        paths.append(str(path))
+    return paths[0], paths[1]
+
+
+def test_rockets_are_counted_by_what_was_played_wherever_the_rocket_ranks(tmp_path: Any) -> None:
+    low, top = _bomb_order_children(tmp_path)
+    rules_low, rules_top = GameRules.load(low), GameRules.load(top)
+    for rules in (rules_low, rules_top):
+        facts = rule_facts(rules)
+        assert facts.has_rockets and facts.has_bombs and facts.rocket_combos == {"rocket"}
+    # game by game: the same plays give the same counts, and a rocket is counted as one
+    # under both orders
+    rockets_seen = 0
+    for i in range(40):
+        a, b = one_game(rules_low, 7, i), one_game(rules_top, 7, i)
+        ga = play_game(rules_low, [make_bot(k, game_seed(7, i) + 101 * (s + 1)) for s, k in enumerate(BOTS)],
+                       game_seed(7, i))
+        played = [m for ms in ga.played for m in ms]
+        assert a.rockets == sum(m.cards == "XD" for m in played)
+        assert a.bombs == sum(m.is_bomb and m.cards != "XD" for m in played)
+        rockets_seen += a.rockets or 0
+        if a.plays == b.plays and a.scores == b.scores:
+            assert (a.bombs, a.rockets) == (b.bombs, b.rockets)
+    assert rockets_seen > 0
+    result = compare_specs([low, top], 40, 7, BOTS)
+    assert result["specs"][0]["figures"]["rockets"] is not None  # not n/a under either order
+    comp = result["comparisons"][0]
+    for name in ("bombs", "rockets"):
+        entry = comp["figures"][name]
+        assert entry["difference"] == 0, name
+        assert (entry["paired"]["low"], entry["paired"]["high"]) == (0.0, 0.0), name
+    # and the text report has no "rockets n/a" either
+    assert "n/a" not in next(x for x in format_comparison(result).splitlines() if x.startswith("rockets"))
