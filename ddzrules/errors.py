@@ -77,3 +77,16 @@ class SpecError(DdzError):
 
 class PlayError(DdzError):
     """An illegal play or action; the game state is left unchanged."""
+
+
+class PluginError(DdzError):
+    """A plugin that failed: one of its hooks (or a method of a phase it made) raised, or
+    answered what the hook's contract does not allow (a wrong type, NaN, an infinite or
+    negative factor, a seat that does not exist …). The message names the plugin and the
+    hook; the game is left as it was before the action that ran it."""
+
+    def __init__(self, plugin: str, hook: str, problem: str) -> None:
+        self.plugin = plugin
+        self.hook = hook
+        self.problem = problem
+        super().__init__(f"plugin {plugin!r}, {hook}: {problem}")
