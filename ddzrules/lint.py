@@ -34,12 +34,24 @@ from .spec import (
     merge,
     read_spec_text,
     resolve_name,
-    validate_data,
+    schema_problems,
 )
 
 #: top-level keys that change what the compiler builds (a child changing one can break
 #: a parent's combo that compiled on its own)
 COMPILE_KEYS = ("deck", "deal", "max_hand", "chain_ranks", "wildcards")
+#: top-level keys the runtime reads besides the plugins' own entries: the table, the deal
+#: and the roles it checks the plugins against
+RUNTIME_KEYS = ("players", "deal", "deck", "table", "game", "wildcards", "direction")
+#: the compiler's checks that read the pattern alone (not the deck, the hand size or the
+#: other combos): still meaningful when those are unknown (a missing parent) or stood in
+#: for (a broken deck:), where every other check could report what is not so
+_PATTERN_ONLY = ("unknown constraint ", "bad count ", "bad chain length ",
+                 "a kicker needs at least one group", "empty rank range ", "bad card in <")
+_PATTERN_ONLY_CONSTRAINT = re.compile(r"constraint '[^']*' (takes only an upper limit|needs a limit|"
+                                      r"takes no limit)")
+#: what the plugin checks of a game: entry standing on its own report (codes of _plugins)
+_ENTRY_CODES = ("unknown-plugin", "plugin-params", "plugin-error")
 #: a comment that names readings: ``# reading: a, b``, ``# reading a: …``, ``(reading a)``
 _READING_REF = re.compile(r"(?:^\s*|\()reading:?\s+([a-z][a-z0-9-]*(?:\s*,\s*[a-z][a-z0-9-]*)*)")
 _COMMENT = re.compile(r"(?:^|\s)#(.*)$")
@@ -55,6 +67,9 @@ class SpecFile:
     data: dict[str, Any]
     positions: dict[Path_, ScalarSource]
     key_positions: dict[Path_, ScalarSource]
+    #: the key paths of this file's schema problems: the parts left out of the checks
+    #: that read the data (see _without)
+    broken: list[Path_] = field(default_factory=list)
 
 
 @dataclass
@@ -112,10 +127,12 @@ def _key_loc(f: SpecFile, path: Path_) -> tuple[Location, str]:
     return src.location, f"  {src.source_line}\n  {' ' * (src.location.column - 1)}^"
 
 
-def _load_chain(name: str, report: Report) -> list[SpecFile] | None:
-    """The files from ``name`` up to its root, child first; None (with the problems in
-    ``report``) when a file cannot be read or a parent is missing. Each file is checked
-    against the schema on its own and its problems kept, but the chain goes on."""
+def _load_chain(name: str, report: Report) -> tuple[list[SpecFile], bool]:
+    """The files from ``name`` up to its root, child first, and whether the chain is
+    whole. Each file is checked against the schema on its own and its problems kept, and
+    the chain goes on; when a file cannot be read (the problems in ``report``) the chain
+    stops there: no files when it is ``name`` itself, else the files read so far, whose
+    own keys and patterns are still checked (see :func:`_validate`)."""
     files: list[SpecFile] = []
     seen: list[str] = []
     target: str = name
@@ -133,7 +150,7 @@ def _load_chain(name: str, report: Report) -> list[SpecFile] | None:
         except SpecError as e:
             if child is None:
                 report.findings.extend(_tag(e.problems, "load"))
-                return None
+                return files, False
             loc, excerpt = _key_loc(child, ("extends",))
             missing = all(p.location is None for p in e.problems)
             code = "missing-parent" if missing else "broken-parent"
@@ -149,26 +166,29 @@ def _load_chain(name: str, report: Report) -> list[SpecFile] | None:
                                                excerpt, code=p.code if p.code and not missing
                                                else code, hint=hint))
             if stand_in is None:
-                return None
+                return files, False
             target, relative_to = stand_in, None
             continue
         except (OSError, ValueError) as e:
             loc_file = child.file if child else name
             report.findings.append(Problem(Location(loc_file, 1, 1), "", f"cannot read {target!r}: {e}",
                                            code="load"))
-            return None
+            return files, False
         if not isinstance(data, dict):
             report.findings.append(Problem(Location(file, 1, 1), "", "a spec is a YAML mapping "
                                            "(key: value lines)", code="schema"))
-            return None
+            return files, False
         prefix = "" if child is None else f"in parent {target!r}: "
-        report.findings.extend(_tag(validate_data(data, file, positions, key_positions), "schema",
-                                    prefix))
-        files.append(SpecFile(path, file, text, data, positions, key_positions))
+        found = schema_problems(data, file, positions, key_positions)
+        report.findings.extend(_tag([p for _, p in found], "schema", prefix))
+        files.append(SpecFile(path, file, text, data, positions, key_positions,
+                              [where for where, _ in found]))
         seen.append(str(path.resolve()))
         parent = data.get("extends")
-        if not parent or not isinstance(parent, str):
-            return files
+        if not parent:
+            return files, True
+        if not isinstance(parent, str):  # reported by the schema; the parent is unknown
+            return files, False
         target, relative_to = parent, path.parent
 
 
@@ -195,16 +215,37 @@ def _merged(files: list[SpecFile], upto: int = 0) -> Spec:
     return Spec(name, data, chain[0].file, [f.file for f in chain], pos, kpos)
 
 
-def _compilable(spec: Spec, broken: set[str]) -> Spec:
-    """``spec`` without the combos named in ``broken`` (and their bomb classes): what is
-    left still compiles, so the plugins can be checked beside a broken combo."""
+def _compilable(spec: Spec, broken: set[str], unknown_bombs: bool = False) -> Spec:
+    """``spec`` without the combos named in ``broken`` and the bomb classes naming them
+    (with ``unknown_bombs``, also those naming no combo; always those that are not a name):
+    what is left still compiles, so the plugins can be checked beside a broken combo. The
+    bomb classes left keep the positions and key paths of their places in the file (see
+    :func:`_compile`), so that a finding about one points at it."""
     data = copy.deepcopy(spec.data)
     combos = data.get("combos")
     if isinstance(combos, dict):
         data["combos"] = {k: v for k, v in combos.items() if k not in broken}
-    if isinstance(data.get("bombs"), list):
-        data["bombs"] = [b for b in data["bombs"] if b not in broken and b in (data.get("combos") or {})]
-    return Spec(spec.name, data, spec.file, spec.chain, spec.positions, spec.key_positions)
+    out = Spec(spec.name, data, spec.file, spec.chain, spec.positions, spec.key_positions)
+    bombs = data.get("bombs")
+    if isinstance(bombs, list):
+        names = data.get("combos") if isinstance(data.get("combos"), dict) else {}
+        keep = [i for i, b in enumerate(bombs) if isinstance(b, str) and b not in broken
+                and (not unknown_bombs or b in names)]
+        if len(keep) < len(bombs):
+            data["bombs"] = [bombs[i] for i in keep]
+            moved = {("bombs", new): ("bombs", old) for new, old in enumerate(keep)}
+            positions = {k: v for k, v in spec.positions.items() if k[:1] != ("bombs",) or len(k) < 2}
+            positions.update({new: spec.positions[old] for new, old in moved.items() if old in spec.positions})
+            out = _Target(spec.name, data, spec.file, spec.chain, positions, spec.key_positions)
+            out.bombs_at = tuple(keep)
+    return out
+
+
+class _Target(Spec):
+    """A spec made for validate's compile with bomb classes left out: ``bombs_at[i]`` is
+    where its ``bombs[i]`` stands in the file."""
+
+    bombs_at: tuple[int, ...] = ()
 
 
 def _compile(spec: Spec) -> tuple[Any, list[Problem]]:
@@ -213,7 +254,8 @@ def _compile(spec: Spec) -> tuple[Any, list[Problem]]:
     try:
         return compile_spec(spec), []
     except SpecError as e:
-        return None, e.problems
+        at = spec.bombs_at if isinstance(spec, _Target) else ()
+        return None, [_bomb_back(p, at) for p in e.problems] if at else e.problems
     except DdzError as e:
         return None, [Problem(Location(spec.file, 1, 1), "", str(e), code="compile")]
     except (ValueError, TypeError, KeyError, AttributeError, IndexError) as e:
@@ -221,19 +263,61 @@ def _compile(spec: Spec) -> tuple[Any, list[Problem]]:
         return None, [Problem(Location(spec.file, 1, 1), "", f"cannot compile: {e!r}", code="compile")]
 
 
-def _schema_broken(findings: list[Problem]) -> tuple[set[str], bool]:
-    """Combos with schema problems, and whether any key the compiler reads is broken."""
-    combos: set[str] = set()
-    other = False
-    for p in findings:
-        if p.code != "schema" or p.severity != "error":
+def _bomb_back(p: Problem, at: tuple[int, ...]) -> Problem:
+    """A problem about ``bombs.i`` of a spec with bomb classes left out, about the place
+    that class has in the file."""
+    m = re.fullmatch(r"bombs\.(\d+)", p.path)
+    if m is None or int(m.group(1)) >= len(at):
+        return p
+    return dataclasses.replace(p, path=f"bombs.{at[int(m.group(1))]}")
+
+
+def _without(f: SpecFile) -> SpecFile:
+    """``f`` without the parts its schema problems are in, so that every check that reads
+    the data still runs on the rest: a broken combo, plugin role or reading alone, any
+    other broken key whole (what the parent says there, if anything, stands in); a bomb
+    class that is not a name is left to :func:`_compilable`."""
+    if not f.broken:
+        return f
+    data = copy.deepcopy(f.data)
+    for path in f.broken:
+        if not path:  # the whole file (a required key missing): nothing to leave out
             continue
-        parts = p.path.split(".") if p.path else []
-        if len(parts) >= 2 and parts[0] == "combos":
-            combos.add(parts[1])
-        elif not parts or parts[0] in COMPILE_KEYS + ("combos", "bombs", "name"):
-            other = True
-    return combos, other
+        key = path[0]
+        section = data.get(str(key))
+        if key in ("combos", "game", "readings") and len(path) >= 2 and isinstance(section, dict):
+            section.pop(str(path[1]), None)
+        elif key == "bombs" and len(path) >= 2:
+            continue  # a class that is not a name: left out by _compilable, the others kept in place
+        else:
+            data.pop(str(key), None)
+    return dataclasses.replace(f, data=data, broken=[])
+
+
+def _broken_parts(files: list[SpecFile]) -> tuple[set[str], set[str]]:
+    """The combos with schema problems in any file, and the top-level keys left out in
+    part or whole somewhere (their checks would run on a stand-in: the parent's value or
+    none). A broken bomb class or reading alone changes no other check."""
+    combos: set[str] = set()
+    keys: set[str] = set()
+    for f in files:
+        for path in f.broken:
+            if len(path) >= 2 and path[0] == "combos":
+                combos.add(str(path[1]))
+            elif path and not (len(path) >= 2 and path[0] in ("bombs", "readings")):
+                keys.add(str(path[0]))
+    return combos, keys
+
+
+def _pattern_only(p: Problem, complete: bool, lost: set[str]) -> bool:
+    """Whether a compile problem is still so when the deck, hand size or parent it was
+    checked against is not the spec's own (a missing parent, a broken deck: stood in for)."""
+    if p.code in ("pattern-syntax", "unknown-rank"):
+        return True
+    if p.code == "unknown-bomb":  # reads only combos: and bombs:
+        return complete and "combos" not in lost
+    return p.code == "compile" and (p.message.startswith(_PATTERN_ONLY)
+                                    or _PATTERN_ONLY_CONSTRAINT.match(p.message) is not None)
 
 
 def _blame_child(p: Problem, child: SpecFile, spec: Spec) -> Problem:
@@ -286,6 +370,46 @@ def _plugins(spec: Spec, rules: Any) -> list[Problem]:
     return []
 
 
+def _plugin_entries(spec: Spec, complete: bool) -> list[Problem]:
+    """The plugin checks of each ``game:`` entry on its own — its plugin known, its
+    parameters of the plugin's types, its role one it can fill — which the runtime makes
+    only once the deal, the table and the combos are sound. So the same runtime checks are
+    run on a shell of the spec that is sound: the spec's plugins, seats and table kind, a
+    whole deck dealt to fit and one combo; only the entries' own findings are kept."""
+    from .compiler import compile_spec
+
+    data = spec.data
+    players = data.get("players")
+    players = players if type(players) is int and 2 <= players <= 8 else 3
+    table = data.get("table") if isinstance(data.get("table"), dict) else {}
+    kind = table.get("kind") if table.get("kind") in ("landlord", "free-for-all", "partnerships") \
+        else "landlord"
+    kitty = 3 if kind == "landlord" else 0
+    hand = (54 - kitty) // players
+    shell_data: dict[str, Any] = {
+        "name": spec.name or "spec", "players": players, "combos": {"single": "1"}, "game": data["game"],
+        "deal": {"hand": hand, "kitty": kitty, "undealt": 54 - kitty - hand * players},
+        "table": {"kind": kind, "teams": [[s] for s in range(players)]} if kind == "partnerships"
+        else {"kind": kind}}
+    shell = Spec(spec.name, shell_data, spec.file, spec.chain, spec.positions, spec.key_positions)
+    found = [p for p in _plugins(shell, compile_spec(shell)) if p.code in _ENTRY_CODES]
+    if not complete:
+        # a child's parameters merge into its parent's: one the parent gives is not missing
+        found = [p for p in found if not p.message.endswith("is a required property")]
+    return found
+
+
+def _unique(problems: list[Problem]) -> list[Problem]:
+    seen: set[tuple[str, str, str]] = set()
+    out = []
+    for p in problems:
+        key = (str(p.location), p.path, p.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(p)
+    return out
+
+
 def _comments(f: SpecFile) -> list[tuple[int, int, str]]:
     """(line, column of the text after #, text) of every comment of a file."""
     out = []
@@ -312,8 +436,10 @@ def _warn(f: SpecFile, path: Path_, code: str, message: str, hint: str = "") -> 
     return Problem(loc, dotted(path), message, excerpt, severity="warning", code=code, hint=hint)
 
 
-def _text_warnings(files: list[SpecFile], spec: Spec, unreferenced: bool) -> list[Problem]:
-    """Warnings read from the files themselves: misspelt overrides and readings."""
+def _text_warnings(files: list[SpecFile], spec: Spec, unreferenced: bool,
+                   complete: bool = True) -> list[Problem]:
+    """Warnings read from the files themselves: misspelt overrides and readings (not when
+    a parent is missing: the readings a comment names may be stated there)."""
     out: list[Problem] = []
     child = files[0]
     readings = spec.data.get("readings") if isinstance(spec.data.get("readings"), dict) else {}
@@ -330,6 +456,8 @@ def _text_warnings(files: list[SpecFile], spec: Spec, unreferenced: bool) -> lis
                                  f"did you mean {close[0]!r}?",
                                  f"to change the inherited combo write `{close[0]}:`; a new name adds "
                                  f"a combo beside it"))
+    if not complete:
+        return out
     for line, col, rid in _reading_refs(child):
         if rid not in readings:
             hint = difflib.get_close_matches(rid, list(readings), n=1)
@@ -425,50 +553,67 @@ def validate_spec(name: str, unreferenced_readings: bool = False) -> Report:
 
 
 def _validate(name: str, report: Report, unreferenced_readings: bool) -> None:
-    files = _load_chain(name, report)
-    if files is None:
+    """Every check that can still run: a file's broken parts are left out of the checks
+    that read the data (see :func:`_without`), a missing parent leaves the child's own
+    keys and patterns to check, and each check whose answer would rest on a stand-in
+    (the compile against a deck that is not the spec's, the deal against the plugins)
+    keeps only the findings that do not."""
+    files, complete = _load_chain(name, report)
+    if not files:
         return
     child = files[0]
-    for i, f in enumerate(files[:-1]):
-        parent = _merged(files, i + 1).data
-        clean = {k: v for k, v in f.data.items() if k != "extends"}
-        for p, keys in dangling_removals(parent, clean):
-            close = difflib.get_close_matches(str(p[-1]), keys, n=1)
-            loc, excerpt = _key_loc(f, p)
-            report.findings.append(Problem(loc, dotted(p), f"removes {p[-1]!r}, which the parent does "
-                                           "not have" + (f" (did you mean {close[0]!r}?)" if close else ""),
-                                           excerpt, code="missing-removal"))
+    if complete:  # with a parent missing, a removal may well be of one of its keys
+        for i, f in enumerate(files[:-1]):
+            parent = _merged(files, i + 1).data
+            clean = {k: v for k, v in f.data.items() if k != "extends"}
+            for p, keys in dangling_removals(parent, clean):
+                close = difflib.get_close_matches(str(p[-1]), keys, n=1)
+                loc, excerpt = _key_loc(f, p)
+                report.findings.append(Problem(loc, dotted(p), f"removes {p[-1]!r}, which the parent "
+                                               "does not have" + (f" (did you mean {close[0]!r}?)"
+                                                                  if close else ""),
+                                               excerpt, code="missing-removal"))
     spec = _merged(files)
-    report.findings.extend(_text_warnings(files, spec, unreferenced_readings))
-    broken, other = _schema_broken(report.findings)
-    if other:
-        return
-    target = _compilable(spec, broken) if broken else spec
-    rules, problems = _compile(target)
-    if problems and len(files) > 1:
-        _, parent_problems = _compile(_merged(files, 1))
+    report.findings.extend(_text_warnings(files, spec, unreferenced_readings, complete))
+    broken, lost = _broken_parts(files)
+    sound = [_without(f) for f in files]
+    whole = _merged(sound)
+    target = _compilable(whole, broken)
+    # the compile reads the deck, the deal and the combos: checked against a stand-in for
+    # any of them (or without the parent) only the pattern's own findings are so
+    trusted = complete and not lost & set(COMPILE_KEYS + ("combos",))
+    rules, refused = _compile(target)
+    problems = refused
+    if not trusted:
+        problems = [p for p in problems if _pattern_only(p, complete, lost)]
+    elif problems and len(files) > 1:
+        parent_spec = _merged(sound, 1)
+        _, parent_problems = _compile(_compilable(parent_spec, broken))
         own = {(str(p.location), p.message) for p in parent_problems}
         fixed = []
         for p in problems:
             at_parent = p.location is not None and p.location.file != child.file
-            fixed.append(_blame_child(p, child, spec) if at_parent and (str(p.location), p.message)
+            fixed.append(_blame_child(p, child, whole) if at_parent and (str(p.location), p.message)
                          not in own else p)
         problems = fixed
     report.findings.extend(_tag(problems, "compile"))
-    if rules is None and problems:
+    if rules is None:
+        # without the combos the compile refused (and the bomb classes naming them) the
+        # rest compiles, for the plugins to be checked against
         dropped = set(broken)
-        for p in problems:
+        for p in refused:
             parts = p.path.split(".")
             if len(parts) >= 2 and parts[0] == "combos":
                 dropped.add(parts[1])
-        target = _compilable(spec, dropped)
+        target = _compilable(whole, dropped, unknown_bombs=True)
         rules, _ = _compile(target)
-    if rules is None:
-        return
-    game_broken = any(p.code == "schema" and p.path.split(".")[0] in ("game", "players", "deal", "deck")
-                      for p in report.findings)
-    if isinstance(spec.data.get("game"), dict) and spec.data["game"] and not game_broken:
-        report.findings.extend(_plugins(target, rules))
-    if not report.errors:
+    game = target.data.get("game")
+    if isinstance(game, dict) and game:
+        found: list[Problem] = []
+        if rules is not None and complete and not lost & set(RUNTIME_KEYS):
+            found.extend(_plugins(target, rules))  # the deal and the table against the plugins too
+        found.extend(_plugin_entries(target, complete))
+        report.findings.extend(_unique(found))
+    if rules is not None and not report.errors:
         report.combos = len(rules.combos)
         report.findings.extend(_table_warnings(files, spec, rules))

@@ -621,11 +621,19 @@ def _schema_at(sch: dict[str, Any], path: Path_) -> dict[str, Any]:
 def validate_data(data: Any, file: str, positions: dict[Path_, ScalarSource],
                   key_positions: dict[Path_, ScalarSource]) -> list[Problem]:
     """Every schema violation of one file's data, with positions and hints."""
+    return [p for _, p in schema_problems(data, file, positions, key_positions)]
+
+
+def schema_problems(data: Any, file: str, positions: dict[Path_, ScalarSource],
+                    key_positions: dict[Path_, ScalarSource]) -> list[tuple[Path_, Problem]]:
+    """:func:`validate_data`'s problems, each with the key path it is about as a tuple
+    (a dotted path is ambiguous when a key holds a dot): ``validate`` leaves out exactly
+    the broken parts and still checks the rest."""
     spec = Spec(name="", data={}, file=file, chain=[], positions=positions, key_positions=key_positions)
     import jsonschema  # here: most commands never validate a spec's schema
 
     validator = jsonschema.Draft202012Validator(schema())
-    problems: list[Problem] = []
+    problems: list[tuple[Path_, Problem]] = []
     for err in sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]):
         path = tuple(err.absolute_path)
         if "propertyNames" in err.absolute_schema_path and isinstance(err.instance, str):
@@ -638,9 +646,10 @@ def validate_data(data: Any, file: str, positions: dict[Path_, ScalarSource],
                        f"{what} {key!r}: {err.message}")
             if kp is not None:
                 excerpt = f"  {kp.source_line}\n  {' ' * (kp.location.column - 1)}^"
-                problems.append(Problem(kp.location, dotted(path + (key,)), message, excerpt))
+                problems.append((path + (key,), Problem(kp.location, dotted(path + (key,)), message,
+                                                        excerpt)))
             else:
-                problems.append(spec.problem(path, message))
+                problems.append((path + (key,), spec.problem(path, message)))
             continue
         if err.validator == "additionalProperties" and isinstance(err.instance, dict):
             allowed = list(err.schema.get("properties", {}))
@@ -652,10 +661,10 @@ def validate_data(data: Any, file: str, positions: dict[Path_, ScalarSource],
                 kp = key_positions.get(path + (key,))
                 if kp is not None:
                     excerpt = f"  {kp.source_line}\n  {' ' * (kp.location.column - 1)}^"
-                    problems.append(Problem(kp.location, dotted(path + (key,)),
-                                            f"unknown key {key!r}{more}", excerpt))
+                    problems.append((path + (key,), Problem(kp.location, dotted(path + (key,)),
+                                                            f"unknown key {key!r}{more}", excerpt)))
                 else:
-                    problems.append(spec.problem(path, f"unknown key {key!r}{more}"))
+                    problems.append((path + (key,), spec.problem(path, f"unknown key {key!r}{more}")))
             continue
         if err.validator == "oneOf" and path and path[0] == "combos":
             message = ("a combo is a pattern string, a mapping with 'pattern' "
@@ -672,14 +681,14 @@ def validate_data(data: Any, file: str, positions: dict[Path_, ScalarSource],
                     loc_problem = (Problem(kp.location, dotted(path + (key,)), f"unknown key {key!r}{more}",
                                            f"  {kp.source_line}\n  {' ' * (kp.location.column - 1)}^")
                                    if kp else spec.problem(path, f"unknown key {key!r}{more}"))
-                    problems.append(loc_problem)
+                    problems.append((path + (key,), loc_problem))
                 if extra:
                     continue
                 if "pattern" not in inst:
                     message = "a combo mapping needs a 'pattern'"
-            problems.append(spec.problem(path, message))
+            problems.append((path, spec.problem(path, message)))
             continue
-        problems.append(spec.problem(path, err.message))
+        problems.append((path, spec.problem(path, err.message)))
     return problems
 
 
