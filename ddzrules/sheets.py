@@ -1768,14 +1768,81 @@ def _role(sheet: Sheet, ex: WorkedExample, seat: int, w: _Writer) -> str:
 
 
 # ====================================================================== writers
+# Every text of the document model reaches the page through one of the escapers below,
+# chosen by the context it lands in (prose, a code span, a table cell, the start of a
+# block), whichever field of the spec or fixed sentence it came from. The Markdown is
+# read by two renderers — Python-Markdown with the site's extensions (mkdocs.yml) and
+# GitHub's — so each escape is one that both read the same way: a backslash where both
+# honour it, a character reference where one of them does not (Python-Markdown keeps
+# the backslash of ``\<``, ``\~`` and ``\?``), so that no spec text can open raw HTML,
+# a link, a code span, emphasis, an attribute list (``{: onclick=...}``), a table cell
+# or a block.
 
-_MD_ESCAPE = re.compile(r"([\\`*_\[\]<>|~#&])")
 _WS = re.compile(r"\s+")
+#: characters no page can hold — C0 and C1 controls and DEL, but tab, newline and
+#: carriage return (an XML parser refuses the page at the first of them)
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+#: prose: metacharacters both renderers unescape after a backslash, and the others as
+#: character references (``&`` first of all, so a spec's own ``&lt;`` stays text); and
+#: the ``://`` and ``www.`` from which GitHub makes a link of a bare URL, so that a URL
+#: is shown as text, as in the HTML sheet
+_MD_PROSE = re.compile(r"[\\`*_\[\]{}#|<>&~]|:(?=//)|(?<=[wW]{3})\.")
+_MD_REFERENCES = {"<": "&lt;", ">": "&gt;", "&": "&amp;", "~": "&#126;", ":": "&#58;"}
+#: what would open a block at the start of a line: an ordered list item (``1.``, ``1)``),
+#: a bullet (``-``, ``+``), a setext underline (``=``), an admonition (``!!!``) or a
+#: details block (``???``); ``*``, ``#``, ``>`` and the backtick are escaped everywhere
 _MD_NUMBERED = re.compile(r"(\d+)([.)])")
+_MD_LINE_START = {"-": "\\-", "+": "\\+", "=": "\\=", "!": "\\!", "?": "&#63;"}
+_BACKTICKS = re.compile(r"`+")
 
 
-def _md_text(text: str) -> str:
-    return _MD_ESCAPE.sub(r"\\\1", _WS.sub(" ", text))
+def _printable(text: str) -> str:
+    """A text with each control character (:data:`_CONTROL`) as U+FFFD, in either format."""
+    return _CONTROL.sub("\ufffd", text)
+
+
+def _clean(text: str) -> str:
+    """A text on one line: whitespace runs (newlines too) as one space, controls as U+FFFD."""
+    return _printable(_WS.sub(" ", text))
+
+
+def md_text(text: str) -> str:
+    """Prose: ``text`` as Markdown that renders as exactly that text (whitespace collapsed),
+    in a paragraph, a heading or a table cell — no raw HTML, link, emphasis, code span,
+    attribute list or cell break can come out of it."""
+    return _MD_PROSE.sub(
+        lambda m: _MD_REFERENCES.get(m.group(), "\\" + m.group()), _clean(text)
+    )
+
+
+def _md_span(text: str) -> str:
+    r"""One code span of ``text`` (no newline): the fence one backtick longer than the
+    longest run inside, so none closes it; padded with a space where the text starts or
+    ends with a backtick or a space (both renderers take one space off each side) or ends
+    with a backslash (Python-Markdown's table rows read ``\```` as an escaped backtick)."""
+    if not text.strip(" "):
+        return text
+    longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = longest > 0 or text[0] in " `" or text[-1] in " `\\"
+    return f"{fence} {text} {fence}" if pad else f"{fence}{text}{fence}"
+
+
+def md_code(text: str, in_table: bool = False) -> str:
+    r"""``text`` as code. In a table cell a ``|`` cannot stay inside a code span — GitHub
+    splits the cell there unless it is ``\|``, which Python-Markdown then shows with its
+    backslash — so the text is cut at each ``|``: the pieces are code spans, the bars
+    escaped prose between them (``3 + 1 | 3 + 2`` as `` `3 + 1` \| `3 + 2` ``)."""
+    text = _clean(text)
+    if not in_table or "|" not in text:
+        return _md_span(text)
+    out = []
+    for i, piece in enumerate(text.split("|")):
+        core = piece.strip(" ")
+        lead = " " if piece.startswith(" ") else ""
+        trail = " " if piece.endswith(" ") and core else ""
+        out.append(("\\|" if i else "") + lead + (_md_span(core) if core else "") + trail)
+    return "".join(out)
 
 
 def _merged(runs: Inline) -> Inline:
@@ -1794,26 +1861,24 @@ def _md_inline(runs: Inline, in_table: bool = False) -> str:
     out = []
     for style, text in _merged(runs):
         if style == "code":
-            text = _WS.sub(" ", text)
-            if in_table:
-                text = text.replace("|", "\\|")
-            fence = "``" if "`" in text else "`"
-            pad = " " if fence == "``" or text.startswith(" ") or text.endswith(" ") else ""
-            out.append(f"{fence}{pad}{text}{pad}{fence}")
+            out.append(md_code(text, in_table))
         elif style == "b":
-            out.append(f"**{_md_text(text)}**")
+            out.append(f"**{md_text(text)}**")
         else:
-            out.append(_md_text(text))
+            out.append(md_text(text))
     return "".join(out)
 
 
 def _md_line(runs: Inline) -> str:
-    """A paragraph or list item: it must not start like a list item or a setext underline."""
-    line = _md_inline(runs)
+    """A paragraph or list item: it must not start like a block (a list item, a setext
+    underline, an admonition …); a leading space, which renderers drop, is dropped here
+    so that it cannot hide such a start."""
+    line = _md_inline(runs).lstrip(" ")
     m = _MD_NUMBERED.match(line)
     if m:
         return m.group(1) + "\\" + m.group(2) + line[m.end() :]
-    return "\\" + line if line[:1] in ("-", "+", "=") else line
+    first = _MD_LINE_START.get(line[:1])
+    return first + line[1:] if first is not None else line
 
 
 def _markdown(blocks: Iterable[Block]) -> str:
@@ -1855,7 +1920,7 @@ code { font-family: ui-monospace, monospace; background: #f4f4f6; padding: 0 0.2
 def _html_inline(runs: Inline) -> str:
     out = []
     for style, text in _merged(runs):
-        t = html.escape(text, quote=True)
+        t = html.escape(_printable(text), quote=True)
         out.append(
             f"<code>{t}</code>"
             if style == "code"
@@ -1896,7 +1961,7 @@ def _html(blocks: list[Block], lang: str) -> str:
                 rows.append(f"<tr>{cells}</tr>")
             rows.append("</tbody>")
             body.append("<table>\n" + "\n".join(rows) + "\n</table>")
-    head_title = html.escape("".join(t for _, t in title), quote=True)
+    head_title = html.escape(_clean("".join(t for _, t in title)), quote=True)
     return (
         "<!DOCTYPE html>\n"
         f'<html lang="{"zh-CN" if lang == "zh" else "en"}">\n<head>\n<meta charset="utf-8"/>\n'
