@@ -647,7 +647,7 @@ def _worked_example(rules: Any, seed: int | None) -> WorkedExample:
         if game.events:
             break
     assert chosen is not None
-    s, game, turns = chosen
+    s, game, shown_turns = chosen
     last = game.deals[-1]
     face = game.public.get("face_up")
     return WorkedExample(
@@ -660,7 +660,7 @@ def _worked_example(rules: Any, seed: int | None) -> WorkedExample:
         hands=tuple(last["hands"]),
         kitty=last["kitty"],
         kitty_shown=game.rules.kitty_shown,
-        turns=turns,
+        turns=shown_turns,
         landlord=game.landlord,
         stake=game.stake,
         events=tuple(EventEntry(e.name, e.factor, e.seat, e.detail, e.group) for e in game.events),
