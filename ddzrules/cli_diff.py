@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import sys
 from contextlib import nullcontext
-from pathlib import Path
 from typing import Any
 
 import click
@@ -18,13 +17,21 @@ from .cli import (
     backend_options,
     check_backend,
     console,
-    emit_json,
     err_console,
     game_progress,
     styled,
 )
 from .cli import main as cli_main
+from .cli_simulate import (
+    bots_option,
+    check_run,
+    games_option,
+    seed_option,
+    stop_on_signal,
+    workers_option,
+)
 from .errors import DdzError
+from .stats import dumps_finite
 
 
 def _fmt(value: Any, limit: int = 60) -> str:
@@ -40,21 +47,17 @@ def _fmt(value: Any, limit: int = 60) -> str:
 @click.argument("b", metavar="B")
 @click.option("--hands", type=click.IntRange(0, 10_000_000), default=0,
               help="Also deal this many random hands: the share whose leads or answers differ.")
-@click.option("--games", type=click.IntRange(0, 100_000_000), default=0,
-              help="Also play this many paired games (the same seeded deals under both rule sets).")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True)
-@click.option("--bots", default="heuristic,random,random", show_default=True,
-              help="Bots per seat for --games (random, heuristic).")
-@click.option("--workers", type=click.IntRange(1, 256), default=None,
-              help="Worker processes for --games (default 1); with --backend ray and no --address, "
-                   "the CPUs of the local Ray (default: every core).")
+@games_option(None, "Also play this many paired games (the same seeded deals and bots under both rule sets)")
+@seed_option(1)
+@bots_option("heuristic,random,random")
+@workers_option
 @backend_options
 @click.option("--witnesses", type=click.IntRange(1, 100), default=3, show_default=True,
               help="Smallest examples shown per difference.")
 @click.option("--json", "as_json", is_flag=True, help="Every figure as JSON.")
-@click.option("--html", "html_path", default=None, type=click.Path(dir_okay=False),
-              help="Also write a self-contained HTML report (tables and plots) to this file.")
-def diff_cmd(a: str, b: str, hands: int, games: int, seed: int, bots: str, workers: int | None,
+@click.option("--html", "html_path", default=None, metavar="FILE",
+              help="Also write a self-contained HTML report (tables and drawings) to this file.")
+def diff_cmd(a: str, b: str, hands: int, games: int | None, seed: int, bots: str, workers: int | None,
              backend: str, address: str | None, witnesses: int, as_json: bool, html_path: str | None) -> None:
     """Compare two rule sets: rules, plays, comparisons (exact), and optionally random
     hands and paired games. Exit 0 when the same, 1 when they differ, 2 on error."""
@@ -62,23 +65,31 @@ def diff_cmd(a: str, b: str, hands: int, games: int, seed: int, bots: str, worke
     from .variant import load_variant
 
     try:
+        # every option checked before any work: the rule tables, the games, the report
+        bot_list = check_run(games, seed, bots, workers)
         check_backend(backend, address)
-        va, vb = load_variant(a), load_variant(b)
-        bot_list = [x.strip() for x in bots.split(",") if x.strip()]
-        # a bar only when there are paired games to play
-        with game_progress(f"paired games {a} / {b}", games) if games else nullcontext(None) as advance:
-            d = diff_specs(va, vb, hands=hands, games=games, seed=seed, witnesses=witnesses,
-                           bots=bot_list, workers=workers, sources=(a, b), backend=backend,
-                           address=address, progress=advance)
-        if html_path:
-            from .diff_html import render_html
+        html = None
+        if html_path is not None:
+            from .diff_html import check_output_path
 
-            Path(html_path).write_text(render_html(d, va, vb), encoding="utf-8")
+            html = check_output_path(html_path)
+        with stop_on_signal("diff"):
+            va, vb = load_variant(a), load_variant(b)
+            # a bar only when there are paired games to play
+            with game_progress(f"paired games {a} / {b}", games) if games else nullcontext(None) as advance:
+                d = diff_specs(va, vb, hands=hands, games=games or 0, seed=seed, witnesses=witnesses,
+                               bots=bot_list, workers=workers, sources=(a, b), backend=backend,
+                               address=address, progress=advance)
+            if html is not None:
+                from .diff_html import render_html, write_report
+
+                write_report(html, render_html(d, va, vb))
+            text = dumps_finite(d.to_dict(), ensure_ascii=False, indent=2) if as_json else None
     except (DdzError, ValueError, OSError) as e:
         err_console.print(styled("[bold red]error:[/] {}", e), soft_wrap=True)
         sys.exit(2)
-    if as_json:
-        emit_json(d.to_dict())
+    if text is not None:
+        click.echo(text)
     else:
         _print(d)
     sys.exit(0 if d.same else 1)

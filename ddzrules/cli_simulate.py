@@ -1,11 +1,19 @@
 """CLI commands that play many all-bot games: ``simulate`` (figures with intervals,
 several specs compared on the same seeded games) and ``match`` (consecutive games,
-totals and the winner)."""
+totals and the winner) — and the options every command that plays games shares
+(``diff --games`` too): ``--games``, ``--seed``, ``--bots``, ``--workers``, one policy
+checked in one place (:func:`check_run`), and :func:`stop_on_signal`, which turns
+Ctrl-C or SIGTERM into one line and exit status 130 or 143."""
 
 from __future__ import annotations
 
-import math
-from typing import Any
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from types import FrameType
+from typing import Any, TypeVar
 
 import click
 from rich.table import Table
@@ -15,33 +23,176 @@ from .cli import (
     backend_options,
     check_backend,
     console,
-    emit_json,
+    err_console,
     game_progress,
     json_option,
     main,
     styled,
     user_errors,
 )
-from .cli_game import SEED, load_rules, plugin_option, seats_phrase, user_plugins
-from .errors import DdzError
-from .simulate import FIGURES, Figure, compare_specs, game_seed, play_game
+from .cli_game import load_rules, plugin_option, seats_phrase, user_plugins
+from .errors import DdzError, brief
+from .simulate import (
+    FIGURES,
+    MAX_WORKERS,
+    WORKERS_PER_CPU,
+    check_workers,
+    compare_specs,
+    difference_cells,
+    figure_cell,
+    game_seed,
+    play_game,
+    seat_bots,
+    significant,
+)
+from .stats import dumps_finite
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+# ====================================================================== the shared run options
+
+#: the most games one run may ask for (per spec): at about 6 ms a game, a week of one
+#: core — past it an extra zero or three is likelier than a wish
+MAX_GAMES = 100_000_000
+#: seeds are 0 to 2**63 − 1 (what a game record stores)
+MAX_SEED = 2**63 - 1
+_BOT_NAMES = ", ".join(BOTS)
+
+
+def games_option(default: int | None, what: str = "Games to play") -> Callable[[F], F]:
+    """``--games N``: 1 to :data:`MAX_GAMES` (checked by :func:`check_run`)."""
+    tail = "" if default is not None else " Without it no games are played."
+    return click.option("--games", type=int, default=default, show_default=default is not None,
+                        help=f"{what}: 1 to {MAX_GAMES:,}.{tail}")
+
+
+def seed_option(default: int) -> Callable[[F], F]:
+    """``--seed S``: the run's seed, 0 to 2**63 − 1."""
+    return click.option("--seed", type=int, default=default, show_default=True,
+                        help="The run's seed, 0 to 2**63-1: game i is dealt, and its bots seeded, "
+                             "from (seed, i), so the same seed plays the same games.")
+
+
+def bots_option(default: str) -> Callable[[F], F]:
+    """``--bots``: one name means every seat; comma-separated names go seat by seat and
+    are repeated to fill the seats."""
+    return click.option("--bots", default=default, show_default=True,
+                        help=f"The bot of each seat ({_BOT_NAMES}): one name means every seat; "
+                             "comma-separated names go seat by seat from seat 0, repeated to fill "
+                             "the seats.")
+
+
+def workers_option(fn: F) -> F:
+    """``--workers K``: 1 to ``min(256, 4 × usable CPUs)`` (:func:`ddzrules.simulate.worker_limit`)."""
+    return click.option("--workers", type=int, default=None,
+                        help=f"Worker processes (default 1), at most {WORKERS_PER_CPU} per CPU and "
+                             f"{MAX_WORKERS} in all; with --backend ray and no --address, the CPUs "
+                             "of the local Ray (default: every core). The figures do not depend on it.")(fn)
+
+
+def parse_bots(text: str) -> list[str]:
+    """The bot names of ``--bots``: one, or one per seat, comma-separated; a
+    :class:`DdzError` for an empty name or an unknown one."""
+    names = [k.strip() for k in text.split(",")]
+    if not all(names):
+        raise DdzError(f"--bots {brief(text)}: a bot name per seat, comma-separated ({_BOT_NAMES})")
+    for name in names:
+        if name not in BOTS:
+            raise DdzError(f"--bots: unknown bot {brief(name)}; choose from {_BOT_NAMES}")
+    return names
+
+
+def check_run(games: int | None, seed: int, bots: str, workers: int | None = None) -> list[str]:
+    """The one check of the run options of ``simulate``, ``match`` and ``diff``: games
+    1 to :data:`MAX_GAMES` (None: the command plays none), a seed 0 to :data:`MAX_SEED`,
+    known bots, and workers within :func:`ddzrules.simulate.worker_limit` — refused with
+    a :class:`DdzError` before any work, never quietly changed. Returns the bot names."""
+    if games is not None and not 1 <= games <= MAX_GAMES:
+        raise DdzError(f"--games must be between 1 and {MAX_GAMES:,}, not {brief(games)}")
+    if not 0 <= seed <= MAX_SEED:
+        raise DdzError(f"--seed must be between 0 and 2**63-1, not {brief(seed)}")
+    kinds = parse_bots(bots)
+    try:
+        check_workers(workers, "--workers")
+    except ValueError as e:
+        raise DdzError(str(e)) from None
+    return kinds
+
+
+def emit_finite_json(data: Any) -> None:
+    """The JSON of a run: never NaN or Infinity (a ValueError saying where, instead)."""
+    click.echo(dumps_finite(data, ensure_ascii=False, indent=2))
+
+
+# ====================================================================== Ctrl-C and SIGTERM
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGINT or SIGTERM during a command that plays games. A KeyboardInterrupt, so
+    that every ``finally`` on the way out runs as for Ctrl-C (the worker pool is
+    terminated) and no ``except Exception`` catches it."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextmanager
+def stop_on_signal(command: str) -> Iterator[None]:
+    """Run a command's work so that Ctrl-C (SIGINT) or SIGTERM stops it with one line on
+    stderr — ``interrupted by SIGINT: simulate stopped, nothing written`` — and exit
+    status 128 + the signal (130, 143): no traceback, no "Aborted!", workers stopped.
+    Further signals while it stops are ignored. (Signals are the main thread's only:
+    elsewhere the work runs as it is.)"""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        for s in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(s, signal.SIG_IGN)
+        raise Interrupted(signum)
+
+    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    except KeyboardInterrupt as e:
+        signum = e.signum if isinstance(e, Interrupted) else signal.SIGINT
+        err_console.print(styled("interrupted by {}: {} stopped, nothing written",
+                                 signal.Signals(signum).name, command))
+        sys.exit(128 + signum)
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler if handler is not None else signal.SIG_DFL)
+
+
+# ====================================================================== simulate
+
+
+def _check_html(path: str | None) -> Any:
+    if path is None:
+        return None
+    from .diff_html import check_output_path
+
+    return check_output_path(path)
 
 
 @main.command()
 @click.argument("specs", metavar="SPEC...", nargs=-1, required=True)
-@click.option("--games", type=int, default=1000, show_default=True)
-@click.option("--seed", type=SEED, default=0, show_default=True)
-@click.option("--workers", type=int, default=None,
-              help="Worker processes (default 1); with --backend ray and no --address, the "
-                   "CPUs of the local Ray (default: every core).")
-@click.option("--bots", default="random", show_default=True,
-              help=f"Bot per seat, comma-separated ({', '.join(BOTS)}); one name means every seat.")
+@games_option(1000)
+@seed_option(0)
+@workers_option
+@bots_option("random")
 @backend_options
+@click.option("--html", "html_path", default=None, metavar="FILE",
+              help="Also write the report as one self-contained HTML file (how the games were made, "
+                   "every figure, every difference drawn).")
 @plugin_option
 @json_option
 @user_errors
 def simulate(specs: tuple[str, ...], games: int, seed: int, workers: int | None, bots: str,
-             backend: str, address: str | None, plugins: tuple[str, ...], as_json: bool) -> None:
+             backend: str, address: str | None, html_path: str | None, plugins: tuple[str, ...],
+             as_json: bool) -> None:
     """Play many all-bot games and summarise them, every figure with its 95% interval.
 
     With several SPECs every spec plays the same seeded games (same deals where the
@@ -49,19 +200,19 @@ def simulate(specs: tuple[str, ...], games: int, seed: int, workers: int | None,
     difference and, for comparison, the unpaired one. Same seed → same figures, any
     --workers. See docs/simulation.md.
     """
-    kinds = [k.strip() for k in bots.split(",")]
-    for k in kinds:
-        if k not in BOTS:
-            raise DdzError(f"unknown bot {k!r}; choose from {', '.join(BOTS)}")
-    if games < 1 or (workers is not None and workers < 1):
-        raise DdzError("--games and --workers must be at least 1")
+    kinds = check_run(games, seed, bots, workers)
     check_backend(backend, address)
-    with user_plugins(plugins):
+    html = _check_html(html_path)  # before the games: not a directory, a FIFO, a missing folder
+    with stop_on_signal("simulate"), user_plugins(plugins):
         for spec in specs if plugins else ():
             load_rules(spec, plugins)  # a --plugin class that fails is a plain error
         result = _simulate(specs, games, seed, workers, kinds, backend, address)
+        if html is not None:
+            from .diff_html import render_games_html, write_report
+
+            write_report(html, render_games_html(result))
     if as_json:
-        emit_json(result["specs"][0] if len(specs) == 1 else result)
+        emit_finite_json(result["specs"][0] if len(specs) == 1 else result)
         return
     _print_simulation(result)
 
@@ -72,33 +223,6 @@ def _simulate(specs: tuple[str, ...], games: int, seed: int, workers: int | None
     with game_progress(f"simulating {', '.join(specs)}", games) as advance:
         return compare_specs(list(specs), games, seed, kinds, workers, progress=advance,
                              backend=backend, address=address)
-
-
-def _decimals(fig: Figure, halves: list[float]) -> int:
-    """Decimals of a figure: 3 for a proportion; else two significant digits of the
-    narrowest of the interval half-widths shown together (3 when none is finite)."""
-    if fig.kind == "proportion":
-        return 3
-    finite = [h for h in halves if math.isfinite(h) and h > 0]
-    if not finite:
-        return 3
-    return max(0, 1 - math.floor(math.log10(min(finite))))
-
-
-def _half(low: float | None, high: float | None) -> float:
-    return math.inf if low is None or high is None else (high - low) / 2
-
-
-def _bounds(low: float | None, high: float | None, d: int) -> str:
-    """``[low, high]``; an interval that cannot be estimated (one game) is ``[?]``."""
-    return "[?]" if low is None or high is None else f"[{low:.{d}f}, {high:.{d}f}]"
-
-
-def _figure_cell(fig: Figure, e: dict[str, Any] | None) -> str:
-    if e is None:
-        return "n/a"
-    d = _decimals(fig, [_half(e["low"], e["high"])])
-    return f"{e['mean']:.{d}f} {_bounds(e['low'], e['high'], d)}"
 
 
 def _print_simulation(result: dict[str, Any]) -> None:
@@ -113,11 +237,9 @@ def _print_simulation(result: dict[str, Any]) -> None:
     table = Table("figure", *names, box=None)
     table.add_row("games", *[str(r["games"]) for r in runs])
     for fig in FIGURES:
-        table.add_row(fig.label, *[_figure_cell(fig, r["figures"][fig.name]) for r in runs])
+        table.add_row(fig.label, *[figure_cell(fig, r["figures"][fig.name]) for r in runs])
     table.add_row("score unit", *[r["unit"] or "n/a" for r in runs])
-    table.add_row("mean stake unit",
-                  *["n/a" if r["mean_stake_unit"] is None else f"{r['mean_stake_unit']:.4g}"
-                    for r in runs])
+    table.add_row("mean stake unit", *[significant(r["mean_stake_unit"]) for r in runs])
 
     def union(key: str) -> list[str]:
         seen: dict[str, None] = {}
@@ -125,22 +247,20 @@ def _print_simulation(result: dict[str, Any]) -> None:
             seen.update(dict.fromkeys(r[key]))
         return list(seen)
 
-    def cell(r: dict[str, Any], key: str, name: str, fmt: str) -> str:
+    def cell(r: dict[str, Any], key: str, name: str, sign: bool = False) -> str:
         value = r[key].get(name)
-        return "—" if value is None else format(value, fmt)
+        return "—" if value is None else significant(value, sign=sign)
 
     for kind in union("win_rate_by_bot"):
-        table.add_row(f"win rate: {kind}", *[cell(r, "win_rate_by_bot", kind, ".4g") for r in runs])
+        table.add_row(f"win rate: {kind}", *[cell(r, "win_rate_by_bot", kind) for r in runs])
     for kind in union("mean_score_by_bot"):
-        table.add_row(f"mean score: {kind}",
-                      *[cell(r, "mean_score_by_bot", kind, "+.4g") for r in runs])
+        table.add_row(f"mean score: {kind}", *[cell(r, "mean_score_by_bot", kind, sign=True) for r in runs])
     # events and the protocols' own counts; — : none recorded in that rule set's games
     for name in sorted(union("events_per_game")):
-        table.add_row(f"per game: {name} events",
-                      *[cell(r, "events_per_game", name, ".4g") for r in runs])
+        table.add_row(f"per game: {name} events", *[cell(r, "events_per_game", name) for r in runs])
     for name in sorted(union("stats_per_game")):
         table.add_row(f"per game: {name.replace('_', ' ')}",
-                      *[cell(r, "stats_per_game", name, ".4g") for r in runs])
+                      *[cell(r, "stats_per_game", name) for r in runs])
     console.print(table)
     for r in runs:
         where = f" ({r['spec']})" if len(runs) > 1 else ""
@@ -163,25 +283,15 @@ def _print_comparison(comp: dict[str, Any], confidence: float) -> None:
         console.print(f"{comp['reason']}: unpaired intervals only")
     table = Table("figure", "difference", "paired", "unpaired", "paired/unpaired width", box=None)
     for fig in FIGURES:
-        e = comp["figures"][fig.name]
-        if e is None:
-            table.add_row(fig.label, "n/a", "n/a", "n/a", "")
-            continue
-        un, pa = e["unpaired"], e["paired"]
-        d = _decimals(fig, [_half(iv["low"], iv["high"]) for iv in (un, pa) if iv is not None])
-        paired = "n/a (not paired)" if pa is None else _bounds(pa["low"], pa["high"], d)
-        ratio = "" if e["narrowing"] is None else f"{e['narrowing']:.2f}"
-        table.add_row(fig.label, f"{e['difference']:+.{d}f}", paired,
-                      _bounds(un["low"], un["high"], d), ratio)
+        table.add_row(fig.label, *difference_cells(fig, comp["figures"][fig.name]))
     console.print(table)
 
 
 @main.command("match")
 @click.argument("spec", metavar="SPEC")
-@click.option("--games", type=int, default=10, show_default=True)
-@click.option("--seed", type=SEED, default=0, show_default=True)
-@click.option("--bots", default="heuristic", show_default=True,
-              help=f"Bot per seat, comma-separated ({', '.join(BOTS)}).")
+@games_option(10, "Games of the match")
+@seed_option(0)
+@bots_option("heuristic")
 @click.option("--holdings", type=int, default=None,
               help="Beans each seat starts with; carried from game to game (bean settlements).")
 @plugin_option
@@ -190,19 +300,17 @@ def _print_comparison(comp: dict[str, Any], confidence: float) -> None:
 def match_cmd(spec: str, games: int, seed: int, bots: str, holdings: int | None,
               plugins: tuple[str, ...], as_json: bool) -> None:
     """Play a match of consecutive all-bot games and report the totals and the winner."""
-    with user_plugins(plugins):
-        _match(spec, games, seed, bots, holdings, plugins, as_json)
+    names = check_run(games, seed, bots)
+    with stop_on_signal("match"), user_plugins(plugins):
+        _match(spec, games, seed, names, holdings, plugins, as_json)
 
 
-def _match(spec: str, games: int, seed: int, bots: str, holdings: int | None,
+def _match(spec: str, games: int, seed: int, names: list[str], holdings: int | None,
            plugins: tuple[str, ...], as_json: bool) -> None:
     from .runtime import MatchInfo
 
     rules = load_rules(spec, plugins)
-    kinds = [k.strip() for k in bots.split(",")]
-    kinds = (kinds * rules.players)[: rules.players]
-    if games < 1:
-        raise DdzError("--games must be at least 1")
+    kinds = seat_bots(names, rules.players)
     totals = [0] * rules.players
     rows = []
     previous: int | None = None  # the seat out first in the last game (first-leader by: previous-winner)
@@ -221,7 +329,7 @@ def _match(spec: str, games: int, seed: int, bots: str, holdings: int | None,
     best = max(totals)
     winners = [s for s, t in enumerate(totals) if t == best]
     if as_json:
-        emit_json({"spec": rules.variant.name, "seed": seed, "bots": kinds, "table": rules.table_kind,
+        emit_finite_json({"spec": rules.variant.name, "seed": seed, "bots": kinds, "table": rules.table_kind,
                    "games": rows, "totals": totals, "winners": winners})
         return
     seat_columns = [f"seat {s}" for s in range(rules.players)]

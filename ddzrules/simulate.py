@@ -16,17 +16,29 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
+import signal
+import threading
 import weakref
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import cards as C
 from .bots import BOTS, Agent, make_bot
+from .errors import DdzError, brief
 from .moves import Move
 from .runtime import Game, GameRules, MatchInfo, implemented_hooks
-from .stats import CONFIDENCE, Moments, moments_interval, welch_from_moments, wilson_interval
+from .stats import (
+    CONFIDENCE,
+    Moments,
+    finite_or_none,
+    moments_interval,
+    welch_from_moments,
+    wilson_interval,
+)
 
 #: a progress callback: (games finished, games in all); a "game" of a comparison is
 #: one seed played under every rule set
@@ -228,7 +240,13 @@ def stake_unit(game: Game) -> tuple[float, str] | None:
             return float(game.stake * inst.rate * inst.wild_factor), "beans"
         custom = getattr(inst, "stake_unit", None)
         if callable(custom):
-            return float(custom(game)), str(getattr(inst, "stake_unit_name", "points"))
+            value = custom(game)
+            try:
+                amount = float(value)
+            except (TypeError, ValueError, OverflowError):
+                raise DdzError(f"settlement plugin {name!r}: stake_unit(game) must return a number, "
+                               f"not {brief(value)}") from None
+            return amount, str(getattr(inst, "stake_unit_name", "points"))
     return None
 
 
@@ -292,7 +310,7 @@ def summarise(game: Game, index: int) -> GameSummary:
     unit = stake_unit(game)
     per_stake = (landlord_score / unit[0] if landlord_score is not None and unit is not None
                  and unit[0] else None)
-    return GameSummary(
+    summary = GameSummary(
         index, game.landlord, bool(game.landlord_won) if has_landlord else None, game.multiple,
         bombs if facts.has_bombs else None,
         names["spring"] > 0 if facts.has_spring else None,
@@ -303,6 +321,21 @@ def summarise(game: Game, index: int) -> GameSummary:
         landlord_score=landlord_score, stake_unit=unit[0] if unit else None,
         unit=unit[1] if unit else facts.unit, score_per_stake=per_stake,
         winners=tuple(game.winners))
+    _check_finite(summary, game.rules.variant.name)
+    return summary
+
+
+def _check_finite(s: GameSummary, spec: str) -> None:
+    """Refuse a game whose figures are not finite numbers (a plugin's factors that
+    overflow a float, a stake unit or a statistic of NaN): no mean, interval or JSON
+    can be made of them, and a report must not print them as numbers."""
+    values: list[tuple[str, Any]] = [("multiple", s.multiple), ("stake unit", s.stake_unit),
+                                     ("score per stake unit", s.score_per_stake)]
+    values += [(f"statistic {k!r}", v) for k, v in s.stats.items()]
+    for what, value in values:
+        if value is not None and not (isinstance(value, int) or math.isfinite(value)):
+            raise DdzError(f"{spec}, game {s.index}: its {what} is {value}, not a finite number "
+                           "(a plugin's factors overflow a float?): no figure can be made of it")
 
 
 # ====================================================================== aggregation
@@ -318,9 +351,12 @@ def _figure_entry(name: str, m: Moments, confidence: float) -> dict[str, Any] | 
         iv = moments_interval(m, confidence)
     d = iv.to_dict()
     if name in _NONNEGATIVE and d["low"] is not None and d["low"] < 0:
-        d["low"] = 0.0
-    return {"mean": d["estimate"], "low": d["low"], "high": d["high"], "n": m.n,
-            "sd": m.sd if m.n > 1 else None, "method": iv.method}
+        d["low"] = 0.0  # the mean of values >= 0 is >= 0: still inside
+    out = {"mean": d["estimate"], "low": d["low"], "high": d["high"], "n": m.n,
+           "sd": finite_or_none(m.sd) if m.n > 1 else None, "method": iv.method}
+    if "reason" in d:
+        out["reason"] = d["reason"]
+    return out
 
 
 def _key(x: float) -> str:
@@ -444,39 +480,74 @@ class PairedAccumulator:
 
 
 def _correlation(a: Moments, b: Moments, d: Moments) -> float | None:
-    """corr(a, b) from var(a), var(b) and var(b − a): cov = (va + vb − vd) / 2."""
+    """corr(a, b) from var(a), var(b) and var(b − a): cov = (va + vb − vd) / 2 (None
+    when a variance is 0, or too large for a float)."""
     if min(a.n, b.n, d.n) < 2:
         return None
     va, vb, vd = a.variance, b.variance, d.variance
-    if va <= 0 or vb <= 0:
+    if not all(map(math.isfinite, (va, vb, vd))) or va <= 0 or vb <= 0:
         return None
     r = (va + vb - vd) / 2 / math.sqrt(va * vb)
-    return max(-1.0, min(1.0, r))
+    return max(-1.0, min(1.0, r)) if math.isfinite(r) else None
 
 
 def _difference_entry(a: Moments, b: Moments, d: Moments | None,
                       confidence: float) -> dict[str, Any] | None:
+    """The difference b − a with its paired interval (None when not paired) and its
+    unpaired one. Paired over every game, the difference is the mean of the per-game
+    differences — the difference of the means up to rounding — and both intervals are
+    centred on that one number, so it lies inside each."""
     if a.n == 0 or b.n == 0:
         return None
-    unpaired = welch_from_moments(a, b, confidence)
-    out: dict[str, Any] = {"difference": b.mean - a.mean,
-                           "unpaired": {**unpaired.to_dict(),
-                                        "width": _finite_or_none(unpaired.width)},
+    paired = moments_interval(d, confidence, "paired") if d is not None and d.n else None
+    estimate = paired.estimate if paired is not None and d is not None and d.n == a.n == b.n else None
+    unpaired = welch_from_moments(a, b, confidence, estimate)
+    out: dict[str, Any] = {"difference": finite_or_none(unpaired.estimate),
+                           "unpaired": {**unpaired.to_dict(), "width": finite_or_none(unpaired.width)},
                            "paired": None, "correlation": None, "narrowing": None}
-    if d is not None and d.n:
-        paired = moments_interval(d, confidence, "paired")
-        out["paired"] = {**paired.to_dict(), "width": _finite_or_none(paired.width)}
+    if paired is not None and d is not None:
+        out["paired"] = {**paired.to_dict(), "width": finite_or_none(paired.width)}
         out["correlation"] = _correlation(a, b, d) if d.n == a.n == b.n else None
         if math.isfinite(paired.width) and math.isfinite(unpaired.width) and unpaired.width > 0:
             out["narrowing"] = paired.width / unpaired.width
     return out
 
 
-def _finite_or_none(x: float) -> float | None:
-    return x if math.isfinite(x) else None
-
-
 # ====================================================================== running games
+
+#: worker processes per CPU this process may use: past the cores more processes only
+#: cost memory (each loads the rule sets and their tables) and start-up time; a little
+#: above one per core still helps while other jobs share the machine
+WORKERS_PER_CPU = 4
+#: the most worker processes of a run on any machine
+MAX_WORKERS = 256
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity, where the platform says)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def worker_limit() -> int:
+    """The most ``workers`` a run may ask for here: :data:`WORKERS_PER_CPU` per usable
+    CPU, at most :data:`MAX_WORKERS`. The one cap of every command that takes
+    ``--workers`` (simulate, diff) and of :func:`compare_specs`."""
+    return min(MAX_WORKERS, WORKERS_PER_CPU * usable_cpus())
+
+
+def check_workers(workers: int | None, option: str = "workers") -> None:
+    """A ValueError when ``workers`` (None: the default) is below 1 or above
+    :func:`worker_limit`: refused, never quietly lowered."""
+    if workers is None:
+        return
+    limit = worker_limit()
+    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= limit:
+        raise ValueError(f"{option} must be between 1 and {limit} ({WORKERS_PER_CPU} per CPU of the "
+                         f"{usable_cpus()} this process may use, at most {MAX_WORKERS}), not {brief(workers)}")
+
 
 # per-process state of the worker pool: (rules, bot kind per seat) per rule set
 _worker_sets: list[tuple[GameRules, list[str]]] = []
@@ -488,6 +559,28 @@ def _init_worker(specs: Sequence[str], bots: Sequence[Sequence[str]],
     global _worker_sets
     rules = list(loaded) if loaded is not None else [GameRules.load(spec) for spec in specs]
     _worker_sets = [(r, list(kinds)) for r, kinds in zip(rules, bots)]
+
+
+def _init_pool_worker(specs: Sequence[str], bots: Sequence[Sequence[str]]) -> None:
+    """A pool worker: Ctrl-C is the parent's to handle (it terminates the pool), so a
+    worker ignores SIGINT instead of printing its own KeyboardInterrupt traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _init_worker(specs, bots)
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored in this process while the pool's workers start: an ignored signal
+    stays ignored across exec, and Python keeps it so, so a worker cannot be interrupted
+    while it imports, before its initializer runs. (Only the main thread can set it.)"""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _play_index(args: tuple[int, int]) -> list[GameSummary]:
@@ -519,7 +612,8 @@ def _run(specs: Sequence[str], bots: Sequence[Sequence[str]], games: int, seed: 
 
         yield from run_ray(specs, bots, games, seed, workers, address)
         return
-    workers = workers or 1
+    check_workers(workers)
+    workers = min(workers or 1, games)  # never a process without a game to play
     jobs = ((seed, i) for i in range(games))  # made as the pool takes them: no list of every game
     if workers <= 1:
         _init_worker(specs, bots, loaded)
@@ -531,8 +625,15 @@ def _run(specs: Sequence[str], bots: Sequence[Sequence[str]], games: int, seed: 
     ctx = mp.get_context("spawn")
     initargs = (list(specs), [list(b) for b in bots])
     chunksize = max(1, min(64, games // (workers * 8) or 1))
-    with ctx.Pool(workers, initializer=_init_worker, initargs=initargs) as pool:
+    with _sigint_ignored():
+        pool = ctx.Pool(workers, initializer=_init_pool_worker, initargs=initargs)
+    # however the run ends — finished, an error, Ctrl-C or SIGTERM raised in this
+    # process, or the consumer dropping this generator — the workers are stopped
+    try:
         yield from pool.imap(_play_index, jobs, chunksize=chunksize)
+    finally:
+        pool.terminate()
+        pool.join()
 
 
 def run_games(spec: str, games: int, seed: int, bots: list[str],
@@ -587,8 +688,9 @@ def compare_specs(specs: list[str], games: int, seed: int, bots: list[str],
         raise ValueError("compare_specs needs at least one spec")
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
-    if games < 1 or (workers is not None and workers < 1):
-        raise ValueError("games and workers must be at least 1")
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise ValueError(f"games must be at least 1, not {brief(games)}")
+    check_workers(workers)
     if address is not None and backend != "ray":
         raise ValueError("an address is for the ray backend only")
     for kind in bots:
@@ -600,17 +702,19 @@ def compare_specs(specs: list[str], games: int, seed: int, bots: list[str],
     accs = [Accumulator(k, confidence) for k in kinds]
     pairable = [f.deal_key == facts[0].deal_key for f in facts]
     pairs = [PairedAccumulator() if ok else None for ok in pairable]
-    rows = _run(specs, kinds, games, seed, workers, rules, backend, address)
-    for done, row in enumerate(rows, start=1):
-        for acc, s in zip(accs, row):
-            acc.add(s)
-        for p, s in zip(pairs[1:], row[1:]):
-            if p is not None:
-                p.add(row[0], s)
-        if on_game is not None:
-            on_game(done - 1, row)
-        if progress is not None:
-            progress(done, games)
+    # closed however this loop ends (an error in a callback, Ctrl-C): the workers stop now,
+    # not when the generator is collected
+    with closing(_run(specs, kinds, games, seed, workers, rules, backend, address)) as rows:
+        for done, row in enumerate(rows, start=1):
+            for acc, s in zip(accs, row):
+                acc.add(s)
+            for p, s in zip(pairs[1:], row[1:]):
+                if p is not None:
+                    p.add(row[0], s)
+            if on_game is not None:
+                on_game(done - 1, row)
+            if progress is not None:
+                progress(done, games)
     results = []
     for r, k, acc in zip(rules, kinds, accs):
         results.append({"spec": r.variant.name, "seed": seed, "bots": k,
@@ -636,23 +740,92 @@ def compare_specs(specs: list[str], games: int, seed: int, bots: list[str],
 # ====================================================================== plain-text report
 
 
-def _decimals_for(kind: str, halves: Sequence[float]) -> int:
-    """3 decimals for a proportion; else two significant digits of the narrowest
-    finite half-width (3 when there is none)."""
+#: the most decimals a report prints: below that a half-width is rounding noise
+MAX_DECIMALS = 6
+
+
+def decimals_for(kind: str, halves: Iterable[float | None]) -> int:
+    """The decimals of a figure shown with intervals: 3 for a proportion; else two
+    significant digits of the narrowest finite half-width (3 when there is none), at
+    most :data:`MAX_DECIMALS`. One count for a row, so its numbers line up.
+
+    >>> decimals_for("mean", [0.0123, 0.5]), decimals_for("mean", [12.0]), decimals_for("mean", [])
+    (3, 0, 3)
+    """
     if kind == "proportion":
         return 3
-    finite = [h for h in halves if math.isfinite(h) and h > 0]
-    return max(0, 1 - math.floor(math.log10(min(finite)))) if finite else 3
+    finite = [h for h in halves if h is not None and math.isfinite(h) and h > 0]
+    if not finite:
+        return 3
+    return min(MAX_DECIMALS, max(0, 1 - math.floor(math.log10(min(finite)))))
 
 
-def _half_width(iv: dict[str, Any]) -> float:
+def fixed(x: float | None, decimals: int, sign: bool = False) -> str:
+    """``x`` with ``decimals`` decimals: never in exponent notation, and never a
+    negative zero — a value that rounds to zero prints as ``0.000``, with no sign
+    (``sign`` puts ``+`` before a positive difference). ``n/a`` for None.
+
+    >>> fixed(-0.0001, 3), fixed(0.00008827, 3, sign=True), fixed(0.25, 3, sign=True), fixed(-2.5, 1)
+    ('0.000', '0.000', '+0.250', '-2.5')
+    """
+    if x is None:
+        return "n/a"
+    if not math.isfinite(x):
+        return "?"
+    text = f"{x:+.{decimals}f}" if sign else f"{x:.{decimals}f}"
+    return f"{0:.{decimals}f}" if float(text) == 0 else text
+
+
+def significant(x: float | None, digits: int = 4, sign: bool = False) -> str:
+    """``x`` to about ``digits`` significant digits, without exponent notation (at most
+    :data:`MAX_DECIMALS` decimals) and without trailing zeros: for figures shown
+    without an interval (win rates by bot, events per game).
+
+    >>> significant(0.91254), significant(2.64), significant(8.827e-05), significant(1402.0)
+    ('0.9125', '2.64', '0.000088', '1402')
+    """
+    if x is None:
+        return "n/a"
+    if not math.isfinite(x):
+        return "?"
+    d = 0 if x == 0 else min(MAX_DECIMALS, max(0, digits - 1 - math.floor(math.log10(abs(x)))))
+    text = fixed(x, d, sign)
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def half_width(iv: dict[str, Any] | None) -> float:
+    """Half the width of an interval entry (inf when a bound is unknown)."""
+    if iv is None:
+        return math.inf
     low, high = iv.get("low"), iv.get("high")
     return math.inf if low is None or high is None else (high - low) / 2
 
 
-def _bracket(iv: dict[str, Any], d: int) -> str:
+def bracket(iv: dict[str, Any], d: int) -> str:
+    """``[low, high]`` with ``d`` decimals; ``[?]`` when a bound cannot be estimated."""
     low, high = iv.get("low"), iv.get("high")
-    return "[?]" if low is None or high is None else f"[{low:.{d}f}, {high:.{d}f}]"
+    return "[?]" if low is None or high is None else f"[{fixed(low, d)}, {fixed(high, d)}]"
+
+
+def figure_cell(fig: Figure, e: dict[str, Any] | None) -> str:
+    """A spec's figure as ``mean [low, high]`` (``n/a``: the rule set lacks it)."""
+    if e is None:
+        return "n/a"
+    d = decimals_for(fig.kind, [half_width(e)])
+    mean = "?" if e["mean"] is None else fixed(e["mean"], d)  # None: it overflowed a float
+    return f"{mean} {bracket(e, d)}"
+
+
+def difference_cells(fig: Figure, e: dict[str, Any] | None) -> list[str]:
+    """A comparison's figure: the difference, the paired and the unpaired interval and
+    the ratio of their widths, all with the row's one count of decimals."""
+    if e is None:
+        return ["n/a", "n/a", "n/a", ""]
+    un, pa = e["unpaired"], e["paired"]
+    d = decimals_for(fig.kind, [half_width(iv) for iv in (un, pa) if iv is not None])
+    return ["?" if e["difference"] is None else fixed(e["difference"], d, sign=True),
+            "n/a (not paired)" if pa is None else bracket(pa, d), bracket(un, d),
+            "" if e["narrowing"] is None else f"{e['narrowing']:.2f}"]
 
 
 def _columns(rows: list[list[str]]) -> str:
@@ -674,15 +847,7 @@ def format_comparison(result: dict[str, Any]) -> str:
     out = [head]
     rows = [["figure", *[r["spec"] for r in runs]], ["games", *[str(r["games"]) for r in runs]]]
     for fig in FIGURES:
-        cells = []
-        for r in runs:
-            e = r["figures"][fig.name]
-            if e is None:
-                cells.append("n/a")
-                continue
-            d = _decimals_for(fig.kind, [_half_width(e)])
-            cells.append(f"{e['mean']:.{d}f} {_bracket(e, d)}")
-        rows.append([fig.label, *cells])
+        rows.append([fig.label, *[figure_cell(fig, r["figures"][fig.name]) for r in runs]])
     rows.append(["score unit", *[r.get("unit") or "n/a" for r in runs]])
     out.append(_columns(rows))
     for comp in result["comparisons"]:
@@ -693,14 +858,6 @@ def format_comparison(result: dict[str, Any]) -> str:
             out.append(f"{comp['reason']}: unpaired intervals only")
         rows = [["figure", "difference", "paired", "unpaired", "paired/unpaired width"]]
         for fig in FIGURES:
-            e = comp["figures"][fig.name]
-            if e is None:
-                rows.append([fig.label, "n/a", "n/a", "n/a", ""])
-                continue
-            un, pa = e["unpaired"], e["paired"]
-            d = _decimals_for(fig.kind, [_half_width(iv) for iv in (un, pa) if iv is not None])
-            rows.append([fig.label, f"{e['difference']:+.{d}f}",
-                         "n/a (not paired)" if pa is None else _bracket(pa, d), _bracket(un, d),
-                         "" if e["narrowing"] is None else f"{e['narrowing']:.2f}"])
+            rows.append([fig.label, *difference_cells(fig, comp["figures"][fig.name])])
         out.append(_columns(rows))
     return "\n".join(out)

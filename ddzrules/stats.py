@@ -26,6 +26,13 @@ their range of use.
 
 Differences are always ``b − a``: "the second minus the first".
 
+Every interval holds its own estimate (``low ≤ estimate ≤ high``), whatever the
+sample: a constant one (zero width), a proportion of 0 or 1 (Wilson's exact end),
+one value (infinite bounds: no spread can be estimated), or values so large that
+the spread overflows a float (infinite bounds too). Infinite bounds are never
+written as numbers: :meth:`Interval.to_dict` gives ``None`` and says why, and
+:func:`dumps_finite` refuses to write NaN or Infinity as JSON.
+
 :class:`Moments` accumulates a series one value at a time (count, sum and
 Welford's running sum of squared deviations) so that a long simulation never
 keeps its values; every function has a ``*_from_moments`` twin working on it.
@@ -46,15 +53,16 @@ True
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Any
 
-__all__ = ["CONFIDENCE", "Interval", "Moments", "mean_interval", "moments_interval",
-           "paired_difference", "welch_difference", "welch_from_moments", "wilson_interval",
-           "z_value"]
+__all__ = ["CONFIDENCE", "Interval", "Moments", "dumps_finite", "finite_or_none", "mean_interval",
+           "moments_interval", "paired_difference", "welch_difference", "welch_from_moments",
+           "wilson_interval", "z_value"]
 
 #: the confidence level used throughout unless a caller asks for another
 CONFIDENCE = 0.95
@@ -78,7 +86,8 @@ class Interval:
     ``n`` is the number of observations (of pairs, for a paired difference);
     ``method`` says how the interval was made: ``normal`` (mean ± z·s/√n),
     ``wilson``, ``paired`` or ``welch``. With fewer than two observations a
-    spread cannot be estimated and the bounds are infinite.
+    spread cannot be estimated and the bounds are infinite; so are they when the
+    values overflow a float.
     """
 
     estimate: float
@@ -95,18 +104,82 @@ class Interval:
     def contains(self, x: float) -> bool:
         return self.low <= x <= self.high
 
+    @property
+    def reason(self) -> str | None:
+        """Why a bound (or the estimate) is not a number, or None when all three are."""
+        if all(map(_is_finite, (self.estimate, self.low, self.high))):
+            return None
+        if self.n < 2 and _is_finite(self.estimate):
+            return "one value: no spread can be estimated"
+        return "the values overflow a float"
+
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: infinite bounds become ``None`` (JSON has no infinity).
+        """JSON-ready: infinite bounds become ``None`` (JSON has no infinity), with a
+        ``reason``.
 
         >>> Interval(0.5, 0.25, 0.75, 10, "wilson").to_dict()
         {'estimate': 0.5, 'low': 0.25, 'high': 0.75, 'n': 10, 'method': 'wilson'}
+        >>> Interval(7.0, -math.inf, math.inf, 1, "normal").to_dict()["reason"]
+        'one value: no spread can be estimated'
         """
-        return {"estimate": self.estimate, "low": _finite(self.low), "high": _finite(self.high),
-                "n": self.n, "method": self.method}
+        out: dict[str, Any] = {"estimate": finite_or_none(self.estimate), "low": finite_or_none(self.low),
+                               "high": finite_or_none(self.high), "n": self.n, "method": self.method}
+        reason = self.reason
+        if reason is not None:
+            out["reason"] = reason
+        return out
 
 
-def _finite(x: float) -> float | None:
-    return x if math.isfinite(x) else None
+def _is_finite(x: float) -> bool:
+    """``math.isfinite``, also for an int too large for a float (an int is finite)."""
+    return isinstance(x, int) or math.isfinite(x)
+
+
+def finite_or_none(x: float | None) -> float | None:
+    """``x``, or None when it is None, NaN or infinite (JSON has neither)."""
+    return x if x is not None and _is_finite(x) else None
+
+
+_finite = finite_or_none
+
+
+def _first_non_finite(data: Any, path: str = "") -> tuple[str, float] | None:
+    """The path (``specs[0].figures.multiple.sd``) and value of the first float of
+    ``data`` that is NaN or infinite."""
+    if isinstance(data, float) and not math.isfinite(data):
+        return path or "the value", data
+    if isinstance(data, dict):
+        items: Iterable[tuple[str, Any]] = ((f"{path}.{k}" if path else str(k), v) for k, v in data.items())
+    elif isinstance(data, (list, tuple)):
+        items = ((f"{path}[{i}]", v) for i, v in enumerate(data))
+    else:
+        return None
+    for where, value in items:
+        found = _first_non_finite(value, where)
+        if found is not None:
+            return found
+    return None
+
+
+def dumps_finite(data: Any, **options: Any) -> str:
+    """``json.dumps(data, allow_nan=False, **options)``: JSON never holds NaN or
+    Infinity (which strict parsers refuse). A non-finite number is a ValueError that
+    says where it is, never a silently invalid document.
+
+    >>> dumps_finite({"mean": 1.5})
+    '{"mean": 1.5}'
+    >>> dumps_finite({"figures": {"sd": math.inf}})
+    Traceback (most recent call last):
+    ...
+    ValueError: figures.sd is inf, which JSON cannot hold: refusing to write it
+    """
+    try:
+        return json.dumps(data, allow_nan=False, **options)
+    except ValueError:
+        found = _first_non_finite(data)
+        if found is None:
+            raise
+        raise ValueError(f"{found[0]} is {found[1]}, which JSON cannot hold: refusing to write it") from None
 
 
 class Moments:
@@ -133,21 +206,38 @@ class Moments:
         self.m2 = 0.0  # sum of squared deviations from the running mean
 
     def add(self, x: float) -> None:
+        """Add one value: a finite number (a NaN or an infinity is a ValueError: no
+        figure can be made of it); an int of any size stays exact in the sum."""
+        if not _is_finite(x):
+            raise ValueError(f"a series takes finite numbers, not {x}")
         self.n += 1
         self.total += x
-        delta = x - self._mean
-        self._mean += delta / self.n
-        self.m2 += delta * (x - self._mean)
+        try:
+            delta = x - self._mean
+            self._mean += delta / self.n
+            self.m2 += delta * (x - self._mean)
+        except OverflowError:  # an int beyond a float: the spread is past estimating
+            self.m2 = math.inf
 
     @property
     def mean(self) -> float:
-        """``total / n`` (NaN when empty)."""
-        return self.total / self.n if self.n else math.nan
+        """``total / n`` (NaN when empty; ±inf when it overflows a float)."""
+        if not self.n:
+            return math.nan
+        try:
+            return self.total / self.n
+        except OverflowError:  # an exact int sum whose mean is beyond a float
+            return math.inf if self.total > 0 else -math.inf
 
     @property
     def variance(self) -> float:
-        """The sample variance (``n − 1`` in the denominator); NaN below two values."""
-        return max(self.m2, 0.0) / (self.n - 1) if self.n > 1 else math.nan
+        """The sample variance (``n − 1`` in the denominator); NaN below two values,
+        inf when the squared deviations overflow a float."""
+        if self.n < 2:
+            return math.nan
+        if math.isnan(self.m2) or math.isinf(self.m2):
+            return math.inf
+        return max(self.m2, 0.0) / (self.n - 1)
 
     @property
     def sd(self) -> float:
@@ -169,11 +259,19 @@ def moments_interval(m: Moments, confidence: float = CONFIDENCE,
     """The normal-approximation interval of the mean of an accumulated series."""
     if m.n == 0:
         raise ValueError("the interval of a mean needs at least one value")
-    mean = m.mean
-    if m.n < 2:
-        return Interval(mean, -math.inf, math.inf, m.n, method)
-    half = z_value(confidence) * m.sd / math.sqrt(m.n)
-    return Interval(mean, mean - half, mean + half, m.n, method)
+    return _around(m.mean, m.sd if m.n > 1 else math.inf, m.n, confidence, method)
+
+
+def _around(estimate: float, se_times_root_n: float, n: int, confidence: float, method: str,
+            root_n: float | None = None) -> Interval:
+    """``estimate ± z · s / √n`` (``root_n``: the divisor, when not √n); infinite bounds
+    when the spread is unknown or overflows, and never an interval that misses its
+    estimate (the ends are taken around it, whatever the rounding)."""
+    half = z_value(confidence) * se_times_root_n / (math.sqrt(n) if root_n is None else root_n)
+    if not (_is_finite(estimate) and math.isfinite(half)):
+        return Interval(estimate, -math.inf, math.inf, n, method)
+    low, high = min(estimate, estimate - half), max(estimate, estimate + half)
+    return Interval(estimate, low, high, n, method)
 
 
 def mean_interval(values: Iterable[float], confidence: float = CONFIDENCE) -> Interval:
@@ -236,15 +334,20 @@ def paired_difference(a: Sequence[float], b: Sequence[float],
     return moments_interval(_moments(y - x for x, y in zip(a, b)), confidence, "paired")
 
 
-def welch_from_moments(a: Moments, b: Moments, confidence: float = CONFIDENCE) -> Interval:
-    """:func:`welch_difference` of two accumulated series."""
+def welch_from_moments(a: Moments, b: Moments, confidence: float = CONFIDENCE,
+                       estimate: float | None = None) -> Interval:
+    """:func:`welch_difference` of two accumulated series. ``estimate``: the difference
+    to centre the interval on when the caller has it more exactly (the mean of paired
+    differences, the same number up to rounding), so that one difference sits inside
+    both its paired and its unpaired interval."""
     if a.n == 0 or b.n == 0:
         raise ValueError("a difference of means needs values on both sides")
-    diff = b.mean - a.mean
+    diff = b.mean - a.mean if estimate is None else estimate
+    n = min(a.n, b.n)
     if a.n < 2 or b.n < 2:
-        return Interval(diff, -math.inf, math.inf, min(a.n, b.n), "welch")
-    half = z_value(confidence) * math.sqrt(a.variance / a.n + b.variance / b.n)
-    return Interval(diff, diff - half, diff + half, min(a.n, b.n), "welch")
+        return Interval(diff, -math.inf, math.inf, n, "welch")
+    with_inf = a.variance / a.n + b.variance / b.n  # inf when either overflowed
+    return _around(diff, math.sqrt(with_inf), n, confidence, "welch", root_n=1.0)
 
 
 def welch_difference(a: Sequence[float], b: Sequence[float],

@@ -466,3 +466,136 @@ def test_rockets_are_counted_by_what_was_played_wherever_the_rocket_ranks(tmp_pa
         assert (entry["paired"]["low"], entry["paired"]["high"]) == (0.0, 0.0), name
     # and the text report has no "rockets n/a" either
     assert "n/a" not in next(x for x in format_comparison(result).splitlines() if x.startswith("rockets"))
+
+
+# ====================================================================== honest numbers
+
+samples = st.one_of(
+    st.lists(st.floats(min_value=-1e300, max_value=1e300, allow_nan=False), min_size=1, max_size=40),
+    st.lists(st.integers(min_value=-10**400, max_value=10**400), min_size=1, max_size=20),
+    st.tuples(st.floats(allow_nan=False, allow_infinity=False), st.integers(1, 30)).map(
+        lambda t: [t[0]] * t[1]),  # a constant sample
+    st.lists(st.sampled_from([0.1, 0.2, 0.7, 1e-300, 5e-324]), min_size=1, max_size=30),
+)
+
+
+def _inside(iv: stats.Interval) -> None:
+    d = iv.to_dict()
+    if d["estimate"] is None or d["low"] is None or d["high"] is None:
+        assert "reason" in d  # never a bare null
+        return
+    assert d["low"] <= d["estimate"] <= d["high"]
+    json.loads(stats.dumps_finite(d))
+
+
+@settings(max_examples=300, deadline=None)
+@given(samples, samples, st.sampled_from([0.5, 0.95, 0.999]))
+def test_every_interval_holds_its_estimate(xs: list[float], ys: list[float], confidence: float) -> None:
+    a, b = Moments(), Moments()
+    for x in xs:
+        a.add(x)
+    for y in ys:
+        b.add(y)
+    _inside(stats.moments_interval(a, confidence))
+    _inside(stats.welch_from_moments(a, b, confidence))
+    n = min(len(xs), len(ys))
+    if all(isinstance(v, float) for v in xs[:n] + ys[:n]):
+        _inside(paired_difference(xs[:n], ys[:n], confidence))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 10**6).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))))
+def test_a_proportion_of_zero_or_one_or_between_holds_its_estimate(kn: tuple[int, int]) -> None:
+    _inside(wilson_interval(*kn))
+
+
+#: pairs of per-game values: independent, or the second a constant shift of the first
+#: (a zero-width paired interval, where the difference of the means, rounded twice,
+#: used to fall outside it in about half the cases)
+value_pairs = st.one_of(
+    st.lists(st.tuples(st.integers(-50, 50), st.integers(-50, 50)), min_size=1, max_size=40),
+    st.tuples(st.lists(st.integers(-50, 50), min_size=2, max_size=40), st.integers(-5, 5)).map(
+        lambda t: [(x, x + t[1]) for x in t[0]]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value_pairs, st.sampled_from([1.0, 0.1, 0.3, 1e-9, 1e250]))
+def test_a_difference_lies_inside_its_paired_and_its_unpaired_interval(
+        pairs: list[tuple[int, int]], scale: float) -> None:
+    from ddzrules.simulate import _difference_entry
+
+    a, b, d = Moments(), Moments(), Moments()
+    for x, y in pairs:
+        a.add(x * scale)
+        b.add(y * scale)
+        d.add(y * scale - x * scale)
+    e = _difference_entry(a, b, d, 0.95)
+    assert e is not None
+    json.loads(stats.dumps_finite(e))
+    for iv in (e["paired"], e["unpaired"]):
+        if iv["low"] is not None and e["difference"] is not None:
+            assert iv["low"] <= e["difference"] <= iv["high"], (e, iv)
+
+
+def test_a_constant_sample_is_its_own_zero_width_interval() -> None:
+    iv = mean_interval([0.1] * 10)
+    assert iv.low <= iv.estimate <= iv.high and iv.width <= 1e-15
+    one = Moments()
+    one.add(3)
+    assert stats.moments_interval(one).to_dict() == {
+        "estimate": 3.0, "low": None, "high": None, "n": 1, "method": "normal",
+        "reason": "one value: no spread can be estimated"}
+
+
+def test_a_series_refuses_nan_and_infinity_and_keeps_huge_ints_exact() -> None:
+    m = Moments()
+    for bad in (math.nan, math.inf, -math.inf):
+        with pytest.raises(ValueError, match="finite numbers"):
+            m.add(bad)
+    assert m.n == 0  # nothing was added
+    m.add(10**400)
+    m.add(-(10**400))
+    assert m.total == 0 and m.n == 2
+    huge = Moments()
+    for x in (10**400, 3 * 10**400):
+        huge.add(x)
+    iv = stats.moments_interval(huge).to_dict()
+    assert iv["estimate"] is None and iv["low"] is None and iv["reason"] == "the values overflow a float"
+
+
+def test_json_never_holds_nan_or_infinity() -> None:
+    with pytest.raises(ValueError, match=r"specs\[1\]\.figures\.sd is inf"):
+        stats.dumps_finite({"specs": [{}, {"figures": {"sd": math.inf}}]})
+    with pytest.raises(ValueError, match="is nan"):
+        stats.dumps_finite([math.nan])
+    assert stats.dumps_finite({"x": [1, 2.5, None]}) == '{"x": [1, 2.5, null]}'
+
+
+def test_figures_that_overflow_a_float_are_null_with_a_reason(loaded: dict[str, GameRules]) -> None:
+    """A spec whose factors make multiples near the largest float (bomb-doubling
+    factor 1e300): the spread overflows; the JSON says so instead of Infinity."""
+    from dataclasses import replace
+
+    base = [one_game(loaded["hubei-3p"], 3, i) for i in range(6)]
+    summaries = [replace(s, multiple=1e300 if i % 2 else 1.0, score_per_stake=1.5e308 if i % 2 else -1.0)
+                 for i, s in enumerate(base)]
+    result = aggregate(summaries, BOTS)
+    text = stats.dumps_finite(result)  # valid JSON: no NaN, no Infinity
+    data = json.loads(text, parse_constant=lambda c: pytest.fail(f"{c} in the JSON"))
+    multiple = data["figures"]["multiple"]
+    assert multiple["sd"] is None and multiple["low"] is None and multiple["reason"] == "the values overflow a float"
+    assert multiple["mean"] == pytest.approx(0.5e300)
+
+
+def test_a_game_whose_figures_are_not_finite_is_refused(loaded: dict[str, GameRules]) -> None:
+    """Whatever put it there (the runtime refuses a NaN through ``game.count``; a plugin
+    may still write ``game.stats`` itself), a figure that is not a finite number stops
+    the run with a message naming the game, never a NaN in a mean or in the JSON."""
+    from ddzrules.errors import DdzError
+
+    gseed = game_seed(1, 0)
+    game = play_game(loaded["hubei-3p"], [make_bot(k, gseed + 101 * (s + 1)) for s, k in enumerate(BOTS)], gseed)
+    game.stats["odd"] = math.nan
+    with pytest.raises(DdzError, match="hubei-3p, game 4: its statistic 'odd' is nan, not a finite number"):
+        summarise(game, 4)
