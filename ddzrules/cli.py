@@ -256,10 +256,10 @@ def list_cmd(as_json: bool) -> None:
 def _parent(file: str) -> str | None:
     import yaml
 
-    from .spec import bundled_root
+    from .spec import bundled_root, read_spec_text
 
     path = bundled_root() / Path(file).relative_to("specs") if file.startswith("specs/") else Path(file)
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = yaml.safe_load(read_spec_text(path, file))
     return data.get("extends") if isinstance(data, dict) else None
 
 
@@ -383,9 +383,10 @@ def show(spec: str, resolved: bool, as_json: bool) -> None:
             click.echo(f"# {loaded.name}: resolved from {' <- '.join(loaded.chain)}")
             click.echo(dump_yaml(data), nl=False)
         return
-    from .spec import resolve_name
+    from .spec import read_spec_text, resolve_name
 
-    text = resolve_name(spec).read_text(encoding="utf-8")
+    path = resolve_name(spec)
+    text = read_spec_text(path, str(path))  # bounded: the file may have changed since load_spec
     if as_json:
         import yaml
 
