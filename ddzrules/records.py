@@ -10,7 +10,10 @@ A record is untrusted input: before anything is replayed it is checked against
 ``schemas/record.schema.json`` (types, integer ranges, bounded arrays and strings,
 every final figure present), nesting depth, size and non-finite numbers, so a
 tampered record is refused with a :class:`ReplayError` instead of making the replay
-hang or crash, and is never reported as verified.
+hang or crash, and is never reported as verified. The file is read only when it is a
+regular file, and no JSON object may give a key twice. What a record names is never a
+path: its spec name is looked up among the bundled specs only, and stored rules that
+differ from the bundled spec (or the ``--spec`` file) they name are refused.
 """
 
 from __future__ import annotations
@@ -18,6 +21,9 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
+import re
+import stat
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
@@ -202,11 +208,9 @@ def check_record(record: Any) -> None:
 _VARIANTS: OrderedDict[str, Variant] = OrderedDict()  # compiled stored specs by content hash
 
 
-def _stored_variant(record: dict[str, Any]) -> Variant:
-    """The variant of the resolved spec a record stores, checked against its hash."""
-    from .compiler import compile_spec
-    from .spec import spec_from_data
-
+def _check_stored(record: dict[str, Any]) -> str:
+    """The content hash of the resolved spec a record stores, which must be the record's
+    ``spec_hash`` and be named as the record names its spec."""
     data = record["spec_resolved"]
     digest = _hash_of(data)
     name = record["spec"]
@@ -217,10 +221,20 @@ def _stored_variant(record: dict[str, Any]) -> Variant:
     if data.get("name") != name:
         raise ReplayError(f"the record names spec {name!r} but stores spec "
                           f"{_short(repr(data.get('name')), 60)}: the record has been changed")
+    return digest
+
+
+def _stored_variant(record: dict[str, Any]) -> Variant:
+    """The variant of the resolved spec a record stores, checked against its hash."""
+    from .compiler import compile_spec
+    from .spec import spec_from_data
+
+    digest = _check_stored(record)
     if digest in _VARIANTS:
         _VARIANTS.move_to_end(digest)
         return _VARIANTS[digest]
-    spec = spec_from_data(data, f"the spec stored in the record ({name})")
+    data = record["spec_resolved"]
+    spec = spec_from_data(data, f"the spec stored in the record ({_printable(record['spec'])})")
     variant = Variant(spec, compile_spec(spec))
     _VARIANTS[digest] = variant
     while len(_VARIANTS) > 8:
@@ -228,49 +242,110 @@ def _stored_variant(record: dict[str, Any]) -> Variant:
     return variant
 
 
+def _bundled_file(name: str) -> Path | None:
+    """The bundled spec file of ``name``, or None when no bundled spec has that name.
+
+    This is the only way a record's ``spec`` reaches the disk: it is compared with the
+    bundled names, never used as a path (nor as ``NAME.yaml``), so a record cannot make
+    replay open a file the user did not name — ``/home/me/.netrc``, a FIFO that blocks
+    for ever, a device."""
+    from .spec import bundled_names, bundled_root
+
+    if name not in bundled_names():
+        return None
+    return bundled_root() / f"{name}.yaml"
+
+
+#: how many differing places a message about two specs lists
+_SHOWN_DIFFERENCES = 4
+
+
+def _printable(text: str, limit: int = 80) -> str:
+    """``text`` with control and other unprintable characters as ``?``, shortened: a
+    record's keys end up in messages, and must not drive the terminal."""
+    return _short("".join(ch if ch.isprintable() else "?" for ch in text), limit)
+
+
+def _differences(ours: Any, theirs: Any) -> tuple[list[str], bool]:
+    """Where two resolved specs differ: up to :data:`_SHOWN_DIFFERENCES` places (``combos.bomb``,
+    ``game.scoring[2]``) and whether there are more; iterative, like :func:`_check_shape`."""
+    found: list[str] = []
+    stack: list[tuple[Any, Any, tuple[Any, ...]]] = [(ours, theirs, ())]
+    while stack and len(found) <= _SHOWN_DIFFERENCES:
+        a, b, path = stack.pop()
+        if a == b and type(a) is type(b):
+            continue
+        if isinstance(a, dict) and isinstance(b, dict):
+            # a key only one side has is a place; the keys both have are looked into
+            one_side = [k for k in a if k not in b] + [k for k in b if k not in a]
+            found.extend(_printable(_where(path + (k,))) for k in one_side)
+            stack.extend((a[k], b[k], path + (k,)) for k in reversed([k for k in a if k in b]))
+        elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+            stack.extend((x, y, path + (i,)) for i, (x, y) in reversed(list(enumerate(zip(a, b)))))
+        else:
+            found.append(_printable(_where(path)) or "the whole spec")
+    return found[:_SHOWN_DIFFERENCES], len(found) > _SHOWN_DIFFERENCES
+
+
+def _differ_in(ours: Any, theirs: Any) -> str:
+    places, more = _differences(ours, theirs)
+    if not places:
+        return ""
+    return f" (they differ at {', '.join(places)}{', …' if more else ''})"
+
+
 def _rules_of(record: dict[str, Any], registry: PluginRegistry | None, spec_file: str | None,
               check_disk: bool) -> tuple[GameRules, str]:
-    """The rules to replay a record under, and a sentence saying where they come from."""
+    """The rules to replay a record under, and a sentence saying where they come from.
+
+    Only two spec files are ever read: the one the user names (``spec_file``, from
+    ``--spec``) and the bundled spec of the record's name. A record whose stored rules
+    differ from either is refused (a :class:`ReplayError`), so it is never reported
+    as verified under a name it does not deserve."""
     from .spec import Spec, load_spec
 
     name, wanted = record["spec"], record["spec_hash"]
-    disk: Spec | None
+    stored = record.get("spec_resolved")
+    note = ""
     if spec_file is not None:
-        disk = load_spec(spec_file)
+        disk: Spec = load_spec(spec_file)
         if disk.content_hash != wanted:
+            where = _differ_in(stored, disk.data) if stored is not None else ""
             raise ReplayError(f"{spec_file} does not match this record: the spec has changed since the "
-                              f"game was recorded (record's hash {wanted[:12]}…, the file's "
-                              f"{disk.content_hash[:12]}…)")
+                              f"game was recorded, or the record was played under other rules{where} "
+                              f"(record's hash {wanted[:12]}…, the file's {disk.content_hash[:12]}…)")
         note = f"the spec file {spec_file} matches the record's hash"
-    if "spec_resolved" not in record:  # format /1: the spec by name (or the file given)
-        rules = GameRules.load(spec_file or name, registry)
+    bundled = _bundled_file(name)
+    if stored is None:  # format /1: the spec by name, which may only be a bundled one
+        if spec_file is None and bundled is None:
+            raise ReplayError(f"this record (format ddzrules-game/1) names its spec only, {name!r}, "
+                              "which is not a bundled spec; give the spec it was played under with "
+                              "--spec FILE (a record's spec name is never opened as a file)")
+        rules = GameRules.load(spec_file if spec_file is not None else str(bundled), registry)
         if rules.variant.spec.content_hash != wanted:
             raise ReplayError(f"the spec {name!r} has changed since this game was recorded "
                               f"(hash {wanted[:12]}…, now {rules.variant.spec.content_hash[:12]}…)")
         if spec_file is None:
-            note = f"the spec {name!r} on disk ({rules.variant.spec.file}) matches the record's hash"
+            note = (f"replayed under the bundled spec {name!r} ({rules.variant.spec.file}), which "
+                    "matches the record's hash")
         return rules, note
-    rules = GameRules(_stored_variant(record), registry)
-    if spec_file is None:
-        note = "replayed under the spec stored in the record"
-        if check_disk:
-            disk = None
-            for candidate in (name, f"{name}.yaml"):  # a bundled name, or NAME.yaml here
-                try:
-                    disk = load_spec(candidate)
-                    break
-                except (DdzError, OSError, ValueError, RecursionError):
-                    continue
-            if disk is None:
-                note += f"; no spec {name!r} on disk to compare it with"
-            else:
-                if disk.content_hash == wanted:
-                    note += f"; the spec on disk ({disk.file}) matches the record's hash"
-                else:
-                    note += (f"; the spec on disk ({disk.file}) does NOT match the record's hash "
-                             f"(it has changed since the game was recorded: record "
-                             f"{wanted[:12]}…, disk {disk.content_hash[:12]}…)")
-    return rules, note
+    _check_stored(record)
+    note = note or "replayed under the spec stored in the record"
+    if spec_file is None and check_disk:  # compared before compiling: the clearer message first
+        if bundled is None:
+            note += (f"; {name!r} is not a bundled spec, so nothing on disk was compared with it "
+                     "(--spec FILE checks it against a spec file)")
+        else:
+            disk = load_spec(bundled)
+            if disk.content_hash != wanted:
+                raise ReplayError(
+                    f"the rules stored in this record differ from the bundled spec {name!r} it "
+                    f"names{_differ_in(stored, disk.data)}: not verified as a {name!r} game "
+                    f"(record's hash {wanted[:12]}…, bundled {disk.content_hash[:12]}…). If it was "
+                    "played under another version of the spec or a house spec of that name, give "
+                    "that file with --spec FILE")
+            note += f"; it matches the bundled spec {name!r} ({disk.file})"
+    return GameRules(_stored_variant(record), registry), note
 
 
 # ====================================================================== replay
@@ -312,10 +387,12 @@ def replay(record: dict[str, Any], registry: PluginRegistry | None = None, *,
     :class:`DdzError`: a spec or plugin problem) at the first divergence.
 
     The rules are built from the resolved spec the record stores (format /2), which must
-    match the record's ``spec_hash``; ``spec_file``, when given, must match it too. Without
-    it, the spec of the record's name on disk is compared when ``check_disk`` (the result's
-    ``spec_note`` says whether it matches). A format /1 record is replayed under the spec of
-    its name (or ``spec_file``), which must match its hash."""
+    match the record's ``spec_hash``; ``spec_file`` (the user's ``--spec``), when given, must
+    match it too. Without it, when the record names a bundled spec and ``check_disk``, the
+    stored spec must be that bundled spec (the result's ``spec_note`` says which was
+    compared). A format /1 record is replayed under ``spec_file`` or the bundled spec of its
+    name, which must match its hash. The record's spec name is never opened as a path: the
+    only files read are ``spec_file`` and the bundled specs."""
     check_record(record)
     try:
         return _replay(record, registry, spec_file, check_disk)
@@ -428,17 +505,121 @@ def _bounded_int(text: str) -> int:
     return int(text)
 
 
-def load_record(path: str | Path) -> dict[str, Any]:
-    """Read a record file: at most :data:`MAX_RECORD_BYTES`, strict JSON (no NaN or
-    Infinity, no huge numbers, nesting bounded); its shape is checked by :func:`replay`."""
+class _DuplicateKey(ValueError):
+    """A JSON object with the same key twice (raised by :func:`_unique_pairs`)."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``object_pairs_hook`` refusing a key given twice: JSON readers disagree on which
+    of the two counts, so such a record could replay one way here and show another
+    elsewhere (``"scores"`` twice, ``"spec"`` twice)."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return out
+
+
+def _json_decoder() -> json.JSONDecoder:
+    return json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite_float,
+                            parse_int=_bounded_int, object_pairs_hook=_unique_pairs)
+
+
+#: the tokens of JSON text that say where a key is: strings, brackets and colons
+_KEY_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:]')
+
+
+def _duplicate_at(text: str) -> tuple[str, int] | None:
+    """The first key given twice in one object of ``text`` (in the order of the text) and
+    the offset of its second occurrence; None when there is none. The decoder's
+    ``object_pairs_hook`` says that a key is repeated but not where, so a refused record
+    (only) is read again as tokens: strings, brackets, colons, one Python step each (about
+    0.9 s CPU for 8 MiB of tiny objects, the worst case)."""
+    keys: list[set[str] | None] = []  # per open bracket: the keys of an object, None in an array
+    last: re.Match[str] | None = None  # the string just before, a key if a colon follows
+    for token in _KEY_TOKENS.finditer(text):
+        c = text[token.start()]
+        if c == '"':
+            last = token
+            continue
+        if c == ":":
+            if last is not None and keys and keys[-1] is not None:
+                key = last.group()
+                key = json.loads(key) if "\\" in key else key[1:-1]  # no escape: the text itself
+                if key in keys[-1]:
+                    return key, last.start()
+                keys[-1].add(key)
+        elif c == "{":
+            keys.append(set())
+        elif c == "[":
+            keys.append(None)
+        elif keys:
+            keys.pop()
+        last = None
+    return None
+
+
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+          (stat.S_ISSOCK, "a socket"))
+
+
+def _not_regular(mode: int) -> str | None:
+    """What a file of ``mode`` is when it is not a regular file (None when it is)."""
+    if stat.S_ISREG(mode):
+        return None
+    return next((kind for test, kind in _KINDS if test(mode)), "not a regular file")
+
+
+def _read_bounded(path: str | Path) -> bytes:
+    """The bytes of a record file, at most :data:`MAX_RECORD_BYTES` + 1 of them.
+
+    Only a regular file is read (a symlink to one is fine): a FIFO or a terminal would
+    block for ever, ``/dev/zero`` never ends, a directory is not a record. The kind is
+    checked before opening (opening some devices does something) and again on the open
+    descriptor, which is opened non-blocking, so a file swapped for a FIFO in between
+    cannot hang the read either."""
     try:
-        size = Path(path).stat().st_size
-        if size > MAX_RECORD_BYTES:
-            raise DdzError(f"{path}: {size} bytes is too large for a game record "
-                           f"(at most {MAX_RECORD_BYTES})")
-        raw = Path(path).read_bytes()[: MAX_RECORD_BYTES + 1]
+        before = os.stat(path)
+        kind = _not_regular(before.st_mode)
+        if kind is None:
+            if before.st_size > MAX_RECORD_BYTES:
+                raise DdzError(f"{path}: {before.st_size} bytes is too large for a game record "
+                               f"(at most {MAX_RECORD_BYTES})")
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+                         | getattr(os, "O_BINARY", 0))
+            try:
+                kind = _not_regular(os.fstat(fd).st_mode)
+                if kind is None:
+                    chunks: list[bytes] = []
+                    size = 0
+                    while size <= MAX_RECORD_BYTES:
+                        chunk = os.read(fd, MAX_RECORD_BYTES + 1 - size)
+                        if not chunk:
+                            break
+                        chunks.append(chunk)
+                        size += len(chunk)
+                    return b"".join(chunks)
+            finally:
+                os.close(fd)
     except OSError as e:
-        raise DdzError(f"cannot read {path}: {e.strerror}") from None
+        raise DdzError(f"cannot read {path}: {e.strerror or e}") from None
+    raise DdzError(f"{path} is {kind}, not a game record file (a record is read only from a "
+                   "regular file)")
+
+
+def load_record(path: str | Path) -> dict[str, Any]:
+    """Read a record file: a regular file of at most :data:`MAX_RECORD_BYTES`, strict JSON
+    (no NaN or Infinity, no huge numbers, no key twice in an object, nesting bounded); its
+    shape is checked by :func:`replay`."""
+    raw = _read_bounded(path)
     if len(raw) > MAX_RECORD_BYTES:
         raise DdzError(f"{path}: too large for a game record (at most {MAX_RECORD_BYTES} bytes)")
     try:
@@ -446,10 +627,17 @@ def load_record(path: str | Path) -> dict[str, Any]:
     except UnicodeDecodeError as e:
         raise DdzError(f"{path}: not UTF-8 text (byte {e.start})") from None
     try:
-        data = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float,
-                          parse_int=_bounded_int)
+        data = _json_decoder().decode(text)
     except json.JSONDecodeError as e:
         raise DdzError(f"{path}:{e.lineno}:{e.colno}: not valid JSON: {e.msg}") from None
+    except _DuplicateKey as e:
+        key, where = e.key, ""
+        found = _duplicate_at(text)
+        if found is not None:
+            key, at = found
+            where = f":{text.count(chr(10), 0, at) + 1}:{at - text.rfind(chr(10), 0, at)}"
+        raise DdzError(f"{path}{where}: the key {_printable(repr(key), 60)} appears twice in one "
+                       "object; a game record gives each field once") from None
     except ValueError as e:
         raise DdzError(f"{path}: not a valid game record: {e}") from None
     except RecursionError:
