@@ -347,5 +347,5 @@ def _match(spec: str, games: int, seed: int, names: list[str], holdings: int | N
     console.print(styled("[bold]{}[/]: a match of {} games, seed {}, bots {}", rules.variant.name, games, seed,
                          ",".join(kinds)))
     console.print(table)
-    names = " and ".join(f"seat {s} ({kinds[s]})" for s in winners)
-    console.print(f"match winner: {names} with {best:+d}" + (" (tie)" if len(winners) > 1 else ""))
+    who = " and ".join(f"seat {s} ({kinds[s]})" for s in winners)
+    console.print(f"match winner: {who} with {best:+d}" + (" (tie)" if len(winners) > 1 else ""))

@@ -21,7 +21,7 @@ import signal
 import threading
 import weakref
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -264,7 +264,7 @@ class GameSummary:
     anti_spring: bool | None
     plays: int
     redeals: int
-    stake: int | None
+    stake: float | None  # the runtime's game.stake (an int in the bundled plugins)
     scores: list[int]
     events: dict[str, int] = field(default_factory=dict)
     stats: dict[str, float] = field(default_factory=dict)
@@ -602,7 +602,7 @@ BACKENDS = ("local", "ray")
 
 def _run(specs: Sequence[str], bots: Sequence[Sequence[str]], games: int, seed: int,
          workers: int | None, loaded: Sequence[GameRules] | None = None,
-         backend: str = "local", address: str | None = None) -> Iterator[list[GameSummary]]:
+         backend: str = "local", address: str | None = None) -> Generator[list[GameSummary], None, None]:
     """Yield, game index by game index, the summaries of that game under every spec
     (``loaded``: the specs' rules, already loaded, for the single-process case).
     ``backend="ray"`` plays them as Ray tasks (:mod:`ddzrules.ray_backend`): ``workers``
