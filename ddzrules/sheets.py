@@ -1822,8 +1822,9 @@ def md_text(text: str) -> str:
 def _md_span(text: str) -> str:
     r"""One code span of ``text`` (no newline): the fence one backtick longer than the
     longest run inside, so none closes it; padded with a space where the text starts or
-    ends with a backtick or a space (both renderers take one space off each side) or ends
-    with a backslash (Python-Markdown's table rows read ``\```` as an escaped backtick)."""
+    ends with a backtick or a space (CommonMark takes one space off each side of a span,
+    Python-Markdown every space) or ends with a backslash (Python-Markdown's table rows
+    read ``\```` as an escaped backtick)."""
     if not text.strip(" "):
         return text
     longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
