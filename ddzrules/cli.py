@@ -82,7 +82,9 @@ def user_errors(fn: F) -> F:
 
 
 def emit_json(data: Any) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    # allow_nan=False: a NaN or Infinity is no JSON; a figure that is not finite is refused
+    # where it is made (stats.dumps_finite), so this is the last guard, never the message
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False))
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
@@ -741,3 +743,5 @@ def demo(spec: str, seed: int) -> None:
     console.print(f"universe: {census.total:,} distinct plays")
 
 
+if __name__ == "__main__":  # python -m ddzrules.cli
+    main()
