@@ -384,7 +384,7 @@ def _announce_leader(game: Game, human: int | None) -> None:
 
 
 @main.command("replay")
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file")  # records.load_record refuses what is not a regular file (exit 1)
 @click.option("--spec", "spec_file", default=None, metavar="FILE",
               help="Check that this spec (file or name) is the one the record was played under.")
 @plugin_option
@@ -394,8 +394,9 @@ def replay_cmd(file: str, spec_file: str | None, plugins: tuple[str, ...], as_js
     """Replay a game record and verify every action and the final figures.
 
     The rules come from the resolved spec stored in the record (no spec file needed);
-    with --spec, or when a spec of the record's name exists, it is compared with the
-    record's hash. A record that does not verify exits 1."""
+    with --spec, or when the record names a bundled spec, it must match the record's
+    hash. A record's spec name is never opened as a file. A record that does not verify
+    exits 1."""
     record = load_record(file)
     with user_plugins(plugins):
         try:
