@@ -10,6 +10,7 @@ import click
 from rich.table import Table
 
 from .cli import console, emit_json, err_console, json_option, main, styled, user_errors
+from .conformance import MAX_PERFT_NODES, MAX_VECTORS, MAX_WORK
 from .errors import DdzError
 
 
@@ -52,7 +53,7 @@ def generate(spec: str, output: str, level: str, seed: int, as_json: bool) -> No
     console.print(styled("[bold]{}[/] suite ({}, seed {}) written to {}", v.name, level, seed, output))
     table = Table("category", "vectors", box=None)
     for c, n in counts.items():
-        table.add_row(c, f"{n:,}")
+        table.add_row(styled("{}", c), styled("{}", f"{n:,}"))
     console.print(table)
 
 
@@ -72,11 +73,26 @@ def generate(spec: str, output: str, level: str, seed: int, as_json: bool) -> No
               help="Text output: show at most this many failure groups.")
 @click.option("--strict", is_flag=True,
               help="Count failures the adapter explains by a documented engine defect as failures.")
+@click.option("--max-vectors", type=click.IntRange(1), default=MAX_VECTORS, show_default=True,
+              help="Refuse a suite with more vectors than this in the categories run.")
+@click.option("--max-work", type=click.IntRange(1), default=MAX_WORK, show_default=True,
+              help="Refuse a suite asking more work than this: a unit a vector, a perft vector its "
+                   "search budget, a game its actions.")
+@click.option("--max-perft-nodes", type=click.IntRange(1), default=MAX_PERFT_NODES, show_default=True,
+              help="Refuse a perft vector expecting more sequences than this; no perft search visits "
+                   "more positions.")
 @json_option
 @user_errors
 def run(suite: str, engine: str, spec: str | None, options: tuple[str, ...], categories: tuple[str, ...],
-        junit: str | None, max_groups: int, strict: bool, as_json: bool) -> None:
-    """Run a suite against an engine. Exit 0 when nothing failed (skips are not passes), 1 otherwise."""
+        junit: str | None, max_groups: int, strict: bool, max_vectors: int, max_work: int,
+        max_perft_nodes: int, as_json: bool) -> None:
+    """Run a suite against an engine. Exit 0 when nothing failed (skips are not passes), 1 otherwise.
+
+    The suite is checked whole before the engine is asked anything: a vector that cannot
+    occur in a game of the suite's spec, a duplicate id or a suite beyond the limits is
+    refused with its file and line.
+    """
+    from .conformance import Limits
     from .conformance_run import junit_xml, run_suite
 
     opts: dict[str, str] = {}
@@ -87,7 +103,8 @@ def run(suite: str, engine: str, spec: str | None, options: tuple[str, ...], cat
         opts[key] = value
     if spec:
         opts["spec"] = spec
-    report = _run_with_progress(run_suite, suite, engine, opts, categories, strict)
+    limits = Limits(max_vectors=max_vectors, max_work=max_work, max_perft_nodes=max_perft_nodes)
+    report = _run_with_progress(run_suite, suite, engine, opts, categories, strict, limits)
     if junit:
         try:
             Path(junit).write_text(junit_xml(report), encoding="utf-8")
@@ -100,7 +117,7 @@ def run(suite: str, engine: str, spec: str | None, options: tuple[str, ...], cat
     sys.exit(0 if report.ok else 1)
 
 
-def _run_with_progress(run_suite, suite, engine, opts, categories, strict):  # type: ignore[no-untyped-def]
+def _run_with_progress(run_suite, suite, engine, opts, categories, strict, limits):  # type: ignore[no-untyped-def]
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -111,18 +128,22 @@ def _run_with_progress(run_suite, suite, engine, opts, categories, strict):  # t
             if done % 50 == 0 or done == total:
                 bar.update(task, description=category, completed=done, total=total)
 
-        return run_suite(suite, engine, opts, categories or None, progress, strict)
+        return run_suite(suite, engine, opts, categories or None, progress, strict, limits)
 
 
 def _print_report(report, max_groups: int) -> None:  # type: ignore[no-untyped-def]
+    # every text from the suite or the adapter goes through styled (escaped, control
+    # characters written as escapes): the console reads no markup and passes no escapes
     console.print(styled("[bold]{}[/] suite ({}) against [bold]{}[/]", report.spec, report.level, report.engine))
     any_known = any(n["known"] for n in report.counts.values())
     table = Table("category", "passed", "failed", *(["known defect"] if any_known else []), "skipped",
                   box=None)
     for c, n in report.counts.items():
-        failed = styled("[red]{}[/]", f"{n['failed']:,}") if n["failed"] else "0"
-        skipped = f"{n['skipped']:,}" + (f"  ({report.skip_reasons[c]})" if c in report.skip_reasons else "")
-        table.add_row(c, f"{n['passed']:,}", failed, *([f"{n['known']:,}"] if any_known else []), skipped)
+        failed = styled("[red]{}[/]", f"{n['failed']:,}") if n["failed"] else styled("0")
+        skipped = styled("{}", f"{n['skipped']:,}" + (f"  ({report.skip_reasons[c]})"
+                                                      if c in report.skip_reasons else ""))
+        table.add_row(styled("{}", c), styled("{}", f"{n['passed']:,}"), failed,
+                      *([styled("{}", f"{n['known']:,}")] if any_known else []), skipped)
     console.print(table)
     failing = [g for g in report.groups if not g.known]
     known = [g for g in report.groups if g.known]
@@ -136,22 +157,22 @@ def _print_report(report, max_groups: int) -> None:  # type: ignore[no-untyped-d
             console.print(styled(mark + " {} · [bold]{}[/] · {}: {} vector(s)", g.category, g.subject, g.kind,
                                  f"{g.vectors:,}"),
                           styled(" — known defect [bold]{}[/]", g.known) if g.known else "", sep="")
-            console.print(f"    smallest witness: {g.witness}" + (f"  — {g.detail}" if g.detail else ""))
+            console.print(styled("    smallest witness: {}", g.witness + (f"  — {g.detail}" if g.detail else "")))
             if g.explain:
-                console.print(f"    the spec: {g.explain}")
+                console.print(styled("    the spec: {}", g.explain))
         if len(groups) > max_groups:
-            console.print(f"… {len(groups) - max_groups} more group(s) (--json lists every one)")
+            console.print(styled("… {} more group(s) (--json lists every one)", len(groups) - max_groups))
     for name, text in report.known_defects.items():
         console.print(styled("\n[yellow]known defect[/] [bold]{}[/]: {}", name, text))
     for f in report.findings:
         console.print(styled("\n[yellow]finding:[/] [bold]{}[/]: {}", f.title, f.detail))
         if f.witnesses:
-            console.print("    e.g. " + ", ".join(f.witnesses[:8]))
+            console.print(styled("    e.g. {}", ", ".join(map(str, f.witnesses[:8]))))
     total = {k: sum(c[k] for c in report.counts.values()) for k in ("passed", "failed", "known", "skipped")}
     verdict = "[green]PASS[/]" if report.ok else "[red]FAIL[/]"
-    console.print(styled("\n" + verdict), f": {total['passed']:,} passed, {total['failed']:,} failed, "
-                  + (f"{total['known']:,} known engine defect(s), " if total["known"] else "")
-                  + f"{total['skipped']:,} skipped", sep="")
+    console.print(styled("\n" + verdict + ": {}", f"{total['passed']:,} passed, {total['failed']:,} failed, "
+                         + (f"{total['known']:,} known engine defect(s), " if total["known"] else "")
+                         + f"{total['skipped']:,} skipped"))
 
 
 @conformance.command("engines")
@@ -174,7 +195,7 @@ def engines_cmd(as_json: bool) -> None:
         return
     table = Table("engine", "adapter", "status", box=None)
     for r in rows:
-        table.add_row(r["engine"], r["adapter"], r["status"])
+        table.add_row(styled("{}", r["engine"]), styled("{}", r["adapter"]), styled("{}", r["status"]))
     console.print(table)
 
 

@@ -18,16 +18,22 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
+import os
 import random
+import re
+import stat
+from array import array
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from . import __version__
 from . import cards as C
+from .engines import BudgetExceeded
 from .errors import DdzError
 from .moves import Move
 from .variant import Variant, load_variant
@@ -488,15 +494,19 @@ class Position:
     @staticmethod
     def from_dict(v: Variant, data: dict[str, Any]) -> Position:
         hands = [C.counts_of(C.parse_ranks(h)) for h in data["hands"]]
-        for h in hands:
-            v._check_deck(h, "a hand of the position")
+        v._check_deck([sum(col) for col in zip(*hands)] if hands else [], "the hands of the position")
+        to_act = int(data["to_act"])
+        if not 0 <= to_act < len(hands):
+            raise DdzError(f"to_act {to_act} is no seat of a position with {len(hands)} hands")
         w = data.get("wild")
-        return Position(hands, int(data["to_act"]), None, None, None if w is None else C.parse_rank(w))
+        return Position(hands, to_act, None, None, None if w is None else C.parse_rank(w))
 
 
-def perft(v: Variant, pos: Position, depth: int) -> tuple[int, dict[str, int]]:
+def perft(v: Variant, pos: Position, depth: int, budget: int | None = None) -> tuple[int, dict[str, int]]:
     """The number of action sequences of exactly ``depth`` actions from ``pos`` and the
-    divide by first action (``docs/conformance.md`` defines both).
+    divide by first action (``docs/conformance.md`` defines both). With ``budget``, the
+    search visits at most that many positions (sequences of 1 to ``depth`` actions) and
+    raises :class:`~ddzrules.engines.BudgetExceeded` past it.
 
     Seat 0 leads 3, 4 or 33; seat 1 (44) answers 3 with 4 or passes, can only pass on
     4, and answers 33 with 44 or passes:
@@ -506,6 +516,7 @@ def perft(v: Variant, pos: Position, depth: int) -> tuple[int, dict[str, int]]:
     (5, {'3': 2, '4': 1, '33': 2})
     """
     n = len(pos.hands)
+    visited = [0]
 
     def actions(hands: list[list[int]], to_act: int, last: Move | None,
                 last_seat: int | None) -> list[tuple[Move | None, int | None]]:
@@ -515,6 +526,9 @@ def perft(v: Variant, pos: Position, depth: int) -> tuple[int, dict[str, int]]:
         out: list[tuple[Move | None, int | None]] = [(m, to_act) for m in lm]
         if lm.can_pass:
             out.append((None, None))
+        visited[0] += len(out)
+        if budget is not None and visited[0] > budget:
+            raise BudgetExceeded(f"the search visited more than {budget:,} positions, its budget")
         return out
 
     def count(hands: list[list[int]], to_act: int, last: Move | None, last_seat: int | None,
@@ -703,9 +717,52 @@ def write_suite(suite: Suite, directory: str | Path) -> Path:
 
 # ====================================================================== reading suites
 
-#: untrusted input: a suite file larger than this is refused
+# A suite is untrusted input: every file is read as a stream, one bounded line at a
+# time, and every vector is checked (schema, an input that can occur in a game, a
+# bounded amount of work) before any is asked of an engine.
+
+#: a suite file larger than this is refused
 MAX_FILE_BYTES = 512 * 1024 * 1024
-MAX_LINE_BYTES = 16 * 1024 * 1024
+#: a manifest larger than this is refused (it holds one resolved spec)
+MAX_MANIFEST_BYTES = 8 * 1024 * 1024
+#: a vector's line longer than this is refused (the largest bundled one is about 135 kB:
+#: a laizi game at the exhaustive level)
+MAX_LINE_BYTES = 1024 * 1024
+#: an integer written with more digits than this is refused (a seed has at most 20)
+MAX_INT_DIGITS = 20
+#: default limits of a run (``conformance run --max-vectors/--max-work/--max-perft-nodes``)
+MAX_VECTORS = 200_000
+MAX_WORK = 20_000_000
+MAX_PERFT_NODES = 1_000_000
+#: positions a perft search may visit beyond depth × (its expected count + 1): room for
+#: the sequences that end the game early, which the expected count does not include
+PERFT_SLACK = 10_000
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one run of a suite may cost (``docs/conformance.md``, "Limits").
+
+    ``max_vectors`` bounds the vectors of the categories run (and so the memory of the
+    report); ``max_perft_nodes`` the sequences a perft vector may expect and the
+    positions its search may visit; ``max_work`` the suite's work in all: one unit a
+    vector, a perft vector its search budget (:func:`perft_budget`), a game its actions."""
+
+    max_vectors: int = MAX_VECTORS
+    max_work: int = MAX_WORK
+    max_perft_nodes: int = MAX_PERFT_NODES
+
+
+def perft_budget(depth: int, nodes: int, limits: Limits) -> int:
+    """The positions a search for a perft vector expecting ``nodes`` sequences of ``depth``
+    actions may visit. Every sequence of fewer actions that does not end the game has a
+    longer one, so an exact count visits at most ``depth × nodes`` positions, plus those
+    ending the game early (:data:`PERFT_SLACK`); never more than ``max_perft_nodes``.
+
+    >>> perft_budget(3, 2_848, Limits()), perft_budget(8, 10**6, Limits())
+    (18547, 1000000)
+    """
+    return min(limits.max_perft_nodes, depth * (nodes + 1) + PERFT_SLACK)
 
 
 def schema(name: str) -> dict[str, Any]:
@@ -715,27 +772,139 @@ def schema(name: str) -> dict[str, Any]:
     return data
 
 
-def _read_bytes(path: Path) -> bytes:
+class _BadJson(ValueError):
+    """A JSON text this reader refuses although it parses (a huge number, NaN)."""
+
+
+def _parse_int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_INT_DIGITS:
+        raise _BadJson(f"an integer of {digits:,} digits (at most {MAX_INT_DIGITS})")
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    if len(text) > 40:
+        raise _BadJson(f"a number written with {len(text):,} characters (at most 40)")
+    value = float(text)
+    if not math.isfinite(value):
+        raise _BadJson("a number too large for a float")
+    return value
+
+
+def _parse_constant(name: str) -> Any:
+    raise _BadJson(f"{name} is not a JSON number")
+
+
+_LONE_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def _has_lone_surrogate(data: Any) -> bool:
+    """Whether a parsed JSON value holds a string that is not Unicode text (an unpaired
+    ``\\ud800`` escape): such a string can be neither printed nor written as UTF-8."""
+    if isinstance(data, str):
+        return any("\ud800" <= ch <= "\udfff" for ch in data)
+    if isinstance(data, dict):
+        return any(_has_lone_surrogate(k) or _has_lone_surrogate(v) for k, v in data.items())
+    if isinstance(data, list):
+        return any(_has_lone_surrogate(v) for v in data)
+    return False
+
+
+def _loads(raw: bytes, where: str) -> Any:
+    """Strict JSON: UTF-8, no NaN or Infinity, no huge numbers, bounded nesting, text only."""
     try:
-        if not path.is_file():
-            raise SuiteError(f"{path}: missing (or not a regular file)")
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise SuiteError(f"{path}: larger than {MAX_FILE_BYTES // 2**20} MiB")
-        return path.read_bytes()
+        data = json.loads(raw.decode("utf-8"), parse_int=_parse_int, parse_float=_parse_float,
+                          parse_constant=_parse_constant)
+    except UnicodeDecodeError as e:
+        raise SuiteError(f"{where}: not UTF-8 text (byte {e.start + 1})") from None
+    except json.JSONDecodeError as e:
+        line = f":{e.lineno}" if e.lineno > 1 else ""
+        raise SuiteError(f"{where}{line}:{e.colno}: not valid JSON: {e.msg}") from None
+    except _BadJson as e:
+        raise SuiteError(f"{where}: {e}") from None
+    except RecursionError:
+        raise SuiteError(f"{where}: nested too deeply") from None
+    if _LONE_SURROGATE.search(raw) and _has_lone_surrogate(data):
+        raise SuiteError(f"{where}: a string holding an unpaired surrogate escape (\\ud800-\\udfff), "
+                         "which is not text")
+    return data
+
+
+def _open_regular(path: Path, limit: int) -> BinaryIO:
+    """``path`` opened for reading when it is a regular file of at most ``limit`` bytes.
+    Opened without blocking and checked on the open file, so a FIFO or a device put in
+    a suite's place is refused by what it is instead of hanging the run."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise SuiteError(f"{path}: missing") from None
     except OSError as e:
         raise SuiteError(f"cannot read {path}: {e.strerror or e}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise SuiteError(f"{path}: not a regular file")
+        if st.st_size > limit:
+            raise SuiteError(f"{path}: {st.st_size:,} bytes, larger than the limit of {limit:,}")
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _read_small(path: Path, limit: int) -> bytes:
+    with _open_regular(path, limit) as f:
+        try:
+            raw = f.read(limit + 1)
+        except OSError as e:
+            raise SuiteError(f"cannot read {path}: {e.strerror or e}") from None
+    if len(raw) > limit:  # it grew after it was measured
+        raise SuiteError(f"{path}: larger than the limit of {limit:,} bytes")
+    return raw
 
 
 def _validator(name: str) -> Any:
     import jsonschema
 
-    return jsonschema.Draft202012Validator(schema(name))
+    return _VALIDATORS.get(name) or _VALIDATORS.setdefault(name, jsonschema.Draft202012Validator(schema(name)))
+
+
+_VALIDATORS: dict[str, Any] = {}
+_PLAIN_KEY = re.compile(r"[A-Za-z0-9_.-]{1,40}")
 
 
 def _schema_message(err: Any) -> str:
-    where = "/".join(str(p) for p in err.absolute_path)
-    return f"{where or 'top level'}: {err.message}" if len(err.message) < 300 else \
-        f"{where or 'top level'}: {err.validator} check failed"
+    """Where a value breaks the schema and the schema's rule, never the value itself
+    (a suite is someone else's file: its content is not repeated to the terminal)."""
+    where = "/".join(str(p) if isinstance(p, int) or _PLAIN_KEY.fullmatch(str(p)) else "<key>"
+                     for p in err.absolute_path) or "top level"
+    rule, want = err.validator, err.validator_value
+    if rule == "required":
+        have = err.instance if isinstance(err.instance, dict) else {}
+        text = "missing " + ", ".join(repr(k) for k in want if k not in have)
+    elif rule == "additionalProperties":
+        text = "a field the schema does not have"
+    elif rule == "type":
+        text = "must be of type " + (" or ".join(want) if isinstance(want, list) else str(want))
+    elif rule in _BOUNDS:
+        text = _BOUNDS[rule].format(want)
+    elif rule == "pattern":
+        text = f"does not match the pattern {want}"
+    elif rule in ("enum", "const"):
+        text = "must be " + (" or ".join(json.dumps(w) for w in want) if rule == "enum" else json.dumps(want))
+    elif rule == "propertyNames":
+        text = "a key the schema does not allow"
+    else:
+        text = f"fails the schema's {rule} check"
+    return f"{where}: {text}"
+
+
+_BOUNDS = {"minimum": "must be at least {:,}", "maximum": "must be at most {:,}",
+           "exclusiveMinimum": "must be more than {:,}", "exclusiveMaximum": "must be less than {:,}",
+           "minLength": "must have at least {:,} characters", "maxLength": "must have at most {:,} characters",
+           "minItems": "must have at least {:,} items", "maxItems": "must have at most {:,} items",
+           "minProperties": "must have at least {:,} keys", "maxProperties": "must have at most {:,} keys"}
 
 
 def load_manifest(directory: str | Path) -> dict[str, Any]:
@@ -744,62 +913,260 @@ def load_manifest(directory: str | Path) -> dict[str, Any]:
     if not d.is_dir():
         raise SuiteError(f"{d}: not a suite directory (it should hold manifest.json)")
     path = d / "manifest.json"
-    raw = _read_bytes(path)
-    try:
-        manifest = json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise SuiteError(f"{path}: not UTF-8 text") from None
-    except json.JSONDecodeError as e:
-        raise SuiteError(f"{path}:{e.lineno}:{e.colno}: not valid JSON: {e.msg}") from None
-    except RecursionError:
-        raise SuiteError(f"{path}: nested too deeply") from None
+    manifest = _loads(_read_small(path, MAX_MANIFEST_BYTES), str(path))
     if not isinstance(manifest, dict):
         raise SuiteError(f"{path}: a manifest is a JSON object")
     fmt = manifest.get("format")
     if fmt != FORMAT:
-        raise SuiteError(f"{path}: suite format {fmt!r} is not one this ddzrules reads ({FORMAT!r}); "
+        shown = repr(fmt) if isinstance(fmt, str) and len(fmt) < 40 and fmt.isprintable() else "of another kind"
+        raise SuiteError(f"{path}: suite format {shown} is not one this ddzrules reads ({FORMAT!r}); "
                          "regenerate the suite with this version")
     err = next(iter(_validator("manifest").iter_errors(manifest)), None)
     if err is not None:
         raise SuiteError(f"{path}: {_schema_message(err)}")
+    for category, entry in manifest["files"].items():
+        if entry["file"] != f"{category}.jsonl":
+            raise SuiteError(f"{path}: files/{category}/file: the {category} vectors are in {category}.jsonl")
     return manifest
 
 
-def read_vectors(directory: str | Path, manifest: dict[str, Any], category: str) -> list[dict[str, Any]]:
-    """A category's vectors, checked against the manifest's digest and the vector schema."""
+# ---------------------------------------------------------------- what can occur in a game
+
+
+@dataclass(frozen=True)
+class _Table:
+    """What a vector's inputs are checked against: the suite's own spec."""
+
+    deck: tuple[int, ...]
+    players: int
+    max_hand: int  # the landlord's hand with the kitty
+    wild: frozenset[str]  # the ranks that may be wild; empty without wildcards
+
+    @staticmethod
+    def of(v: Variant) -> _Table:
+        players, hand, kitty = deal_sizes(v)
+        return _Table(tuple(v.rules.deck), players, hand + kitty, frozenset(C.RANKS[r] for r in wild_ranks(v)))
+
+    def counts(self, cards: str) -> list[int]:
+        out = [0] * C.NUM_RANKS
+        for ch in cards:  # the schema allows rank characters only
+            out[C.RANK_INDEX[ch]] += 1
+        return out
+
+    def over_deck(self, counts: list[int]) -> str | None:
+        for r, (n, have) in enumerate(zip(counts, self.deck)):
+            if n > have:
+                return f"{n} cards of rank {C.RANKS[r]}, the deck holds {have}"
+        return None
+
+    def hand(self, cards: str, what: str) -> str | None:
+        """Why ``cards`` cannot be one hand or one play, or None."""
+        if len(cards) > self.max_hand:
+            return f"{what}: {len(cards)} cards, more than any hand holds ({self.max_hand})"
+        bad = self.over_deck(self.counts(cards))
+        return f"{what}: {bad}" if bad else None
+
+    def together(self, groups: list[str], what: str) -> str | None:
+        """Why these hands cannot be dealt from one deck at once, or None."""
+        total = [0] * C.NUM_RANKS
+        for cards in groups:
+            for r, n in enumerate(self.counts(cards)):
+                total[r] += n
+        size = sum(total)
+        if size > sum(self.deck):
+            return f"{what}: {size} cards together, the deck holds {sum(self.deck)}"
+        bad = self.over_deck(total)
+        return f"{what} together: {bad}" if bad else None
+
+    def wild_rank(self, wild: str | None, what: str = "wild") -> str | None:
+        if wild is None:
+            return None
+        if not self.wild:
+            return f"{what}: the suite's spec has no wild cards"
+        return None if wild in self.wild else f"{what}: {wild} cannot be the wild rank of the suite's spec"
+
+    def seat(self, seat: int | None, what: str, none_ok: bool = False) -> str | None:
+        if seat is None:
+            return None if none_ok else f"{what}: no seat"
+        return None if 0 <= seat < self.players else f"{what}: {seat} is no seat of a {self.players}-player game"
+
+
+def _impossible(t: _Table, category: str, vec: dict[str, Any], limits: Limits) -> str | None:
+    """Why a schema-valid vector is no question about a game of the suite's spec (or asks
+    for more work than ``limits`` allow), or None."""
+    checks: list[str | None] = []
+    if category == "classify":
+        checks = [t.hand(vec["cards"], "cards"), t.wild_rank(vec.get("wild"))]
+    elif category == "compare":
+        checks = [t.hand(vec["a"], "a"), t.hand(vec["b"], "b"), t.wild_rank(vec.get("wild"))]
+    elif category == "moves":
+        after = vec["after"]
+        checks = [t.hand(vec["hand"], "hand"), t.hand(after, "after") if after is not None else None,
+                  t.wild_rank(vec.get("wild"))]
+    elif category == "perft":
+        pos, exp = vec["position"], vec["expect"]
+        hands = pos["hands"]
+        if pos["players"] != t.players:
+            return f"position/players: {pos['players']}, the suite's spec is played by {t.players}"
+        if len(hands) != t.players:
+            return f"position/hands: {len(hands)} hands for {t.players} players"
+        checks = [*(t.hand(h, f"position/hands/{i}") for i, h in enumerate(hands)),
+                  t.together(hands, "position/hands"), t.seat(pos["to_act"], "position/to_act"),
+                  t.seat(pos["landlord"], "position/landlord", none_ok=True),
+                  t.wild_rank(pos.get("wild"), "position/wild")]
+        if exp["nodes"] > limits.max_perft_nodes:
+            checks.append(f"expect/nodes: {exp['nodes']:,} sequences, more than the limit of "
+                          f"{limits.max_perft_nodes:,} a perft vector may expect (--max-perft-nodes)")
+        if sum(exp["divide"].values()) != exp["nodes"]:
+            checks.append(f"expect/divide: sums to {sum(exp['divide'].values()):,}, "
+                          f"not to expect/nodes ({exp['nodes']:,})")
+    elif category == "games":
+        for i, deal in enumerate(vec["deals"]):
+            if len(deal["hands"]) != t.players:
+                return f"deals/{i}/hands: {len(deal['hands'])} hands for {t.players} players"
+            checks += [t.hand(h, f"deals/{i}/hands/{j}") for j, h in enumerate(deal["hands"])]
+            rest = [str(deal[k]) for k in ("kitty", "undealt") if isinstance(deal.get(k), str)]
+            checks.append(t.together([*deal["hands"], *rest], f"deals/{i}"))
+        for i, action in enumerate(vec["actions"]):
+            if not -1 <= action["seat"] < t.players:  # -1: the table (a redeal)
+                return f"actions/{i}/seat: {action['seat']} is no seat of a {t.players}-player game"
+    return next((c for c in checks if c), None)
+
+
+def vector_work(category: str, vec: dict[str, Any], limits: Limits) -> int:
+    """A vector's share of :attr:`Limits.max_work`."""
+    if category == "perft":
+        return perft_budget(vec["depth"], vec["expect"]["nodes"], limits)
+    if category == "games":
+        return 1 + len(vec["actions"])
+    return 1
+
+
+@dataclass
+class Tally:
+    """What the vectors read so far add up to, across a suite's files, and a fingerprint
+    of each line checked (per category), so that a second reading need not check a line
+    again, only that it is the same."""
+
+    limits: Limits = field(default_factory=Limits)
+    vectors: int = 0
+    work: int = 0
+    ids: dict[str, str] = field(default_factory=dict)  # vector id -> file:line of its first use
+    lines: dict[str, array] = field(default_factory=dict)
+
+
+def iter_vectors(directory: str | Path, manifest: dict[str, Any], category: str,
+                 variant: Variant | None = None, tally: Tally | None = None,
+                 checked: Tally | None = None) -> Iterator[dict[str, Any]]:
+    """A category's vectors one at a time, read as a stream: each line bounded, parsed
+    strictly, checked against the vector schema, against what can occur in a game of the
+    suite's spec (``variant``; compiled from the manifest when None) and against the
+    limits and the ids of ``tally``; the file's SHA-256 and vector count are checked
+    against the manifest at its end. Any failure is a :class:`SuiteError` naming the
+    file and line. With ``checked``, the tally of an earlier reading of the whole suite,
+    each line is only compared with the one checked then (a changed file is an error)."""
     entry = manifest["files"].get(category)
     if entry is None:
-        return []
-    name = str(entry["file"])
-    if "/" in name or "\\" in name or name.startswith("."):
-        raise SuiteError(f"manifest.json: file name {name!r} of {category} is not a plain file name")
-    path = Path(directory) / name
-    raw = _read_bytes(path)
-    if hashlib.sha256(raw).hexdigest() != entry["sha256"]:
+        return
+    tally = tally if tally is not None else Tally()
+    table = _Table.of(variant if variant is not None else suite_variant(manifest))
+    path = Path(directory) / str(entry["file"])
+    declared = int(entry["vectors"])
+    validator = _validator(category)
+    digest = hashlib.sha256()
+    size = count = lineno = 0
+    before = checked.lines.get(category, array("q")) if checked is not None else None
+    seen = tally.lines.setdefault(category, array("q"))
+    with _open_regular(path, MAX_FILE_BYTES) as f:
+        while True:
+            try:
+                line = f.readline(MAX_LINE_BYTES + 1)
+            except OSError as e:
+                raise SuiteError(f"cannot read {path}: {e.strerror or e}") from None
+            if not line:
+                break
+            lineno += 1
+            where = f"{path}:{lineno}"
+            size += len(line)
+            if size > MAX_FILE_BYTES:  # it grew after it was measured
+                raise SuiteError(f"{path}: larger than the limit of {MAX_FILE_BYTES:,} bytes")
+            if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+                raise SuiteError(f"{where}: a line longer than the limit of {MAX_LINE_BYTES:,} bytes")
+            digest.update(line)
+            if before is not None:  # checked in full by the earlier reading: the same line?
+                if len(before) <= count or before[count] != _fingerprint(line):
+                    raise SuiteError(f"{where}: the file changed after the suite was checked")
+                count += 1
+                yield _loads(line, where)
+                continue
+            if not line.strip():
+                raise SuiteError(f"{where}: an empty line (a suite file holds one vector per line)")
+            count += 1
+            tally.vectors += 1
+            if count > declared:
+                raise SuiteError(f"{where}: more vectors than the {declared:,} the manifest declares")
+            if tally.vectors > tally.limits.max_vectors:
+                raise SuiteError(f"{where}: the suite holds more than {tally.limits.max_vectors:,} vectors, "
+                                 "the limit of a run (--max-vectors raises it)")
+            vec = _loads(line, where)
+            err = next(iter(validator.iter_errors(vec)), None)
+            if err is not None:
+                raise SuiteError(f"{where}: {_schema_message(err)}")
+            bad = _impossible(table, category, vec, tally.limits)
+            if bad is not None:
+                raise SuiteError(f"{where}: {bad}")
+            first = tally.ids.setdefault(vec["id"], where)
+            if first != where:
+                raise SuiteError(f"{where}: the vector id is already used at {first}")
+            if not vec["id"].startswith(category + "-"):
+                raise SuiteError(f"{where}: a {category} vector's id starts with {category}-")
+            tally.work += vector_work(category, vec, tally.limits)
+            if tally.work > tally.limits.max_work:
+                raise SuiteError(f"{where}: the suite's work passes the limit of {tally.limits.max_work:,} "
+                                 "units (a unit a vector, a perft vector its search budget, a game its "
+                                 "actions; --max-work raises it)")
+            seen.append(_fingerprint(line))
+            yield vec
+    if digest.hexdigest() != entry["sha256"]:
         raise SuiteError(f"{path}: its content does not match the manifest's SHA-256 "
                          "(the file was changed or truncated after the suite was generated)")
-    validator = _validator(category)
-    out: list[dict[str, Any]] = []
-    for lineno, line in enumerate(raw.split(b"\n"), 1):
-        if not line.strip():
-            continue
-        if len(line) > MAX_LINE_BYTES:
-            raise SuiteError(f"{path}:{lineno}: line longer than {MAX_LINE_BYTES // 2**20} MiB")
-        try:
-            vec = json.loads(line.decode("utf-8"))
-        except UnicodeDecodeError:
-            raise SuiteError(f"{path}:{lineno}: not UTF-8 text") from None
-        except json.JSONDecodeError as e:
-            raise SuiteError(f"{path}:{lineno}:{e.colno}: not valid JSON: {e.msg}") from None
-        except RecursionError:
-            raise SuiteError(f"{path}:{lineno}: nested too deeply") from None
-        err = next(iter(validator.iter_errors(vec)), None)
-        if err is not None:
-            raise SuiteError(f"{path}:{lineno}: {_schema_message(err)}")
-        out.append(vec)
-    if len(out) != entry.get("vectors", len(out)):
-        raise SuiteError(f"{path}: {len(out)} vectors, the manifest says {entry['vectors']}")
-    return out
+    if count != declared:
+        raise SuiteError(f"{path}: {count:,} vectors, the manifest declares {declared:,}")
+
+
+_FINGERPRINT_KEY = os.urandom(16)
+
+
+def _fingerprint(line: bytes) -> int:
+    """64 bits of a line's keyed BLAKE2 digest: with a key drawn per process, no file can
+    be made to collide with the one checked."""
+    return int.from_bytes(hashlib.blake2b(line, digest_size=8, key=_FINGERPRINT_KEY).digest(), "big", signed=True)
+
+
+def check_suite(directory: str | Path, manifest: dict[str, Any], categories: Iterable[str],
+                variant: Variant | None = None, limits: Limits | None = None) -> Tally:
+    """Read every vector of ``categories`` once, keeping none: the whole suite is checked
+    (and refused with the file and line of its first problem) before an engine is asked
+    anything. The manifest's declared counts are checked against the limit first, so an
+    oversized suite is refused before a line is read."""
+    tally = Tally(limits or Limits())
+    chosen = [c for c in categories if c in manifest["files"]]
+    declared = sum(int(manifest["files"][c]["vectors"]) for c in chosen)
+    if declared > tally.limits.max_vectors:
+        raise SuiteError(f"{Path(directory) / 'manifest.json'}: files: the suite declares {declared:,} vectors "
+                         f"({', '.join(chosen)}), more than the limit of {tally.limits.max_vectors:,} of a run "
+                         "(--max-vectors raises it)")
+    v = variant if variant is not None else suite_variant(manifest)
+    for category in chosen:
+        for _ in iter_vectors(directory, manifest, category, v, tally):
+            pass
+    return tally
+
+
+def read_vectors(directory: str | Path, manifest: dict[str, Any], category: str,
+                 variant: Variant | None = None, limits: Limits | None = None) -> list[dict[str, Any]]:
+    """A category's vectors as a list, checked as :func:`iter_vectors` checks them."""
+    return list(iter_vectors(directory, manifest, category, variant, Tally(limits or Limits())))
 
 
 def suite_variant(manifest: dict[str, Any]) -> Variant:
@@ -814,5 +1181,6 @@ def suite_variant(manifest: dict[str, Any]) -> Variant:
     return Variant(spec, compile_spec(spec))
 
 
-__all__ = ["CATEGORIES", "FORMAT", "LEVELS", "Position", "Suite", "SuiteError", "generate",
-           "load_manifest", "load_variant", "perft", "read_vectors", "suite_variant", "write_suite"]
+__all__ = ["CATEGORIES", "FORMAT", "LEVELS", "Limits", "Position", "Suite", "SuiteError", "Tally",
+           "check_suite", "generate", "iter_vectors", "load_manifest", "load_variant", "perft",
+           "perft_budget", "read_vectors", "suite_variant", "write_suite"]

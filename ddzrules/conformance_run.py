@@ -12,7 +12,9 @@ while the engine still disagrees.
 
 from __future__ import annotations
 
+import inspect
 import math
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,14 +24,18 @@ from xml.sax.saxutils import escape, quoteattr
 from . import cards as C
 from .conformance import (
     CATEGORIES,
+    Limits,
+    Tally,
     _play_sort_key,
+    check_suite,
+    iter_vectors,
     load_manifest,
-    read_vectors,
+    perft_budget,
     readings_key,
     sort_plays,
     suite_variant,
 )
-from .engines import Discrepancy, Finding, Unsupported, capability, open_engine
+from .engines import BudgetExceeded, Discrepancy, Finding, Unsupported, capability, open_engine
 from .errors import DdzError
 from .moves import Move
 from .variant import Variant
@@ -66,7 +72,7 @@ class Cause:
         return Discrepancy(self.category, self.kind, x, y, hand, after, wild)
 
 
-@dataclass
+@dataclass(slots=True)  # one per vector of the run: slots keep a large suite's report small
 class Outcome:
     vector_id: str
     category: str
@@ -131,10 +137,11 @@ class Report:
 
 
 class _Checker:
-    def __init__(self, engine: Any, ref: Variant) -> None:
+    def __init__(self, engine: Any, ref: Variant, limits: Limits | None = None) -> None:
         self.engine = engine
         self.ref = ref  # the suite's own spec: names the combo of a witness
         self.vocabulary = set(ref.combo_names)
+        self.limits = limits or Limits()
 
     def combo_of(self, cards: str, wild: str | None = None, kickers: bool = False) -> str:
         """The combo(s) of ``cards`` under the suite's spec; with ``kickers``, and what
@@ -245,11 +252,20 @@ class _Checker:
         fn = capability(self.engine, "perft")
         if fn is None:
             raise Unsupported("the engine has no perft")
-        got = fn(vec["position"], int(vec["depth"]))
-        exp = vec["expect"]
+        depth, exp = int(vec["depth"]), vec["expect"]
+        where = f"{vec['covers'].split('/')[-1]}: hands {' / '.join(vec['position']['hands'])}"
+        try:
+            if _takes_budget(fn):
+                got = fn(vec["position"], depth, budget=perft_budget(depth, exp["nodes"], self.limits))
+            else:  # a third party's adapter without a budget: only the vector's own count is bounded
+                got = fn(vec["position"], depth)
+        except BudgetExceeded as e:
+            return [Cause("perft", "the search passed its budget", f"depth {depth}", where,
+                          f"{_clean(str(e)[:200])}; expected {exp['nodes']:,} sequences, which an exact "
+                          f"count reaches within depth × (expected + 1) + slack positions "
+                          f"(at most --max-perft-nodes {self.limits.max_perft_nodes:,})")]
         if got.nodes == exp["nodes"] and (got.divide is None or got.divide == exp["divide"]):
             return []
-        where = f"{vec['covers'].split('/')[-1]}: hands {' / '.join(vec['position']['hands'])}"
         detail = f"expected {exp['nodes']:,} sequences, engine {got.nodes:,}"
         if got.divide is not None:
             diff = [k for k in sort_plays([k for k in set(exp["divide"]) | set(got.divide) if k != "pass"])
@@ -286,6 +302,16 @@ class _Checker:
                     causes.append(Cause("games", f"final {name} differs", subject, witness,
                                         f"expected {exp[name]}, engine {value}"))
         return causes
+
+
+def _takes_budget(fn: Callable[..., Any]) -> bool:
+    """Whether an adapter's perft accepts the ``budget`` keyword (``ddzrules.engines``)."""
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):  # a builtin or an odd callable: ask it the plain way
+        return False
+    p = params.get("budget")
+    return p is not None and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
 
 
 def kicker_features(m: Move) -> list[str]:
@@ -388,42 +414,47 @@ ASK = {"classify": "classify", "compare": "compare", "moves": "moves", "census":
 
 def run_suite(directory: str | Path, engine_name: str, options: dict[str, str] | None = None,
               categories: Iterable[str] | None = None,
-              progress: Callable[[str, int, int], None] | None = None, strict: bool = False) -> Report:
+              progress: Callable[[str, int, int], None] | None = None, strict: bool = False,
+              limits: Limits | None = None) -> Report:
     """Run every vector of a suite against an engine and group the failures. A failure
     the adapter explains by a documented defect of its engine counts as *known*
-    (``strict``: as failed)."""
+    (``strict``: as failed). The suite is read twice as a stream, never whole: once to
+    check every vector against the schemas, the suite's spec and ``limits`` before the
+    engine is built, once to run them."""
+    limits = limits or Limits()
     manifest = load_manifest(directory)
     ref = suite_variant(manifest)
-    chosen = list(categories) if categories else list(CATEGORIES)
-    for c in chosen:
-        if c not in CATEGORIES:
-            raise DdzError(f"unknown category {c!r}; choose from {', '.join(CATEGORIES)}")
-    vectors = {c: read_vectors(directory, manifest, c) for c in chosen}  # all checked before any run
+    chosen = list(dict.fromkeys(categories)) if categories else list(CATEGORIES)
+    for name in chosen:
+        if name not in CATEGORIES:
+            raise DdzError(f"unknown category {name!r}; choose from {', '.join(CATEGORIES)}")
+    checked = check_suite(directory, manifest, chosen, ref, limits)  # all checked before any run
+    total = checked.vectors
     engine = open_engine(engine_name, manifest, options or {})
-    checker = _Checker(engine, ref)
+    checker = _Checker(engine, ref, limits)
     explain = capability(engine, "known_defect")
     described: dict[str, str] = dict(getattr(engine, "KNOWN_DEFECTS", {}) or {})
     outcomes: list[Outcome] = []
     counts: dict[str, dict[str, int]] = {}
     skip_reasons: dict[str, str] = {}
-    total = sum(len(v) for v in vectors.values())
+    tally = Tally(limits)  # the second reading: each line must be the one checked
     done = 0
     for category in chosen:
         c = counts[category] = {"passed": 0, "failed": 0, "known": 0, "skipped": 0}
         check = getattr(checker, ASK[category])
-        for vec in vectors[category]:
+        for vec in iter_vectors(directory, manifest, category, ref, tally, checked):
             o = Outcome(vec["id"], category, vec.get("covers", ""), "passed")
             try:
                 o.causes = check(vec)
                 o.status = "failed" if o.causes else "passed"
             except Unsupported as e:
                 o.status = "skipped"
-                skip_reasons.setdefault(category, str(e) or "the engine cannot answer it")
+                skip_reasons.setdefault(category, _clean(str(e)[:300]) or "the engine cannot answer it")
             except Exception as e:  # noqa: BLE001 - an adapter that raises fails this vector, the run goes on
                 o.status = "failed"
-                o.message = f"{type(e).__name__}: {e}"
-                o.causes = [Cause(category, "the engine raised an error", type(e).__name__,
-                                  _vector_input(vec), _clean(str(e))[:300])]
+                o.message = _clean(f"{type(e).__name__}: {str(e)[:500]}")
+                o.causes = [Cause(category, "the engine raised an error", _clean(type(e).__name__[:100]),
+                                  _vector_input(vec), _clean(str(e)[:300]))]
             if o.status == "failed" and explain is not None and o.causes:
                 for cause in o.causes:
                     cause.known = _known(explain, cause, described)
@@ -469,6 +500,25 @@ def _clean(text: str) -> str:
     return "".join(ch if ch.isprintable() or ch == " " else "?" for ch in text)
 
 
+# what XML 1.0 cannot hold (C0 controls but tab, newline and return; surrogates; U+FFFE,
+# U+FFFF) and the other control characters (DEL, C1), which a report should not carry
+_NOT_XML_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+_NOT_XML_LINE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+
+
+def _xml_text(text: str, lines: bool = False) -> str:
+    """``text`` with every character XML 1.0 forbids, and every other control character,
+    written as a visible escape (``\\x1b``), so the report always parses; newlines and
+    tabs are kept with ``lines`` (an element's text), escaped otherwise (an attribute)."""
+    pattern = _NOT_XML_TEXT if lines else _NOT_XML_LINE
+    return pattern.sub(lambda m: f"\\u{ord(m.group()):04x}" if ord(m.group()) > 0xff
+                       else f"\\x{ord(m.group()):02x}", text)
+
+
+def _attr(text: str) -> str:
+    return quoteattr(_xml_text(text))
+
+
 def _witness_order(c: Cause) -> tuple[int, tuple[int, str]]:
     w = c.shrinkable[2] if c.shrinkable else c.witness.split(" ")[0]
     try:
@@ -478,7 +528,7 @@ def _witness_order(c: Cause) -> tuple[int, tuple[int, str]]:
 
 
 def _group(checker: _Checker, outcomes: list[Outcome]) -> list[Group]:
-    by_key: dict[tuple[str, str, str], list[tuple[Outcome, Cause]]] = {}
+    by_key: dict[tuple[str, str, str, str], list[tuple[Outcome, Cause]]] = {}
     for o in outcomes:
         for cause in o.causes:
             by_key.setdefault(cause.key, []).append((o, cause))
@@ -513,37 +563,39 @@ def _explain(ref: Variant, subject: str) -> str:
 
 
 def junit_xml(report: Report) -> str:
-    """The run as JUnit XML: one testsuite per category, one testcase per vector."""
+    """The run as JUnit XML: one testsuite per category, one testcase per vector. Every
+    text in it (ids, covers tags, the engine's and the spec's names, messages) is
+    escaped, so the file parses whatever the suite or the adapter holds."""
     failed = sum(c["failed"] for c in report.counts.values())
     skipped = sum(c["skipped"] + c["known"] for c in report.counts.values())
     lines = ['<?xml version="1.0" encoding="UTF-8"?>',
-             (f'<testsuites name={quoteattr("ddzrules conformance " + report.spec)} '
+             (f'<testsuites name={_attr("ddzrules conformance " + report.spec)} '
               f'tests="{len(report.outcomes)}" failures="{failed}" skipped="{skipped}">')]
     for category, c in report.counts.items():
-        lines.append(f'  <testsuite name={quoteattr(category)} tests="{sum(c.values())}" '
+        lines.append(f'  <testsuite name={_attr(category)} tests="{sum(c.values())}" '
                      f'failures="{c["failed"]}" skipped="{c["skipped"] + c["known"]}">')
         for o in report.outcomes:
             if o.category != category:
                 continue
-            head = f'    <testcase classname={quoteattr(report.engine + "." + category)} ' \
-                   f'name={quoteattr(o.vector_id + " " + o.covers)}'
+            head = f'    <testcase classname={_attr(report.engine + "." + category)} ' \
+                   f'name={_attr(o.vector_id + " " + o.covers)}'
             if o.status == "passed":
                 lines.append(head + "/>")
             elif o.status == "skipped":
                 lines.append(head + "><skipped message="
-                             + quoteattr(report.skip_reasons.get(category, "")) + "/></testcase>")
+                             + _attr(report.skip_reasons.get(category, "")) + "/></testcase>")
             elif o.status == "known":
                 names = ", ".join(sorted({c.known or "" for c in o.causes}))
-                lines.append(head + "><skipped message=" + quoteattr("known engine defect: " + names)
+                lines.append(head + "><skipped message=" + _attr("known engine defect: " + names)
                              + "/></testcase>")
             else:
                 msg = "; ".join(f"{c.kind}: {c.witness}" for c in o.causes[:5]) or o.message
                 body = "\n".join(f"{c.kind} [{c.subject}]: {c.witness} {c.detail}" for c in o.causes)
-                lines.append(head + "><failure message=" + quoteattr(_clean(msg)[:500]) + ">"
-                             + escape(_clean(body)) + "</failure></testcase>")
+                lines.append(head + "><failure message=" + _attr(msg[:500]) + ">"
+                             + escape(_xml_text(body, lines=True)) + "</failure></testcase>")
         lines.append("  </testsuite>")
     lines.append("</testsuites>")
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["Report", "junit_xml", "run_suite"]
+__all__ = ["Limits", "Report", "junit_xml", "run_suite"]

@@ -23,9 +23,12 @@ Capabilities (each answer in canonical notation):
     answering ``after``) and whether passing is legal.
 ``census() -> CensusAnswer``
     The move universe: distinct plays in total and, if the adapter can say, by combo.
-``perft(position, depth) -> PerftAnswer``
+``perft(position, depth[, budget]) -> PerftAnswer``
     The number of action sequences of exactly ``depth`` actions from ``position``
     and the divide per first play (see ``docs/conformance.md`` for the definition).
+    An adapter whose ``perft`` takes a ``budget`` keyword is given the most positions
+    (sequences of 1 to ``depth`` actions) its search may visit, and raises
+    :class:`BudgetExceeded` past it, so that a vector cannot hold a run for hours.
 ``game(vector) -> GameAnswer``
     Replay a seeded game's actions and report what the engine saw.
 
@@ -61,6 +64,11 @@ class Unsupported(Exception):
 
 class EngineError(DdzError):
     """An adapter that cannot be found, built or used."""
+
+
+class BudgetExceeded(Exception):
+    """Raised by a search (perft) that visited more positions than its budget allows:
+    the vector fails with this message and the run goes on."""
 
 
 @dataclass(frozen=True)

@@ -43,8 +43,8 @@ class NativeEngine:
         c = self.variant.census()
         return CensusAnswer(c.total, dict(c.by_combo))
 
-    def perft(self, position: dict[str, Any], depth: int) -> PerftAnswer:
-        nodes, divide = perft(self.variant, Position.from_dict(self.variant, position), depth)
+    def perft(self, position: dict[str, Any], depth: int, budget: int | None = None) -> PerftAnswer:
+        nodes, divide = perft(self.variant, Position.from_dict(self.variant, position), depth, budget)
         return PerftAnswer(nodes, divide)
 
     def game(self, vector: dict[str, Any]) -> GameAnswer:

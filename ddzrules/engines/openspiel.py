@@ -61,6 +61,7 @@ from typing import Any, ClassVar
 
 from .. import cards as C
 from . import (
+    BudgetExceeded,
     CensusAnswer,
     Classification,
     Discrepancy,
@@ -528,10 +529,10 @@ class OpenSpielEngine:
             per[act.reading.combo].add(act.cards)
         return CensusAnswer(len(self.layout.by_cards), {k: len(v) for k, v in per.items()})
 
-    def perft(self, position: dict[str, Any], depth: int) -> PerftAnswer:
+    def perft(self, position: dict[str, Any], depth: int, budget: int | None = None) -> PerftAnswer:
         """Action sequences of exactly ``depth`` actions, counted on OpenSpiel's own states
         (``clone``, ``apply_action``, ``legal_actions``); the divide sums the action ids
-        of one card set."""
+        of one card set. With ``budget``, at most that many positions are visited."""
         if position.get("wild") is not None:
             raise Unsupported("OpenSpiel's dou_dizhu has no wild cards (癞子)")
         if int(position.get("players", 3)) != 3:
@@ -546,8 +547,10 @@ class OpenSpielEngine:
         actions = self.layout.actions
         divide: dict[str, int] = {}
         total = 0
-        for a in state.legal_actions():
-            n = 1 if depth == 1 else _count(state, a, depth - 1)
+        legal = state.legal_actions()
+        visited = [len(legal)]
+        for a in legal:
+            n = 1 if depth == 1 else _count(state, a, depth - 1, visited, budget)
             key = "pass" if a == self.layout.pass_id else actions[a].cards
             divide[key] = divide.get(key, 0) + n
             total += n
@@ -592,16 +595,20 @@ class OpenSpielEngine:
         return out
 
 
-def _count(state: Any, action: int, depth: int) -> int:
-    """Sequences of ``depth`` more actions after ``action``; none once a hand is empty."""
+def _count(state: Any, action: int, depth: int, visited: list[int], budget: int | None) -> int:
+    """Sequences of ``depth`` more actions after ``action``; none once a hand is empty.
+    ``visited[0]`` counts the positions seen, against ``budget``."""
     child = state.clone()
     child.apply_action(action)
     if child.is_terminal():
         return 0
     legal = child.legal_actions()
+    visited[0] += len(legal)
+    if budget is not None and visited[0] > budget:
+        raise BudgetExceeded(f"the search visited more than {budget:,} positions, its budget")
     if depth == 1:
         return len(legal)
-    return sum(_count(child, a, depth - 1) for a in legal)
+    return sum(_count(child, a, depth - 1, visited, budget) for a in legal)
 
 
 __all__ = ["FAMILIES", "OpenSpielEngine", "answer_script", "deal_state", "layout", "lead_script"]
