@@ -372,7 +372,22 @@ def test_bad_suites_are_clear_errors(smoke_suite: Path, tmp_path: Path, damage: 
     ("nosuchengine", "unknown engine 'nosuchengine'"),
     ("nosuchmodule_xyz:Engine", "cannot import 'nosuchmodule_xyz'"),
     ("ddzrules.cards:NoSuchClass", "has no class 'NoSuchClass'"),
+    # a class with no capability had every vector skipped, and the run passed
+    ("ddzrules.errors:DdzError", "DdzError is not an engine adapter (it has none of the methods"),
+    (f"{__name__}:NoArgs", "NoArgs is not an engine adapter (it is not built as Class(manifest, options))"),
 ])
 def test_bad_engines_are_clear_errors(smoke_suite: Path, engine: str, message: str) -> None:
     r = CliRunner().invoke(main, ["conformance", "run", str(smoke_suite), "--engine", engine])
-    assert r.exit_code == 1 and message in r.output and "Traceback" not in r.output
+    assert r.exit_code == 1 and message in " ".join(r.output.split()) and "Traceback" not in r.output, r.output
+
+
+class NoArgs:
+    """Not an adapter: it has a capability but is built without (manifest, options)."""
+
+    name = "no-args"
+
+    def __init__(self) -> None:
+        pass
+
+    def classify(self, cards: str, wild: str | None) -> Any:
+        raise AssertionError("never asked")

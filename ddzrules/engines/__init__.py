@@ -48,6 +48,7 @@ engine's behaviour stated in its docs, never a list of vector ids.
 from __future__ import annotations
 
 import importlib
+import inspect
 from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any, Protocol
@@ -187,6 +188,22 @@ def load_engine_class(name: str) -> type:
     cls = getattr(module, class_name, None)
     if not isinstance(cls, type):
         raise EngineError(f"engine {name!r}: {module_name!r} has no class {class_name!r}")
+    return _adapter(name, cls)
+
+
+def _adapter(name: str, cls: type) -> type:
+    """``cls`` when it can be an adapter: built as ``Class(manifest, options)``, with at
+    least one capability (a class with none would have every vector skipped, and pass)."""
+    if not any(callable(getattr(cls, what, None)) for what in CAPABILITIES):
+        raise EngineError(f"--engine {name!r}: {cls.__name__} is not an engine adapter "
+                          f"(it has none of the methods {', '.join(CAPABILITIES)}; see ddzrules.engines)")
+    try:
+        inspect.signature(cls).bind(None, None)
+    except TypeError:
+        raise EngineError(f"--engine {name!r}: {cls.__name__} is not an engine adapter "
+                          "(it is not built as Class(manifest, options))") from None
+    except ValueError:  # no signature to read (a C type): building it will tell
+        pass
     return cls
 
 
