@@ -20,6 +20,20 @@ phase objects the hooks return.
 
 A plugin class may declare ``params_schema`` (a JSON Schema of its parameters,
 validated before the instance is made) and ``name`` (its entry-point name).
+
+**What the runtime checks.** Every call of plugin code — a hook, or ``to_act``,
+``options`` and ``apply`` of a phase a hook returned — goes through
+:func:`ddzrules.runtime.call_plugin`. An exception it raises, an answer its contract
+below does not allow (a wrong type, an iterator where a list is due, a seat that does not
+exist, a factor that is NaN, infinite, 0 or negative, a score that is no integer …), and a
+write to the game that breaks it (``game.stake`` not a finite number ≥ 0, ``game.landlord``
+not a seat, a pairwise factor or an added event's factor not a finite number above 0; at
+most 2**53 each) is a :class:`~ddzrules.errors.PluginError` naming the plugin and the hook.
+The action that ran it (:meth:`~ddzrules.runtime.Game.apply`,
+:meth:`~ddzrules.runtime.Game.abandon`) then leaves the game as it was: what the runtime
+changed, the current phase's own state, and what plugins wrote through the game
+(``stake``, ``landlord``, ``public``, ``private``, ``stats``, ``pair_factors``,
+``shown_hands``, ``events``, ``visible_dealt``, ``face_up``, ``request_redeal``, ``rng``).
 """
 
 from __future__ import annotations

@@ -17,6 +17,9 @@ the state unchanged.
 
 from __future__ import annotations
 
+import copy
+import math
+import operator
 import random
 from bisect import bisect_left
 from dataclasses import dataclass, field
@@ -36,7 +39,7 @@ import pluggy
 from . import cards as C
 from . import hookspecs
 from ._build import python_class
-from .errors import DdzError, PlayError, Problem, SpecError
+from .errors import DdzError, PlayError, PluginError, Problem, SpecError, brief, escaped
 from .moves import LegalMoves, Move, bulk_maker
 from .variant import Variant, load_variant
 
@@ -93,6 +96,14 @@ class Action:
             return f"play {self.value}"
         return self.kind if self.value is None else f"{self.kind} {self.value}"
 
+    # immutable: a copy (of a game's history, say) is the action itself, so that the actions
+    # a copied game lists are the very objects its original's rules listed
+    def __copy__(self) -> Action:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Action:
+        return self
+
 
 @python_class  # plugins make them: a value type as in the pure build
 @dataclass(frozen=True)
@@ -118,6 +129,12 @@ class MultiplierEvent:
         if self.detail:
             out["detail"] = self.detail
         return out
+
+    def __copy__(self) -> MultiplierEvent:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> MultiplierEvent:
+        return self
 
 
 class Phase(Protocol):
@@ -418,6 +435,8 @@ class GameRules:
         self.pm.add_hookspecs(hookspecs)
         self.hook = self.pm.hook
         self.active: list[tuple[str, str, Any]] = []  # (role, name, instance)
+        #: the name each instance is registered under in ``pm`` -> its name in the spec
+        self._labels: dict[str, str] = {}
         problems: list[Problem] = []
         has_landlord = self.table_kind == "landlord"
         if not has_landlord and game.get("landlord") is not None:
@@ -459,11 +478,47 @@ class GameRules:
         self.restricted = bool(self.hook.ddzrules_restrict_actions.get_hookimpls())
         if problems:
             raise SpecError(problems)
+        self._connect()
+
+    def _connect(self) -> None:
+        """What is made from the plugins and the variant, and not pickled: the hooks the
+        runtime calls (each answer checked, see call_plugin) and the play phase's lister."""
+        #: the hooks the runtime calls, by name (see _Hook)
+        self.hooks: dict[str, _Hook] = {
+            name: _Hook(getattr(self.hook, name), name,
+                        bool(getattr(self.hook, name).spec.opts.get("firstresult")), self._labels)
+            for name in HOOK_CHECKS}
+        #: ddzrules_on_play, called at every play
+        self.on_play = self.hooks["ddzrules_on_play"]
         self.play_lister = _PlayLister(self)
-        #: ddzrules_on_play, called at every play (see _PlainHook)
-        self.on_play = _PlainHook(self.hook.ddzrules_on_play)
         #: (landlord, seat) -> the seat's partners (Game.partners, asked at every view)
         self._partners: dict[tuple[int | None, int], tuple[int, ...]] = {}
+        #: objects a copy of a game shares with its original (see Game.__deepcopy__)
+        self._shared: dict[int, Any] = {id(x): x for x in (self, self.variant, self.spec,
+                                                          *(inst for _, _, inst in self.active))}
+
+    # Rules are not changed once made (plugin instances hold configuration only), so a copy
+    # shares them; a pickle carries the variant and the plugin instances and builds the rest.
+    def __copy__(self) -> GameRules:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameRules:
+        return self
+
+    _UNPICKLED: ClassVar[tuple[str, ...]] = ("pm", "hook", "hooks", "on_play", "play_lister", "_partners",
+                                             "_shared")
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k not in self._UNPICKLED}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.pm = pluggy.PluginManager(hookspecs.PROJECT)
+        self.pm.add_hookspecs(hookspecs)
+        self.hook = self.pm.hook
+        for i, (role, name, inst) in enumerate(self.active):
+            self.pm.register(inst, name=f"{role}:{name}:{i}")
+        self._connect()
 
     def _teams(self, table: dict[str, Any]) -> list[tuple[int, ...]]:
         """The fixed teams of a partnerships table (SpecError unless they partition the seats)."""
@@ -486,7 +541,14 @@ class GameRules:
         import difflib
 
         name = entry.get("plugin")
-        cls = registry.get(name) if name else None
+        try:
+            cls = registry.get(name) if name else None
+        except DdzError:
+            raise
+        except (Exception, SystemExit) as e:  # noqa: BLE001 - an entry point's import is plugin code
+            problems.append(self.spec.problem(path + ("plugin",), f"plugin {name!r} could not be "
+                                                                  f"loaded: it {_raised(e)}"))
+            return None
         if cls is None:
             hint = difflib.get_close_matches(str(name), registry.names(), n=1)
             more = f" (did you mean {hint[0]!r}?)" if hint else ""
@@ -518,8 +580,20 @@ class GameRules:
             problems.append(self.spec.problem(path + ("plugin",), f"plugin {name!r} cannot fill the {role} "
                                                                   f"role: it does not implement {required_hook}"))
             return None
-        inst = cls(params)
-        self.pm.register(inst, name=f"{role}:{name}:{len(self.active)}")
+        registered = f"{role}:{name}:{len(self.active)}"
+        try:
+            inst = cls(params)
+        except (Exception, SystemExit) as e:  # noqa: BLE001 - plugin code: any failure is its own
+            problems.append(self.spec.problem(path + ("params",), f"plugin {name!r} could not be made "
+                                                                  f"with these params: it {_raised(e)}"))
+            return None
+        try:
+            self.pm.register(inst, name=registered)
+        except (Exception, SystemExit) as e:  # noqa: BLE001 - pluggy refuses a hook's signature
+            problems.append(self.spec.problem(path + ("plugin",), f"plugin {name!r} cannot be "
+                                                                  f"registered: {_raised(e)[len('raised '):]}"))
+            return None
+        self._labels[registered] = str(name)
         return inst
 
     @classmethod
@@ -534,37 +608,315 @@ class GameRules:
         return (seat + 1) % self.players
 
 
-# ====================================================================== the play phase's lister
+# ====================================================================== calling plugins
+
+#: a multiplier factor, a pairwise factor or a stake above this is refused: the multiple is
+#: a float, exact for integers up to 2**53 (and a larger int would not even convert)
+FACTOR_LIMIT = 2**53
+#: a score beyond ±this is refused (records and engines read scores as 64-bit integers)
+SCORE_LIMIT = 2**63
+#: how much of an exception's text a PluginError quotes (one line, control characters escaped)
+_QUOTE_LIMIT = 200
 
 
-class _PlainHook:
-    """A hook that is not firstresult, called as pluggy calls it — every implementation,
-    the last registered first, keeping the answers that are not None — without pluggy's
-    per-call bookkeeping, which costs as much as a play's listing. While any implementation is a
-    wrapper, the call goes through pluggy itself."""
+def _raised(e: BaseException) -> str:
+    """What plugin code raised, for a message: its type and its text, on one line and clipped."""
+    try:
+        text = str(e)
+    except Exception:  # noqa: BLE001 - a hostile __str__ must not hide the failure
+        text = ""
+    text = escaped(text)
+    if len(text) > _QUOTE_LIMIT:
+        text = text[:_QUOTE_LIMIT - 1] + "…"
+    kind = escaped(type(e).__name__)
+    return f"raised {kind}: {text}" if text else f"raised {kind}"
 
-    __slots__ = ("caller", "impls", "plan")
 
-    def __init__(self, caller: Any) -> None:
+def _number_problem(value: object, zero_ok: bool) -> str | None:
+    """Why ``value`` is not a finite int or float above 0 (0 included when ``zero_ok``) and at
+    most FACTOR_LIMIT, or None when it is one."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return f"{brief(value)}, not a number"
+    if value != value:
+        return "NaN"
+    if value in (math.inf, -math.inf):
+        return f"{value}, not finite"
+    if value < 0 or (value == 0 and not zero_ok):
+        return f"{value}, {'below' if zero_ok else 'not above'} 0"
+    if value > FACTOR_LIMIT:
+        return f"{brief(value)}, above 2**53"
+    return None
+
+
+def _factor_problem(value: object) -> str | None:
+    """Why ``value`` is not a multiplier or pairwise factor (a finite number above 0)."""
+    return _number_problem(value, zero_ok=False)
+
+
+def _event_problem(event: object) -> str | None:
+    """Why ``event`` is not a MultiplierEvent with a factor a finite number above 0."""
+    if not isinstance(event, MultiplierEvent):
+        return f"{brief(event)}, not a MultiplierEvent"
+    problem = _factor_problem(event.factor)
+    return None if problem is None else f"event {brief(event.name)} with factor {problem}"
+
+
+def _seat_of(game: Game, value: object, what: str) -> int:
+    """``value`` as a seat of ``game`` (an int, or an integer type's __index__); ValueError
+    saying what it is otherwise."""
+    if type(value) is int and 0 <= value < game.players:  # type: ignore[operator]
+        return value  # type: ignore[return-value]
+    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
+        raise ValueError(f"answered {brief(value)} as {what}, not a seat 0-{game.players - 1}")
+    seat = operator.index(value)  # type: ignore[arg-type]
+    if not 0 <= seat < game.players:
+        raise ValueError(f"answered seat {brief(seat)} as {what}; the seats are 0-{game.players - 1}")
+    return seat
+
+
+def _sequence(value: object, what: str) -> list[Any]:
+    """A plugin's list (or tuple) answer as a list; ValueError for anything else (an
+    iterator or generator, which could be endless, included)."""
+    if not isinstance(value, (list, tuple)):
+        raise ValueError(f"answered {brief(value)}, not a list of {what}")
+    return list(value)
+
+
+def _check_seat(game: Game, answer: Any, context: dict[str, Any]) -> Any:
+    return _seat_of(game, answer, context.get("_what", "a seat"))
+
+
+def _check_wild(game: Game, answer: Any, context: dict[str, Any]) -> Any:
+    stand_for = game.variant.rules.stand_for
+    if isinstance(answer, bool) or not hasattr(type(answer), "__index__"):
+        raise ValueError(f"answered {brief(answer)}, not a rank index")
+    rank = operator.index(answer)
+    if rank not in stand_for:
+        name = C.RANKS[rank] if 0 <= rank < len(C.RANKS) else brief(rank)
+        raise ValueError(f"answered rank {name}, which cannot be a wild rank of {game.variant.name}")
+    return rank
+
+
+def _is_phase(value: object) -> bool:
+    return all(callable(getattr(value, name, None)) for name in ("to_act", "options", "apply"))
+
+
+def _check_phase(game: Game, answer: Any, context: dict[str, Any]) -> Any:
+    if not _is_phase(answer):
+        raise ValueError(f"answered {brief(answer)}, not a phase (to_act, options and apply)")
+    return answer
+
+
+def _check_phases(game: Game, answer: Any, context: dict[str, Any]) -> Any:
+    phases = _sequence(answer, "phases")
+    for phase in phases:
+        if not _is_phase(phase):
+            raise ValueError(f"answered {brief(phase)} among its phases, not a phase "
+                             "(to_act, options and apply)")
+    return phases
+
+
+def _check_restriction(game: Game, answer: Any, context: dict[str, Any]) -> Any:
+    """The allowed actions as the very objects of ``actions`` (an equal action stands for
+    the one it equals)."""
+    allowed = _sequence(answer, "actions")
+    actions: list[Action] = context["actions"]
+    ids = set(map(id, actions))
+    out = []
+    for a in allowed:
+        if id(a) not in ids:
+            if not isinstance(a, Action) or a not in actions:
+                raise ValueError(f"answered {brief(a)}, which is not one of the legal actions it was given")
+            a = actions[actions.index(a)]
+        out.append(a)
+    return out
+
+
+def _check_events(game: Game, answer: Any, context: dict[str, Any]) -> Any:
+    events = _sequence(answer, "MultiplierEvents")
+    for event in events:
+        problem = _event_problem(event)
+        if problem is not None:
+            raise ValueError(f"answered {problem}")
+    return events
+
+
+def _check_scores(game: Game, answer: Any, context: dict[str, Any]) -> Any:
+    scores = _sequence(answer, "scores")
+    if len(scores) != game.players:
+        raise ValueError(f"answered {len(scores)} scores for {game.players} seats")
+    out = []
+    for s in scores:
+        if isinstance(s, bool) or not hasattr(type(s), "__index__"):
+            raise ValueError(f"answered the score {brief(s)}, not an integer")
+        score = operator.index(s)
+        if not -SCORE_LIMIT <= score <= SCORE_LIMIT:
+            raise ValueError(f"answered the score {brief(score)}, beyond ±2**63")
+        out.append(score)
+    return out
+
+
+def _check_options(game: Game, answer: Any, context: dict[str, Any]) -> Any:
+    options = _sequence(answer, "actions")
+    seat = context["seat"]
+    if not options:
+        raise ValueError(f"offered seat {seat} no action")
+    for a in options:
+        if not isinstance(a, Action) or a.seat != seat:
+            raise ValueError(f"offered {brief(a)}, not an action of seat {seat}")
+    return options
+
+
+def _check_to_act(game: Game, answer: Any, context: dict[str, Any]) -> Any:
+    return _seat_of(game, answer, "the seat to act")
+
+
+#: what each hook's answers must be (a function of the game, the answer that is not
+#: None and the call's arguments, returning the answer as the runtime keeps it, raising
+#: ValueError saying what is wrong); the contracts are in ddzrules.hookspecs
+HOOK_CHECKS: dict[str, Any] = {
+    "ddzrules_wild_rank": _check_wild,
+    "ddzrules_first_bidder": _check_seat,
+    "ddzrules_landlord_phase": _check_phase,
+    "ddzrules_first_leader": _check_seat,
+    "ddzrules_restrict_actions": _check_restriction,
+    "ddzrules_declaration_phases": _check_phases,
+    "ddzrules_on_play": _check_events,
+    "ddzrules_on_game_end": _check_events,
+    "ddzrules_settle": _check_scores,
+    "ddzrules_settle_escape": _check_scores,
+}
+_NO_CONTEXT: dict[str, Any] = {}
+#: the methods of a phase, checked as the hooks are
+PHASE_CHECKS: dict[str, Any] = {"to_act": _check_to_act, "options": _check_options, "apply": None}
+
+
+def call_plugin(game: Game, plugin: str, hook: str, function: Any, args: list[Any],
+                check: Any, context: dict[str, Any], method: str = "") -> Any:
+    """Call plugin code — one implementation of a hook, or the ``method`` of a phase a
+    plugin made with that hook — for ``game``: the one place where the runtime does.
+    Whatever it raises, an answer (not None) that ``check`` refuses, and what it wrote to
+    the game that breaks the game's invariants (:meth:`Game._audit`: the stake, the
+    landlord, pairwise factors, the events it added) become a :class:`PluginError` naming
+    ``plugin`` and the hook; the caller's transaction then puts the game back as it was."""
+    before = -1 if game._guarded else len(game._events)  # in a transaction: see Game._audit
+    try:
+        answer = function(*args)
+    except (Exception, SystemExit) as e:  # noqa: BLE001 - plugin code: any failure is its own
+        raise PluginError(plugin, _hook_name(hook, method), _raised(e)) from e
+    if answer is not None and check is not None:
+        answer = _checked(game, plugin, hook, check, answer, context, method)
+    # in a transaction, what plugin code writes is saved when reached (Game._keep): nothing
+    # saved, nothing written (a play that touches nothing is not audited)
+    if game._undo or not game._guarded:
+        problem = game._audit(before)
+        if problem is not None:
+            raise PluginError(plugin, _hook_name(hook, method), problem)
+    return answer
+
+
+def _hook_name(hook: str, method: str) -> str:
+    return f"{hook}, phase.{method}" if method else hook
+
+
+def _checked(game: Game, plugin: str, hook: str, check: Any, answer: Any, context: dict[str, Any],
+             method: str = "") -> Any:
+    """``answer`` as ``check`` keeps it; a PluginError saying what is wrong with it otherwise."""
+    try:
+        return check(game, answer, context)
+    except ValueError as e:
+        raise PluginError(plugin, _hook_name(hook, method), str(e)) from None
+    except Exception as e:  # noqa: BLE001 - an answer whose own methods raise when read
+        raise PluginError(plugin, _hook_name(hook, method), f"answered {brief(answer)}, which cannot "
+                                                            f"be read ({_raised(e)})") from e
+
+
+class _Hook:
+    """One hook of one :class:`GameRules`, called as pluggy calls it — every
+    implementation, the last registered first, keeping the answers that are not None; a
+    firstresult hook stops at the first — through :func:`call_plugin`, which checks each
+    answer by the hook's contract (:data:`HOOK_CHECKS`), and without pluggy's per-call
+    bookkeeping, which costs as much as a play's listing. While any implementation is a
+    wrapper, the call goes through pluggy itself, failures named after every plugin
+    implementing the hook."""
+
+    __slots__ = ("caller", "check", "first", "impls", "labels", "name", "plan")
+
+    def __init__(self, caller: Any, name: str, first: bool, labels: dict[str, str]) -> None:
         self.caller = caller
+        self.name = name
+        self.first = first
+        self.check = HOOK_CHECKS.get(name)
+        self.labels = labels  # registered name -> the plugin's name in the spec
         self.impls: list[Any] = []
-        self.plan: list[tuple[Any, tuple[str, ...]]] | None = []
+        self.plan: list[tuple[Any, tuple[str, ...], str]] | None = []
 
-    def __call__(self, **kwargs: Any) -> list[Any]:
+    def _plan(self) -> list[tuple[Any, tuple[str, ...], str]] | None:
         impls = self.caller.get_hookimpls()
         if impls != self.impls:  # a plugin registered or removed since the last call
             self.impls = impls
             wrapped = any(i.hookwrapper or i.wrapper for i in impls)
-            self.plan = None if wrapped else [(i.function, tuple(i.argnames)) for i in reversed(impls)]
-        plan = self.plan
+            self.plan = None if wrapped else [
+                (i.function, tuple(i.argnames), self.labels.get(i.plugin_name, i.plugin_name))
+                for i in reversed(impls)]
+        return self.plan
+
+    def pairs(self, context: dict[str, Any] | None = None, **kwargs: Any) -> list[tuple[str, Any]]:
+        """Each implementation's checked answer that is not None, with the name of its plugin
+        (only the first for a firstresult hook). ``context``: what the check reads besides the
+        hook's arguments (which plugins could change), by default those arguments."""
+        plan = self._plan()
+        game = kwargs["game"]
+        ctx = kwargs if context is None else context
         if plan is None:
-            return self.caller(**kwargs)  # type: ignore[no-any-return]
+            return self._through_pluggy(game, kwargs, ctx)
         out = []
-        for function, names in plan:
-            answer = function(*[kwargs[name] for name in names])
+        for function, names, label in plan:
+            answer = call_plugin(game, label, self.name, function, [kwargs[n] for n in names],
+                                 self.check, ctx)
+            if answer is not None:
+                out.append((label, answer))
+                if self.first:
+                    break
+        return out
+
+    def __call__(self, **kwargs: Any) -> list[Any]:
+        """Each implementation's checked answer that is not None (a hook that is not
+        firstresult, called at every play: no pairs made)."""
+        plan = self.plan if self.caller.get_hookimpls() == self.impls else self._plan()
+        game = kwargs["game"]
+        if plan is None:
+            return [a for _, a in self._through_pluggy(game, kwargs, kwargs)]
+        out = []
+        for function, names, label in plan:
+            answer = call_plugin(game, label, self.name, function, [kwargs[n] for n in names],
+                                 self.check, kwargs)
             if answer is not None:
                 out.append(answer)
         return out
+
+    def one(self, **kwargs: Any) -> Any:
+        """The first checked answer that is not None, or None (a firstresult hook)."""
+        got = self.pairs(None, **kwargs)
+        return got[0][1] if got else None
+
+    def owners(self) -> str:
+        """The plugins implementing the hook, for a message."""
+        names = [self.labels.get(i.plugin_name, i.plugin_name) for i in self.caller.get_hookimpls()]
+        return ", ".join(dict.fromkeys(reversed(names))) or "none"
+
+    def _through_pluggy(self, game: Game, kwargs: dict[str, Any],
+                        context: dict[str, Any]) -> list[tuple[str, Any]]:
+        label = self.owners()
+        got = call_plugin(game, label, self.name, self._call_pluggy, [kwargs], None, context)
+        answers = ([] if got is None else [got]) if self.first else [a for a in got if a is not None]
+        return [(label, _checked(game, label, self.name, self.check, a, context)) for a in answers]
+
+    def _call_pluggy(self, kwargs: dict[str, Any]) -> Any:
+        return self.caller(**kwargs)
+
+
+# ====================================================================== the play phase's lister
 
 
 #: stands for "no action yet" in _PlayLister.actions (its move is no Move)
@@ -825,116 +1177,532 @@ class _PlayLister:
 # ====================================================================== the game
 
 
-class Game:
-    """One game: deal (and redeals), landlord phase, declarations, tricks, scoring."""
+#: values _fast_copy keeps as they are (immutable)
+_ATOMS = frozenset({int, float, complex, str, bytes, bool, type(None), frozenset, range,
+                    Move, Action, MultiplierEvent, MatchInfo})
+_MISSING = object()
 
-    def __init__(self, rules: GameRules, seed: int, match: MatchInfo) -> None:
+
+def _fast_copy(value: Any, memo: dict[int, Any]) -> Any:
+    """A deep copy of game state: lists, dicts, sets and tuples copied (each once, as
+    ``memo`` records), immutable values (numbers, strings, Moves, Actions, events) and
+    what ``memo`` already maps (the rules, the plugin instances) kept as they are, anything
+    else through ``copy.deepcopy`` with the same memo."""
+    kind = type(value)
+    if kind in _ATOMS:
+        return value
+    known = memo.get(id(value), _MISSING)
+    if known is not _MISSING:
+        return known
+    if kind is list:
+        out: list[Any] = []
+        memo[id(value)] = out
+        out.extend([_fast_copy(v, memo) for v in value])
+        return out
+    if kind is dict:
+        d: dict[Any, Any] = {}
+        memo[id(value)] = d
+        for k, v in value.items():
+            d[k] = v if type(v) in _ATOMS else _fast_copy(v, memo)
+        return d
+    if kind is set:
+        copied = memo[id(value)] = set(value)  # items of a set are hashable: immutable enough
+        return copied
+    if kind is tuple:
+        return tuple([_fast_copy(v, memo) for v in value])
+    return copy.deepcopy(value, memo)
+
+
+def _unpickle_game(rules: GameRules, seed: int, match: MatchInfo, state: dict[str, Any]) -> Game:
+    return Game(rules, seed, match, state=state)
+
+
+#: the game's fields that plugins write through its interface (``game.stake = …``,
+#: ``game.public[…] = …``): while an action runs, each is saved the first time it is
+#: reached (see Game._keep), so that a failed action puts it back; containers and values
+_PLUGIN_CONTAINERS = ("public", "private", "stats", "pair_factors", "shown_hands", "events")
+_PLUGIN_VALUES = ("stake", "landlord", "visible_dealt", "face_up", "redeal")
+
+
+class Game:
+    """One game: deal (and redeals), landlord phase, declarations, tricks, scoring.
+
+    An action that runs plugin code (:meth:`apply`, :meth:`abandon`) is a transaction:
+    when a plugin fails (a :class:`~ddzrules.errors.PluginError`, see :func:`call_plugin`)
+    or anything else interrupts it, the game is put back as it was before the action:
+    what the runtime changed, the current phase's own state, and what plugins wrote through
+    the game's interface (``stake``, ``landlord``, ``public``, ``private``, ``stats``,
+    ``pair_factors``, ``shown_hands``, ``events``, ``visible_dealt``, ``face_up``,
+    ``request_redeal``, ``rng``), each saved only when first reached, so an action that
+    touches none of them costs nothing to guard. ``copy.deepcopy`` (and ``copy.copy``) of
+    a game makes an independent game that shares only the rules; a game pickles with its
+    rules and plugins (whose classes must be importable where it is unpickled).
+    """
+
+    # every field, declared here once (methods assign them in several places: the deal,
+    # a transaction's rollback, a copy)
+    rules: GameRules
+    variant: Variant
+    players: int
+    seed: int
+    match: MatchInfo
+    _rng: random.Random
+    _guarded: bool
+    _undo: dict[str, Any]
+    deal_number: int
+    deals: list[dict[str, Any]]
+    history: list[Action]
+    redeal_reasons: list[str]
+    hands: list[list[int]]
+    kitty: list[int]
+    #: the cards nobody receives (deal.undealt), unseen for the whole game
+    undealt: list[int]
+    #: the shuffled deck, hands dealt from its front (for plugins that turn a card face up)
+    dealt_order: list[int]
+    _face_up: tuple[int, int] | None
+    _landlord: int | None
+    _stake: int | float  # not float: compiled, 1 would read 1.0
+    _events: list[MultiplierEvent]
+    #: (the events, their multiple) as last worked out (Game.multiple, asked at every view)
+    _multiple: tuple[tuple[MultiplierEvent, ...], float] | None
+    _pair_factors: dict[int, int | float]
+    _shown_hands: set[int]
+    kitty_visible: bool
+    _public: dict[str, Any]
+    _private: dict[int, dict[str, Any]]
+    _visible_dealt: int | None
+    _stats: dict[str, int | float]  # not float: compiled, 1 would read 1.0
+    escaped: int | None
+    _redeal: str | None
+    played: list[list[Move]]
+    last_play: Move | None
+    last_seat: int | None
+    passes: int
+    winner: int | None
+    scores: list[int] | None
+    #: the seat that led the first trick (ddzrules_first_leader), once the tricks begin
+    first_leader: int | None
+    #: the play phase's legal actions: (the state they are for, the actions, what tells
+    #: whether an object is one of them: see _listed)
+    _legal_cache: tuple[tuple[Any, ...], list[Action], Any] | None
+    _turn: int | None
+    _phases: list[Phase]
+    #: the plugin and the hook that made each phase of _phases, and the current one
+    _owners: list[tuple[str, str]]
+    _current: Phase | None
+    _owner: tuple[str, str]
+    first_bidder: int
+    phase: str
+    #: the wild rank (癞子) of this deal, or None
+    wild: int | None
+
+    def __init__(self, rules: GameRules, seed: int, match: MatchInfo,
+                 state: dict[str, Any] | None = None) -> None:
         self.rules = rules
         self.variant = rules.variant
         self.players = rules.players
         self.seed = seed
         self.match = match
-        self.rng = random.Random(seed)
+        #: the seeded generator (plugins use it as ``game.rng``)
+        self._rng = random.Random(seed) if state is None else state["rng"]
+        #: while an action runs (a transaction): what it must put back if it fails (see _keep)
+        self._guarded = False
+        self._undo = {}
         self.deal_number = -1
-        self.deals: list[dict[str, Any]] = []
-        self.history: list[Action] = []
-        self.redeal_reasons: list[str] = []
+        self.deals = []
+        self.history = []
+        self.redeal_reasons = []
+        self._owners = []
+        self._owner = ("", "")
+        if state is not None:  # a copy, or an unpickled game (see _state)
+            self._set_state(state)
+            return
         self._start_deal()
+
+    # ------------------------------------------------------------------ what plugins write
+    @property
+    def rng(self) -> random.Random:
+        """The game's seeded random generator, the only randomness a plugin may use."""
+        if self._guarded and "rng" not in self._undo:
+            self._undo["rng"] = self._rng.getstate()
+        return self._rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        if self._guarded and "rng" not in self._undo:
+            self._undo["rng"] = self._rng.getstate()
+        self._rng = value
+
+    @property
+    def stake(self) -> int | float:
+        """The base score (叫分: the winning bid), set by the landlord phase."""
+        return self._stake
+
+    @stake.setter
+    def stake(self, value: int | float) -> None:
+        if self._guarded:
+            self._keep("stake")
+        self._stake = value
+
+    @property
+    def landlord(self) -> int | None:
+        """The landlord's seat, once the landlord phase has named him."""
+        return self._landlord
+
+    @landlord.setter
+    def landlord(self, value: int | None) -> None:
+        if self._guarded:
+            self._keep("landlord")
+        self._landlord = value
+
+    @property
+    def visible_dealt(self) -> int | None:
+        """While set, each seat sees only this many of its dealt cards (明牌 before/during the deal)."""
+        return self._visible_dealt
+
+    @visible_dealt.setter
+    def visible_dealt(self, value: int | None) -> None:
+        if self._guarded:
+            self._keep("visible_dealt")
+        self._visible_dealt = value
+
+    @property
+    def face_up(self) -> tuple[int, int] | None:
+        """(seat, rank) of a card turned face up in the deal, if any."""
+        return self._face_up
+
+    @face_up.setter
+    def face_up(self, value: tuple[int, int] | None) -> None:
+        if self._guarded:
+            self._keep("face_up")
+        self._face_up = value
+
+    @property
+    def public(self) -> dict[str, Any]:
+        """Public facts plugins publish (every view shows them)."""
+        if self._guarded:
+            self._keep("public")
+        return self._public
+
+    @public.setter
+    def public(self, value: dict[str, Any]) -> None:
+        if self._guarded:
+            self._keep("public")
+        self._public = value
+
+    @property
+    def private(self) -> dict[int, dict[str, Any]]:
+        """Per seat, facts only that seat may see (黄金眼 …)."""
+        if self._guarded:
+            self._keep("private")
+        return self._private
+
+    @private.setter
+    def private(self, value: dict[int, dict[str, Any]]) -> None:
+        if self._guarded:
+            self._keep("private")
+        self._private = value
+
+    @property
+    def stats(self) -> dict[str, int | float]:
+        """Per-game statistics that ``simulate`` averages (see :meth:`count`)."""
+        if self._guarded:
+            self._keep("stats")
+        return self._stats
+
+    @stats.setter
+    def stats(self, value: dict[str, int | float]) -> None:
+        if self._guarded:
+            self._keep("stats")
+        self._stats = value
+
+    @property
+    def pair_factors(self) -> dict[int, int | float]:
+        """Per farmer, the factor of his settlement with the landlord (加倍, 加棒)."""
+        if self._guarded:
+            self._keep("pair_factors")
+        return self._pair_factors
+
+    @pair_factors.setter
+    def pair_factors(self, value: dict[int, int | float]) -> None:
+        if self._guarded:
+            self._keep("pair_factors")
+        self._pair_factors = value
+
+    @property
+    def shown_hands(self) -> set[int]:
+        """The seats whose hands are shown to everyone (明牌, 亮牌)."""
+        if self._guarded:
+            self._keep("shown_hands")
+        return self._shown_hands
+
+    @shown_hands.setter
+    def shown_hands(self, value: set[int]) -> None:
+        if self._guarded:
+            self._keep("shown_hands")
+        self._shown_hands = value
+
+    @property
+    def events(self) -> list[MultiplierEvent]:
+        """The multiplier events so far (see :attr:`multiple`)."""
+        if self._guarded:
+            self._keep("events")
+        return self._events
+
+    @events.setter
+    def events(self, value: list[MultiplierEvent]) -> None:
+        if self._guarded:
+            self._keep("events")
+        self._events = value
+
+    def _keep(self, name: str) -> None:
+        """Save the field ``name`` as it is now, for the running transaction (once): a value
+        as it is, a container as the object and a copy of its contents."""
+        undo = self._undo
+        if name in undo:
+            return
+        if name in _PLUGIN_VALUES:
+            undo[name] = getattr(self, "_" + name)
+            return
+        obj = getattr(self, "_" + name)
+        memo = dict(self.rules._shared)
+        memo[id(self)] = self
+        undo[name] = (obj, _fast_copy(obj, memo))
+
+    def _keep_deal(self) -> None:
+        """Before a redeal inside a transaction: everything the new deal replaces (it makes
+        new objects, so the old ones are kept as they are)."""
+        undo = self._undo
+        for name in _PLUGIN_CONTAINERS:
+            if name not in undo:
+                undo[name] = (getattr(self, "_" + name), None)
+        for name in _PLUGIN_VALUES:
+            if name not in undo:
+                undo[name] = getattr(self, "_" + name)
+        if "deal" not in undo:
+            undo["deal"] = (
+                self.deal_number, len(self.deals), self.hands, self.kitty, self.undealt, self.dealt_order,
+                self._multiple, self.kitty_visible, self.escaped, self.played, self.last_play,
+                self.last_seat, self.passes, self.winner, self.scores, self.first_leader,
+                self._legal_cache, self._turn, self._phases, self._owners, self._current, self._owner,
+                self.first_bidder, self.phase, self.wild)
+        self.rng  # noqa: B018 - saves the generator's state: the deal shuffles with it
+
+    def _begin(self) -> tuple[Any, ...]:
+        """A transaction begins: what any action may change besides what _keep saves when it
+        is reached (the history, the turn, the phases and the current phase's own state)."""
+        self._guarded = True
+        phase = self._current
+        phase_state = None
+        if phase is not None:
+            memo = dict(self.rules._shared)
+            memo[id(self)] = self
+            state = getattr(phase, "__dict__", None)
+            phase_state = _fast_copy(phase if state is None else state, memo)
+        return (len(self.history), len(self.redeal_reasons), self.phase, self._turn, self.first_leader,
+                self.escaped, self.winner, self.scores, self._legal_cache, phase, phase_state,
+                self._owner, self._phases, list(self._phases), self._owners, list(self._owners))
+
+    def _rollback(self, saved: tuple[Any, ...]) -> None:
+        """Put back what :meth:`_begin`, :meth:`_keep`, :meth:`_keep_deal` and the giving of
+        the kitty saved: the very objects, their contents as they were."""
+        undo = self._undo
+        kitty = undo.get("kitty")
+        if kitty is not None:
+            hand, counts, self.kitty_visible = kitty
+            hand[:] = counts
+        deal = undo.get("deal")
+        if deal is not None:
+            (self.deal_number, n_deals, self.hands, self.kitty, self.undealt, self.dealt_order,
+             self._multiple, self.kitty_visible, self.escaped, self.played, self.last_play,
+             self.last_seat, self.passes, self.winner, self.scores, self.first_leader,
+             self._legal_cache, self._turn, self._phases, self._owners, self._current, self._owner,
+             self.first_bidder, self.phase, self.wild) = deal
+            del self.deals[n_deals:]
+        (n_history, n_reasons, self.phase, self._turn, self.first_leader, self.escaped, self.winner,
+         self.scores, self._legal_cache, phase, phase_state, self._owner, phases, phase_items, owners,
+         owner_items) = saved
+        del self.history[n_history:]
+        del self.redeal_reasons[n_reasons:]
+        phases[:] = phase_items
+        self._phases = phases
+        owners[:] = owner_items
+        self._owners = owners
+        if phase is not None and getattr(phase, "__dict__", None) is not None:
+            vars(phase).clear()
+            vars(phase).update(phase_state)
+            self._current = phase
+        else:
+            self._current = phase_state  # None, or a phase without a __dict__: its saved copy
+        self._put_back()
+
+    def _put_back(self) -> None:
+        """Put back the fields _keep saved."""
+        undo = self._undo
+        if not undo:
+            return
+        for name in _PLUGIN_CONTAINERS:
+            got = undo.get(name)
+            if got is not None:
+                obj, content = got
+                if content is not None:
+                    if type(obj) is dict or type(obj) is set:
+                        obj.clear()
+                        obj.update(content)
+                    elif type(obj) is list:
+                        obj[:] = content
+                    else:  # not a container of its own: its copy stands for it
+                        obj = content
+                setattr(self, "_" + name, obj)
+        for name in _PLUGIN_VALUES:
+            if name in undo:
+                setattr(self, "_" + name, undo[name])
+        state = undo.get("rng")
+        if state is not None:
+            self._rng.setstate(state)
+
+    def _end(self) -> None:
+        """The transaction is over (committed or put back)."""
+        self._guarded = False
+        if self._undo:
+            self._undo = {}
+
+    def _audit(self, events_before: int) -> str | None:
+        """What plugin code may have written to the game, checked (by call_plugin after each
+        call): the stake, the landlord, the pairwise factors and the events added since
+        ``events_before`` (-1: since the transaction began); what is wrong, or None."""
+        stake = self._stake
+        if type(stake) is not int or not 0 <= stake <= FACTOR_LIMIT:
+            problem = _number_problem(stake, zero_ok=True)
+            if problem is not None:
+                return f"set game.stake to {problem}"
+        landlord = self._landlord
+        if landlord is not None and (type(landlord) is not int or not 0 <= landlord < self.players):
+            return f"set game.landlord to {brief(landlord)}, not a seat 0-{self.players - 1}"
+        if self._pair_factors:
+            for seat, f in self._pair_factors.items():
+                problem = _factor_problem(f)
+                if problem is not None:
+                    return f"set the pairwise factor of seat {brief(seat)} to {problem}"
+        events = self._events
+        if events_before < 0:  # in a transaction: events added since it began (see _keep)
+            kept = self._undo.get("events")
+            events_before = len(events) if kept is None or kept[1] is None else len(kept[1])
+        if len(events) > events_before:
+            for e in events[events_before:]:
+                problem = _event_problem(e)
+                if problem is not None:
+                    return f"added {problem}"
+        return None
 
     # ------------------------------------------------------------------ phases
     def _start_deal(self) -> None:
+        if self._guarded:  # a redeal inside an action: what it replaces, to put back
+            self._keep_deal()
         self.deal_number += 1
         if self.deal_number > MAX_REDEALS:
             raise DdzError(f"no landlord after {MAX_REDEALS} redeals")
         deck = C.deck_list(self.variant.rules.deck)
-        self.rng.shuffle(deck)
+        self._rng.shuffle(deck)
         n, h, k = self.players, self.rules.hand_size, self.rules.kitty_size
-        self.hands: list[list[int]] = [C.counts_of(deck[i * h:(i + 1) * h]) for i in range(n)]
-        self.kitty: list[int] = C.counts_of(deck[n * h:n * h + k])
-        #: the cards nobody receives (deal.undealt), unseen for the whole game
-        self.undealt: list[int] = C.counts_of(deck[n * h + k:])
-        self.dealt_order = deck  # for plugins that turn a card face up
-        self.face_up: tuple[int, int] | None = None  # (seat, rank) of a face-up card, if any
+        self.hands = [C.counts_of(deck[i * h:(i + 1) * h]) for i in range(n)]
+        self.kitty = C.counts_of(deck[n * h:n * h + k])
+        self.undealt = C.counts_of(deck[n * h + k:])
+        self.dealt_order = deck
+        self._face_up = None
         self.deals.append({"hands": [C.counts_to_string(x) for x in self.hands],
                            "kitty": C.counts_to_string(self.kitty)})
-        self.landlord: int | None = None
-        self.stake = 0
-        self.events: list[MultiplierEvent] = []
-        #: (the events, their multiple) as last worked out (Game.multiple, asked at every view)
-        self._multiple: tuple[tuple[MultiplierEvent, ...], float] | None = None
-        self.pair_factors: dict[int, int | float] = {}
-        self.shown_hands: set[int] = set()
+        self._landlord = None
+        self._stake = 0
+        self._events = []
+        self._multiple = None
+        self._pair_factors = {}
+        self._shown_hands = set()
         self.kitty_visible = False
-        self.public: dict[str, Any] = {}
-        self.private: dict[int, dict[str, Any]] = {s: {} for s in range(self.players)}
-        #: while set, each seat sees only this many of its dealt cards (明牌 before/during the deal)
-        self.visible_dealt: int | None = None
-        self.stats: dict[str, int | float] = {}  # not float: compiled, 1 would read 1.0
-        self.escaped: int | None = None
-        self._redeal: str | None = None
-        self.played: list[list[Move]] = [[] for _ in range(self.players)]
-        self.last_play: Move | None = None
-        self.last_seat: int | None = None
+        self._public = {}
+        self._private = {s: {} for s in range(self.players)}
+        self._visible_dealt = None
+        self._stats = {}
+        self.escaped = None
+        self._redeal = None
+        self.played = [[] for _ in range(self.players)]
+        self.last_play = None
+        self.last_seat = None
         self.passes = 0
-        self.winner: int | None = None
-        self.scores: list[int] | None = None
-        #: the seat that led the first trick (ddzrules_first_leader), once the tricks begin
-        self.first_leader: int | None = None
-        #: the play phase's legal actions: (the state they are for, the actions, what tells
-        #: whether an object is one of them: see _listed)
-        self._legal_cache: tuple[tuple[Any, ...], list[Action], Any] | None = None
-        #: the wild rank (癞子) of this deal, or None
-        self.wild: int | None = self.rules.hook.ddzrules_wild_rank(game=self)
+        self.winner = None
+        self.scores = None
+        self.first_leader = None
+        self._legal_cache = None
+        self._turn = None
+        self._phases = []
+        self._owners = []
+        self._current = None
+        self.first_bidder = 0
+        self.phase = "landlord" if self.rules.table_kind == "landlord" else "declare"
+        self.wild = None
+        hooks = self.rules.hooks
+        self.wild = hooks["ddzrules_wild_rank"].one(game=self)  # checked: one of stand_for
         if self.wild is not None:
-            if self.wild not in self.variant.rules.stand_for:
-                raise DdzError(f"{C.RANKS[self.wild]} cannot be a wild rank of {self.variant.name}")
-            self.public["wild"] = C.RANKS[self.wild]
-        self._turn: int | None = None
-        self._phases: list[Phase]
-        self._current: Phase | None
+            self._public["wild"] = C.RANKS[self.wild]
         if self.rules.table_kind != "landlord":  # no landlord phase: declarations, then tricks
-            self.first_bidder = 0
-            self.phase = "declare"
-            self._phases = self._declaration_phases()
-            self._current = self._phases.pop(0) if self._phases else None
+            self._phases, self._owners = self._declaration_phases()
+            self._next_phase()
             if self._current is None:
                 self._start_play()
                 return
             self._advance()
             return
-        self.first_bidder = self.rules.hook.ddzrules_first_bidder(game=self)
-        if self.first_bidder is None:
-            self.first_bidder = 0
-        self.phase = "landlord"
-        phase = self.rules.hook.ddzrules_landlord_phase(game=self)
-        if phase is None:  # pragma: no cover - GameRules checks a landlord plugin exists
-            raise DdzError("no landlord protocol answered")
-        self._phases = [phase]
-        self._current = phase
+        first = hooks["ddzrules_first_bidder"].one(game=self)
+        self.first_bidder = 0 if first is None else first
+        hook = hooks["ddzrules_landlord_phase"]
+        answers = hook.pairs(None, game=self)
+        if not answers:  # GameRules checks that a landlord plugin exists: it answered None
+            raise PluginError(hook.owners(), hook.name, "answered no landlord phase (None)")
+        label, phase = answers[0]
+        self._phases, self._owners = [phase], [(label, hook.name)]
+        self._next_phase()
         self._advance()
 
-    def _declaration_phases(self) -> list[Phase]:
+    def _declaration_phases(self) -> tuple[list[Phase], list[tuple[str, str]]]:
+        """The declaration phases in the spec's order, and the plugin (and hook) of each."""
+        hook = self.rules.hooks["ddzrules_declaration_phases"]
         # pluggy calls the last-registered plugin first; the spec's order is the reverse
-        lists = self.rules.hook.ddzrules_declaration_phases(game=self)
-        return [p for ps in reversed(lists) for p in ps]
+        made = [(label, p) for label, ps in reversed(hook.pairs(game=self)) for p in ps]
+        return [p for _, p in made], [(label, hook.name) for label, _ in made]
+
+    def _next_phase(self) -> None:
+        """The next phase of _phases becomes the current one (None when there is none)."""
+        if self._phases:
+            self._current = self._phases.pop(0)
+            self._owner = self._owners.pop(0)
+        else:
+            self._current = None
+            self._owner = ("", "")
+
+    def _phase_call(self, method: str, *args: Any) -> Any:
+        """Call a method of the current phase (plugin code) through call_plugin, its answer
+        checked as a hook's is (PHASE_CHECKS)."""
+        phase = self._current
+        plugin, hook = self._owner
+        context = {"seat": self._turn} if method == "options" else _NO_CONTEXT
+        return call_plugin(self, plugin, hook, getattr(phase, method), [self, *args],
+                           PHASE_CHECKS[method], context, method)
 
     def _start_play(self) -> None:
         """The tricks begin: ``ddzrules_first_leader`` names who leads (default: the
         landlord, or seat 0 at a table without one)."""
         self.phase = "play"
         self._current = None
-        leader = self.rules.hook.ddzrules_first_leader(game=self)
+        leader = self.rules.hooks["ddzrules_first_leader"].one(game=self)  # checked: a seat
         if leader is None:
-            leader = self.landlord if self.landlord is not None else 0
-        if not 0 <= leader < self.players:
-            raise DdzError(f"the first leader must be a seat 0-{self.players - 1}, got {leader}")
+            leader = self._landlord if self._landlord is not None else 0
         self.first_leader = leader
         self._turn = leader
 
     def _advance(self) -> None:
         """Move to the next phase when the current one is over."""
         while self._current is not None:
-            seat = self._current.to_act(self)
+            seat = self._phase_call("to_act")
             if seat is not None:
                 self._turn = seat
                 return
@@ -944,13 +1712,15 @@ class Game:
                 self._start_deal()
                 return
             if self.phase == "landlord":
-                if self.landlord is None:
-                    raise DdzError(f"landlord phase {self._current.name!r} ended without a landlord")
+                if self._landlord is None:
+                    name = getattr(self._current, "name", "?")
+                    raise PluginError(self._owner[0], self._owner[1],
+                                      f"its phase {brief(name)} ended without a landlord (game.landlord)")
                 self._give_kitty()
                 self.phase = "declare"
-                self._phases = self._declaration_phases()
+                self._phases, self._owners = self._declaration_phases()
             if self.phase == "declare":
-                self._current = self._phases.pop(0) if self._phases else None
+                self._next_phase()
                 if self._current is None:
                     self._start_play()
                     return
@@ -958,23 +1728,128 @@ class Game:
         return
 
     def _give_kitty(self) -> None:
-        assert self.landlord is not None
-        hand = self.hands[self.landlord]
+        assert self._landlord is not None
+        hand = self.hands[self._landlord]
+        if self._guarded and "kitty" not in self._undo:
+            self._undo["kitty"] = (hand, list(hand), self.kitty_visible)
         for r, c in enumerate(self.kitty):
             hand[r] += c
         self.kitty_visible = self.rules.kitty_shown
 
+    # ------------------------------------------------------------------ copies
+    def _state(self) -> dict[str, Any]:
+        """Everything a game holds besides its rules, seed and match (by reference)."""
+        return {
+            "rng": self._rng, "deal_number": self.deal_number, "deals": self.deals,
+            "history": self.history, "redeal_reasons": self.redeal_reasons, "hands": self.hands,
+            "kitty": self.kitty, "undealt": self.undealt, "dealt_order": self.dealt_order,
+            "face_up": self._face_up, "landlord": self._landlord, "stake": self._stake, "events": self._events,
+            "pair_factors": self._pair_factors, "shown_hands": self._shown_hands,
+            "kitty_visible": self.kitty_visible, "public": self._public, "private": self._private,
+            "visible_dealt": self._visible_dealt, "stats": self._stats, "escaped": self.escaped,
+            "redeal": self._redeal, "played": self.played, "last_play": self.last_play,
+            "last_seat": self.last_seat, "passes": self.passes, "winner": self.winner,
+            "scores": self.scores, "first_leader": self.first_leader, "wild": self.wild,
+            "turn": self._turn, "phases": self._phases, "owners": self._owners, "current": self._current,
+            "owner": self._owner, "first_bidder": self.first_bidder, "phase": self.phase,
+            "legal_cache": self._legal_cache,
+        }
+
+    def _set_state(self, state: dict[str, Any]) -> None:
+        self.deal_number = state["deal_number"]
+        self.deals = state["deals"]
+        self.history = state["history"]
+        self.redeal_reasons = state["redeal_reasons"]
+        self.hands = state["hands"]
+        self.kitty = state["kitty"]
+        self.undealt = state["undealt"]
+        self.dealt_order = state["dealt_order"]
+        self._face_up = state["face_up"]
+        self._landlord = state["landlord"]
+        self._stake = state["stake"]
+        self._events = state["events"]
+        self._multiple = None
+        self._pair_factors = state["pair_factors"]
+        self._shown_hands = state["shown_hands"]
+        self.kitty_visible = state["kitty_visible"]
+        self._public = state["public"]
+        self._private = state["private"]
+        self._visible_dealt = state["visible_dealt"]
+        self._stats = state["stats"]
+        self.escaped = state["escaped"]
+        self._redeal = state["redeal"]
+        self.played = state["played"]
+        self.last_play = state["last_play"]
+        self.last_seat = state["last_seat"]
+        self.passes = state["passes"]
+        self.winner = state["winner"]
+        self.scores = state["scores"]
+        self.first_leader = state["first_leader"]
+        self.wild = state["wild"]
+        self._turn = state["turn"]
+        self._phases = state["phases"]
+        self._owners = state["owners"]
+        self._current = state["current"]
+        self._owner = state["owner"]
+        self.first_bidder = state["first_bidder"]
+        self.phase = state["phase"]
+        self._legal_cache = state.get("legal_cache")
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        """An independent copy sharing only the rules (and the variant and plugin instances):
+        each can go on with its own actions, and neither sees the other's."""
+        for key, shared in self.rules._shared.items():
+            memo.setdefault(key, shared)
+        state = self._state()
+        copied = Game(self.rules, self.seed, self.match, state=state)  # shares all for a moment
+        memo[id(self)] = copied  # phases that refer to this game refer to the copy
+        rng = random.Random()
+        rng.setstate(self._rng.getstate())
+        # the listed actions are the shared rules' own objects, never changed: shared too
+        state = {key: value if key == "legal_cache" else _fast_copy(value, memo)
+                 for key, value in state.items() if key != "rng"}
+        state["rng"] = rng
+        copied._set_state(state)
+        return copied
+
+    def __copy__(self) -> Game:
+        """As ``copy.deepcopy``: a game that shared its hands and history with another would
+        corrupt both."""
+        return self.__deepcopy__({})
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        state = self._state()
+        state["legal_cache"] = None  # the rules' listed actions: listed again after unpickling
+        return _unpickle_game, (self.rules, self.seed, self.match, state)
+
     # ------------------------------------------------------------------ for plugins
     def request_redeal(self, reason: str) -> None:
         """Called by a landlord phase: nobody takes the landlord; deal again."""
+        if self._guarded:
+            self._keep("redeal")
         self._redeal = reason
 
     def add_event(self, event: MultiplierEvent) -> None:
-        self.events.append(event)
+        """Record a multiplier event (checked when the plugin code that adds it returns)."""
+        if self._guarded:
+            self._keep("events")
+        self._events.append(event)
+
+    def _add_events(self, events: list[MultiplierEvent]) -> None:
+        """Record events a hook answered (already checked)."""
+        if self._guarded:
+            self._keep("events")
+        self._events.extend(events)
 
     def count(self, stat: str, amount: int | float = 1) -> None:  # noqa: PYI041 - compiled: 1 stays 1
-        """Add to a per-game statistic that ``simulate`` averages (robs, 明牌, bean flow …)."""
-        self.stats[stat] = self.stats.get(stat, 0) + amount
+        """Add to a per-game statistic that ``simulate`` averages (robs, 明牌, bean flow …);
+        ``amount`` is a finite number (ValueError otherwise: an average would be poisoned)."""
+        if type(amount) is not int and (isinstance(amount, bool) or not isinstance(amount, (int, float))
+                                        or not math.isfinite(amount)):
+            raise ValueError(f"game.count({brief(stat)}, ...) takes a finite number, not {brief(amount)}")
+        if self._guarded:
+            self._keep("stats")
+        self._stats[stat] = self._stats.get(stat, 0) + amount
 
     def next_seat(self, seat: int) -> int:
         return self.rules.next_seat(seat)
@@ -982,7 +1857,7 @@ class Game:
     @property
     def multiple(self) -> float:
         """The product of all multiplier events (per group, only the largest)."""
-        events = tuple(self.events)
+        events = tuple(self._events)
         memo = self._multiple
         if memo is not None and memo[0] == events:  # the same events (asked at every view)
             return memo[1]  # type: ignore[no-any-return]
@@ -1030,16 +1905,16 @@ class Game:
         (once the landlord is known), a fixed team, or the seat alone (free-for-all)."""
         if self.rules.table_kind == "partnerships":
             return next(t for t in self.rules.teams if seat in t)
-        if self.rules.table_kind == "landlord" and self.landlord is not None and seat != self.landlord:
-            return tuple(s for s in range(self.players) if s != self.landlord)
+        if self.rules.table_kind == "landlord" and self._landlord is not None and seat != self._landlord:
+            return tuple(s for s in range(self.players) if s != self._landlord)
         return (seat,)
 
     def partners(self, seat: int) -> tuple[int, ...]:
         """The other seats on ``seat``'s side (empty before the landlord is known)."""
-        key = (self.landlord, seat)
+        key = (self._landlord, seat)
         got = self.rules._partners.get(key)
         if got is None:
-            if self.rules.table_kind == "landlord" and self.landlord is None:
+            if self.rules.table_kind == "landlord" and self._landlord is None:
                 got = ()
             else:
                 got = tuple(s for s in self.side_of(seat) if s != seat)
@@ -1069,7 +1944,7 @@ class Game:
             self._legal_cache = (key, out, proof)
             return list(out)
         assert self._current is not None
-        return self._current.options(self)
+        return self._phase_call("options")  # a list of its own (see _check_options)
 
     def _play_state(self) -> tuple[Any, ...]:
         """What the play phase's legal actions depend on (a hand set by hand included)."""
@@ -1078,18 +1953,15 @@ class Game:
                 self.last_play, self.wild)
 
     def _restrict(self, seat: int, actions: list[Action]) -> list[Action]:
-        """Keep the actions every ddzrules_restrict_actions answer keeps (the intersection)."""
+        """Keep the actions every ddzrules_restrict_actions answer keeps (the intersection);
+        each answer is checked to hold only actions of ``actions`` (see _check_restriction)."""
+        hook = self.rules.hooks["ddzrules_restrict_actions"]
         kept = list(actions)
-        for answer in self.rules.hook.ddzrules_restrict_actions(game=self, seat=seat,
-                                                                actions=list(actions)):
-            if answer is None:
-                continue
-            allowed = list(answer)
-            if any(a not in actions for a in allowed):
-                raise DdzError("a ddzrules_restrict_actions answer holds an action that was not legal")
-            kept = [a for a in kept if a in allowed]
+        for allowed in hook.pairs(context={"actions": actions}, game=self, seat=seat, actions=list(actions)):
+            ids = set(map(id, allowed[1]))
+            kept = [a for a in kept if id(a) in ids]
         if not kept:
-            raise DdzError(f"the rules: plugins left seat {seat} no legal action")
+            raise PluginError(hook.owners(), hook.name, f"the plugins left seat {seat} no legal action")
         return kept
 
     def apply(self, action: Action) -> None:
@@ -1110,14 +1982,21 @@ class Game:
             self._apply_play(action)
             return
         assert self._current is not None
-        options = self._current.options(self)
+        options = self._phase_call("options")
         chosen = next((o for o in options if action.matches(o)), None)
         if chosen is None:
             raise PlayError(f"{action} is not allowed now; choose one of: " + ", ".join(map(str, options)))
-        # the history keeps the option itself, not whatever else the caller attached to it
-        self.history.append(chosen)
-        self._current.apply(self, chosen)
-        self._advance()
+        saved = self._begin()
+        try:
+            # the history keeps the option itself, not whatever else the caller attached to it
+            self.history.append(chosen)
+            self._phase_call("apply", chosen)
+            self._advance()
+        except BaseException:
+            self._rollback(saved)
+            raise
+        finally:
+            self._end()
 
     def play(self, seat: int, cards: str | None) -> Move | None:
         """Convenience for people and tests: play a card string (or pass with None)."""
@@ -1211,24 +2090,43 @@ class Game:
             self._turn = self.next_seat(action.seat)
 
     def _commit_play(self, action: Action, move: Move) -> None:
-        """Play ``move`` as ``action`` (already checked; ``action`` is what the history keeps)."""
+        """Play ``move`` as ``action`` (already checked; ``action`` is what the history keeps);
+        a transaction, as the plugins' on_play (and at the end on_game_end and settle) run."""
         seat = action.seat
         hand = self.hands[seat]
-        for r, c in _play_counts(move.packed):
+        counts = _play_counts(move.packed)
+        for r, c in counts:
             hand[r] -= c
-        led = self.last_play is None
-        self.history.append(action)
-        self.played[seat].append(move)
+        last_play, last_seat, passes = self.last_play, self.last_seat, self.passes
+        history, played = self.history, self.played[seat]
+        history.append(action)
+        played.append(move)
         self.last_play = move
         self.last_seat = seat
         self.passes = 0
-        for events in self.rules.on_play(game=self, seat=seat, move=move, led=led):
-            if events:
-                self.events.extend(events)
-        if not any(hand):
-            self._finish(seat)
-        else:
-            self._turn = self.next_seat(seat)
+        self._guarded = True  # what plugins write is saved when reached (see _keep)
+        try:
+            for events in self.rules.on_play(game=self, seat=seat, move=move, led=last_play is None):
+                if events:
+                    self._add_events(events)
+            if not any(hand):
+                self._finish(seat)
+            else:
+                self._turn = self.next_seat(seat)
+        except BaseException:
+            # the play taken back, and what came of it: the game was in its tricks, not over
+            for r, c in counts:
+                hand[r] += c
+            history.pop()
+            played.pop()
+            self.last_play, self.last_seat, self.passes = last_play, last_seat, passes
+            self.winner, self.scores, self.phase, self._turn = None, None, "play", seat
+            self._put_back()
+            raise
+        finally:
+            self._guarded = False
+            if self._undo:
+                self._undo = {}
 
     def _allowed_text(self) -> str:
         legal = self.legal_actions()
@@ -1243,44 +2141,53 @@ class Game:
         """
         if self.phase == "over":
             raise PlayError("the game is over")
-        if not 0 <= seat < self.players:
-            raise PlayError(f"no seat {seat}")
+        if isinstance(seat, bool) or type(seat) is not int or not 0 <= seat < self.players:
+            raise PlayError(f"no seat {brief(seat)}")
         if not self.rules.hook.ddzrules_settle_escape.get_hookimpls():
             raise PlayError(f"{self.variant.name} has no escape rule")
-        self.escaped = seat
-        self.history.append(Action(seat, "escape"))
-        self.phase = "over"
-        self._turn = None
-        scores = self.rules.hook.ddzrules_settle_escape(game=self, seat=seat)
-        self.scores = list(scores) if scores is not None else [0] * self.players
+        saved = self._begin()
+        try:
+            self.escaped = seat
+            self.history.append(Action(seat, "escape"))
+            self.phase = "over"
+            self._turn = None
+            scores = self.rules.hooks["ddzrules_settle_escape"].one(game=self, seat=seat)  # checked
+            self.scores = scores if scores is not None else [0] * self.players
+        except BaseException:
+            self._rollback(saved)
+            raise
+        finally:
+            self._end()
 
     def _finish(self, seat: int) -> None:
         self.winner = seat
         self.phase = "over"
         self._turn = None
-        for events in self.rules.hook.ddzrules_on_game_end(game=self):
+        hooks = self.rules.hooks
+        for events in hooks["ddzrules_on_game_end"](game=self):
             if events:
-                self.events.extend(events)
-        scores = self.rules.hook.ddzrules_settle(game=self)
-        if scores is None:  # pragma: no cover - GameRules checks a settlement plugin exists
-            raise DdzError("no settlement plugin answered")
-        self.scores = list(scores)
+                self._add_events(events)
+        hook = hooks["ddzrules_settle"]
+        scores = hook.one(game=self)  # checked: one integer per seat
+        if scores is None:  # GameRules checks that a settlement plugin exists: it answered None
+            raise PluginError(hook.owners(), hook.name, "answered no scores (None)")
+        self.scores = scores
 
     # ------------------------------------------------------------------ views
     @property
     def landlord_won(self) -> bool | None:
         """Whether the landlord's side won (None: not over, or a table without a landlord)."""
-        if self.winner is None or self.landlord is None:
+        if self.winner is None or self._landlord is None:
             return None
-        return self.winner == self.landlord
+        return self.winner == self._landlord
 
     def _seen_hand(self, seat: int) -> str:
         """A hand as far as it has been dealt (all of it, except while deciding 明牌
         before or during the deal)."""
-        if self.visible_dealt is None:
+        if self._visible_dealt is None:
             return self.hand_string(seat)
         h = self.rules.hand_size
-        return C.counts_to_string(C.counts_of(self.dealt_order[seat * h: seat * h + self.visible_dealt]))
+        return C.counts_to_string(C.counts_of(self.dealt_order[seat * h: seat * h + self._visible_dealt]))
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may see: its own hand, shown kitty and hands, all plays.
@@ -1291,15 +2198,15 @@ class Game:
         view = _new(PlayerView)  # its fields set at once, not through the dataclass __init__
         view.__dict__ = {
             "seat": seat, "phase": phase,
-            "hand": _counts_string(self.hands[seat]) if self.visible_dealt is None else self._seen_hand(seat),
-            "hand_sizes": list(map(sum, self.hands)), "landlord": self.landlord,
+            "hand": _counts_string(self.hands[seat]) if self._visible_dealt is None else self._seen_hand(seat),
+            "hand_sizes": list(map(sum, self.hands)), "landlord": self._landlord,
             "to_act": None if phase == "over" else self._turn,
-            "stake": self.stake, "multiple": self.multiple if self.events else 1.0,
+            "stake": self._stake, "multiple": self.multiple if self._events else 1.0,
             "kitty": _counts_string(self.kitty) if self.kitty_visible else None,
-            "shown_hands": {s: self._seen_hand(s) for s in self.shown_hands if s != seat} if self.shown_hands else {},
+            "shown_hands": {s: self._seen_hand(s) for s in self._shown_hands if s != seat} if self._shown_hands else {},
             "last_play": self.last_play, "last_seat": self.last_seat,
-            "extra": dict(self.public), "private": dict(self.private[seat]),
-            "partners": self.rules._partners.get((self.landlord, seat)) or self.partners(seat),
+            "extra": dict(self._public), "private": dict(self._private[seat]),
+            "partners": self.rules._partners.get((self._landlord, seat)) or self.partners(seat),
             "_lazy": (history, len(history), played, tuple(map(len, played))),
         }
         return view
