@@ -498,21 +498,25 @@ class GameRules:
                                                           *(inst for _, _, inst in self.active))}
 
     # Rules are not changed once made (plugin instances hold configuration only), so a copy
-    # shares them; a pickle carries the variant and the plugin instances and builds the rest.
+    # shares them; a pickle carries the spec and the plugin instances (their classes by
+    # reference) and builds the rest: the variant compiled again from the spec (once a
+    # process for each spec, see _variant_of), the plugin manager, the hooks and the lister.
     def __copy__(self) -> GameRules:
         return self
 
     def __deepcopy__(self, memo: dict[int, Any]) -> GameRules:
         return self
 
-    _UNPICKLED: ClassVar[tuple[str, ...]] = ("pm", "hook", "hooks", "on_play", "play_lister", "_partners",
-                                             "_shared")
+    _UNPICKLED: ClassVar[tuple[str, ...]] = ("variant", "pm", "hook", "hooks", "on_play", "play_lister",
+                                             "_partners", "_shared")
 
     def __getstate__(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if k not in self._UNPICKLED}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
+        self.variant = _variant_of(self.spec)
+        self.spec = self.variant.spec
         self.pm = pluggy.PluginManager(hookspecs.PROJECT)
         self.pm.add_hookspecs(hookspecs)
         self.hook = self.pm.hook
@@ -606,6 +610,24 @@ class GameRules:
     def next_seat(self, seat: int) -> int:
         """The seat after ``seat`` in the order of play (seats are numbered in that order)."""
         return (seat + 1) % self.players
+
+
+#: variants compiled from unpickled specs, by the spec's content (GameRules.__setstate__)
+_UNPICKLED_VARIANTS: dict[str, Variant] = {}
+
+
+def _variant_of(spec: Any) -> Variant:
+    """The variant of an unpickled spec: compiled once a process for each spec's content
+    (every game of a pickled batch shares it), checked as any spec is."""
+    from .compiler import compile_spec
+
+    key = spec.content_hash
+    got = _UNPICKLED_VARIANTS.get(key)
+    if got is None:
+        if len(_UNPICKLED_VARIANTS) >= 16:
+            _UNPICKLED_VARIANTS.clear()
+        got = _UNPICKLED_VARIANTS[key] = Variant(spec, compile_spec(spec))
+    return got
 
 
 # ====================================================================== calling plugins
@@ -1756,6 +1778,7 @@ class Game:
         }
 
     def _set_state(self, state: dict[str, Any]) -> None:
+        self._rng = state["rng"]
         self.deal_number = state["deal_number"]
         self.deals = state["deals"]
         self.history = state["history"]
