@@ -811,16 +811,17 @@ def _has_lone_surrogate(data: Any) -> bool:
     return False
 
 
-def _loads(raw: bytes, where: str) -> Any:
-    """Strict JSON: UTF-8, no NaN or Infinity, no huge numbers, bounded nesting, text only."""
+def _loads(raw: bytes, where: str, one_line: bool = True) -> Any:
+    """Strict JSON: UTF-8, no NaN or Infinity, no huge numbers, bounded nesting, text only.
+    ``where`` names the file and, for ``one_line`` text, the line."""
     try:
         data = json.loads(raw.decode("utf-8"), parse_int=_parse_int, parse_float=_parse_float,
                           parse_constant=_parse_constant)
     except UnicodeDecodeError as e:
         raise SuiteError(f"{where}: not UTF-8 text (byte {e.start + 1})") from None
     except json.JSONDecodeError as e:
-        line = f":{e.lineno}" if e.lineno > 1 else ""
-        raise SuiteError(f"{where}{line}:{e.colno}: not valid JSON: {e.msg}") from None
+        place = f"{e.colno}" if one_line else f"{e.lineno}:{e.colno}"
+        raise SuiteError(f"{where}:{place}: not valid JSON: {e.msg}") from None
     except _BadJson as e:
         raise SuiteError(f"{where}: {e}") from None
     except RecursionError:
@@ -913,7 +914,7 @@ def load_manifest(directory: str | Path) -> dict[str, Any]:
     if not d.is_dir():
         raise SuiteError(f"{d}: not a suite directory (it should hold manifest.json)")
     path = d / "manifest.json"
-    manifest = _loads(_read_small(path, MAX_MANIFEST_BYTES), str(path))
+    manifest = _loads(_read_small(path, MAX_MANIFEST_BYTES), str(path), one_line=False)
     if not isinstance(manifest, dict):
         raise SuiteError(f"{path}: a manifest is a JSON object")
     fmt = manifest.get("format")
@@ -1025,8 +1026,7 @@ def _impossible(t: _Table, category: str, vec: dict[str, Any], limits: Limits) -
             if len(deal["hands"]) != t.players:
                 return f"deals/{i}/hands: {len(deal['hands'])} hands for {t.players} players"
             checks += [t.hand(h, f"deals/{i}/hands/{j}") for j, h in enumerate(deal["hands"])]
-            rest = [str(deal[k]) for k in ("kitty", "undealt") if isinstance(deal.get(k), str)]
-            checks.append(t.together([*deal["hands"], *rest], f"deals/{i}"))
+            checks.append(t.together([*deal["hands"], deal["kitty"], deal.get("undealt", "")], f"deals/{i}"))
         for i, action in enumerate(vec["actions"]):
             if not -1 <= action["seat"] < t.players:  # -1: the table (a redeal)
                 return f"actions/{i}/seat: {action['seat']} is no seat of a {t.players}-player game"

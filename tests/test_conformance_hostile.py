@@ -266,6 +266,7 @@ def _perft(base: Path, **position: Any) -> dict[str, Any]:
     ("deal-over-deck", "deals/0 together: "),
     ("seat", "actions/0/seat: 7 is no seat"),
     ("moves-after", "after: 5 cards of rank 3"),
+    ("undealt", "deals/0/undealt: does not match the pattern"),
 ])
 def test_impossible_vectors_are_refused_with_file_and_line(base: Path, tmp_path: Path, case: str,
                                                             message: str) -> None:
@@ -306,6 +307,9 @@ def test_impossible_vectors_are_refused_with_file_and_line(base: Path, tmp_path:
     elif case == "seat":
         category, vec = "games", first(base, "games")
         vec["actions"][0]["seat"] = 7
+    elif case == "undealt":  # not cards at all
+        category, vec = "games", first(base, "games")
+        vec["deals"][0]["undealt"] = "ZZZ"
     elif case == "moves-after":
         category, vec = "moves", first(base, "moves")
         vec["after"] = "33333"
@@ -370,6 +374,12 @@ def test_an_overlong_line_is_refused_without_reading_it_whole(base: Path, tmp_pa
         tracemalloc.stop()
     assert peak < 3 * MAX_LINE_BYTES, peak
     refused(run(d), "classify.jsonl:1:", "a line longer than the limit of 1,048,576 bytes")
+
+
+def test_a_manifest_that_is_no_json_is_refused_at_its_line_and_column(base: Path, tmp_path: Path) -> None:
+    d = make_suite(base, tmp_path / "s", {"classify": [classify(1)]})
+    (d / "manifest.json").write_text('{\n "format": "ddzrules-suite/1",\n "spec": [}\n', encoding="utf-8")
+    refused(run(d), "manifest.json:3:11:", "not valid JSON")
 
 
 def test_a_huge_integer_in_the_manifest_is_refused(base: Path, tmp_path: Path) -> None:
