@@ -67,7 +67,9 @@ and leaves the state unchanged.
 
 from __future__ import annotations
 
+import copy
 import json
+import operator
 import random
 from collections.abc import Callable
 from typing import Any, ClassVar
@@ -80,7 +82,7 @@ from pettingzoo.utils import wrappers
 
 from . import cache
 from . import cards as C
-from .errors import DdzError
+from .errors import DdzError, brief
 from .moves import Move
 from .runtime import Action, Game, GameRules
 
@@ -129,6 +131,34 @@ _PHASE_HOOKS = ("ddzrules_landlord_phase", "ddzrules_declaration_phases")
 
 class IllegalActionError(DdzError, ValueError):
     """An action id out of range, or not legal now (masked out)."""
+
+
+class SeedError(DdzError, ValueError):
+    """A seed the environment cannot replay (see :func:`game_seed`)."""
+
+
+class NotResetError(DdzError, RuntimeError):
+    """The environment used (``step``, ``observe``, ``last``) before ``reset()``."""
+
+
+#: seeds are integers 0 to 2**64 - 1: each is one game, which a record can replay
+SEED_LIMIT = 2**64
+
+
+def game_seed(seed: object) -> int:
+    """``seed`` as a game's seed: an integer (a Python ``int`` or an integer type such as
+    numpy's) from 0 to 2**64 - 1. Anything else is a :class:`SeedError`: a bool, a float or
+    a string is no seed, and a negative seed would give the game of its absolute value (the
+    generator seeds from it), so two seeds would name one game and a record could not say
+    which."""
+    if isinstance(seed, bool) or not hasattr(type(seed), "__index__"):
+        raise SeedError(f"reset(seed=...) takes an integer 0 to 2**64 - 1 (the game's seed, which a "
+                        f"record replays), not {brief(seed)} ({type(seed).__name__})")
+    value = operator.index(seed)  # type: ignore[call-overload]
+    if not 0 <= value < SEED_LIMIT:
+        raise SeedError(f"reset(seed=...) takes an integer 0 to 2**64 - 1 (the game's seed, which a "
+                        f"record replays), not {brief(value)}")
+    return value
 
 
 #: a play's action identity: (combo, rank, chain length, the packed counts it stands
@@ -290,23 +320,7 @@ class raw_env(AECEnv):
         self.render_mode = render_mode
         self.normalize = normalize
         self.n = n = rules.players
-        plays = _plays(rules)
-        others = _nonplay_actions(rules)
-        #: what each action id means: None (pass), a Move (for a play with wild cards:
-        #: the cards it stands for), or a (kind, value) pair
-        self.action_list: list[Move | ActionKey | None] = [None, *plays, *others]
-        self._play_ids: dict[PlayKey, int] = {play_key(m): i for i, m in enumerate(self.action_list, 0)
-                                              if isinstance(m, Move)}
-        self._other_ids: dict[ActionKey, int] = {
-            a: i for i, a in enumerate(self.action_list) if isinstance(a, tuple)}
-        # memo of play_key lookups by Move identity (Moves are interned; equal Moves of
-        # two wild ranks may stand for different cards, Move equality ignores that)
-        self._by_move: dict[int, tuple[Move, int]] = {}
-        #: the columns of the ``bids`` observation: a pass outside the tricks, then the
-        #: non-play actions
-        self.bid_columns: list[ActionKey] = [("pass", None), *others]
-        self._bid_ids = {a: i for i, a in enumerate(self.bid_columns)}
-        self.wild_ranks = _wild_ranks(rules)
+        self._tables()
         self.history_len = HISTORY_ROUNDS * n
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agents = []
@@ -344,13 +358,82 @@ class raw_env(AECEnv):
         self._legal_ids = np.zeros(0, np.int64)
         self._obs_memo: dict[str, tuple[int, dict[str, Any]]] = {}
         self._row_memo: dict[int, np.ndarray] = {}
+        self._reset_tallies()
+
+    #: what _tables derives from the rules alone and never changes: a copy shares it, a
+    #: pickle leaves it out and the unpickled environment derives it again
+    _TABLES: ClassVar[frozenset[str]] = frozenset({
+        "action_list", "_play_ids", "_other_ids", "bid_columns", "_bid_ids", "wild_ranks", "_zeros",
+        "_eye", "_wild_eye", "_phase_eye", "_orders", "_relative"})
+    #: memos a copy starts afresh (or, keyed by objects both share, from a copy)
+    _MEMOS: ClassVar[frozenset[str]] = frozenset({"_obs_memo", "_row_memo", "_by_move"})
+
+    def _tables(self) -> None:
+        """The action table and the constants of observations, from the rules."""
+        rules, n = self.rules, self.n
+        plays = _plays(rules)
+        others = _nonplay_actions(rules)
+        #: what each action id means: None (pass), a Move (for a play with wild cards:
+        #: the cards it stands for), or a (kind, value) pair
+        self.action_list: list[Move | ActionKey | None] = [None, *plays, *others]
+        self._play_ids: dict[PlayKey, int] = {play_key(m): i for i, m in enumerate(self.action_list, 0)
+                                              if isinstance(m, Move)}
+        self._other_ids: dict[ActionKey, int] = {
+            a: i for i, a in enumerate(self.action_list) if isinstance(a, tuple)}
+        # memo of play_key lookups by Move identity (Moves are interned; equal Moves of
+        # two wild ranks may stand for different cards, Move equality ignores that)
+        self._by_move: dict[int, tuple[Move, int]] = {}
+        #: the columns of the ``bids`` observation: a pass outside the tricks, then the
+        #: non-play actions
+        self.bid_columns: list[ActionKey] = [("pass", None), *others]
+        self._bid_ids = {a: i for i, a in enumerate(self.bid_columns)}
+        self.wild_ranks = _wild_ranks(rules)
         self._zeros = _frozen(np.zeros(NUM_RANKS, np.int8))
         self._eye = _frozen(np.eye(n + 1, dtype=np.int8))
         self._wild_eye = _frozen(np.eye(NUM_RANKS + 1, dtype=np.int8))
         self._phase_eye = _frozen(np.eye(len(PHASES), dtype=np.int8))
         self._orders = [np.array([(me + k) % n for k in range(n)]) for me in range(n)]
         self._relative = [np.array([(s - me) % n for s in range(n)] + [n]) for me in range(n)]
-        self._reset_tallies()
+
+    # ------------------------------------------------------------------ copies
+    # copy.deepcopy: an independent environment (its game, generator, tallies, spaces and
+    # their generators copied) sharing the rules and the action table; pickle: the same,
+    # the table derived again from the unpickled rules (the same ids: it is a function of
+    # the spec), the legal actions listed again by the unpickled game.
+    def __deepcopy__(self, memo: dict[int, Any]) -> raw_env:
+        copied = self.__class__.__new__(self.__class__)
+        memo[id(self)] = copied
+        state = copied.__dict__
+        for key, value in self.__dict__.items():
+            if key == "rules" or key in self._TABLES:
+                state[key] = value
+            elif key == "_obs_memo":
+                state[key] = {}
+            elif key in self._MEMOS:
+                state[key] = dict(value)  # keyed by packed cards, or by the shared rules' Moves
+            else:
+                state[key] = copy.deepcopy(value, memo)
+        return copied
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k not in self._TABLES and k not in self._MEMOS}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._obs_memo = {}
+        self._row_memo = {}
+        self._tables()
+        game = self.game
+        if game is not None and not game.over:  # the actions of the unpickled rules' own lister
+            self._legal = self._legal_by_id(game.legal_actions())
+            self._legal_ids = np.fromiter(self._legal, np.int64, len(self._legal))
+
+    def _started(self, what: str) -> Game:
+        """The game, or NotResetError when there is none yet."""
+        game = self.game
+        if game is None:
+            raise NotResetError(f"call reset() before {what}()")
+        return game
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -363,11 +446,11 @@ class raw_env(AECEnv):
         """A new game; ``seed`` is the game's seed (None: drawn from the environment's
         generator, itself reseeded by every explicit seed)."""
         if seed is not None:
-            self._seeds.seed(seed)
-            game_seed = int(seed)
+            chosen = game_seed(seed)  # SeedError for anything it cannot replay
+            self._seeds.seed(chosen)
         else:
-            game_seed = self._seeds.getrandbits(63)
-        self.game = self.rules.new_game(seed=game_seed)
+            chosen = self._seeds.getrandbits(63)
+        self.game = self.rules.new_game(seed=chosen)
         self._obs_memo.clear()
         self._reset_tallies()
         self.agents = list(self.possible_agents)
@@ -437,6 +520,7 @@ class raw_env(AECEnv):
             self.infos[a] = {"legal_moves": sorted(self._legal)} if a == self.agent_selection else {}
 
     def step(self, action: int | None) -> None:
+        self._started("step")
         agent = self.agent_selection
         if self.terminations.get(agent) or self.truncations.get(agent):
             self._was_dead_step(action)
@@ -460,6 +544,10 @@ class raw_env(AECEnv):
         if self.render_mode == "human":
             self.render()
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        self._started("last")
+        return super().last(observe)  # type: ignore[no-any-return]
+
     def describe(self, action_id: int) -> str:
         """What an action id means, as text (``pass``, ``play 33 (pair)``, ``bid 2`` …)."""
         a = self.action_list[action_id]
@@ -470,8 +558,9 @@ class raw_env(AECEnv):
         return a[0] if a[1] is None else f"{a[0]} {a[1]}"
 
     def observe(self, agent: str) -> dict[str, Any]:
-        game = self.game
-        assert game is not None
+        game = self._started("observe")
+        if agent not in self.possible_agents:
+            raise DdzError(f"no agent {brief(agent)}; the agents are {', '.join(self.possible_agents)}")
         stamp = len(game.history) << 3 | PHASES.index(game.phase)
         memo = self._obs_memo.get(agent)
         if memo is not None and memo[0] == stamp:
@@ -652,11 +741,12 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
               options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
         from .bots import make_bot
 
-        super().reset(seed=seed)
-        game_seed = int(self.np_random.integers(2**62)) if seed is None else int(seed)
-        self.aec.reset(seed=game_seed)
+        chosen = None if seed is None else game_seed(seed)  # SeedError before gymnasium's own check
+        super().reset(seed=chosen)
+        seeded = int(self.np_random.integers(2**62)) if chosen is None else chosen
+        self.aec.reset(seed=seeded)
         # each bot seeded from the game's seed and its seat: one seed, one game
-        self._bots = {s: make_bot(k, game_seed * 31 + s) for s, k in self._kinds.items()}
+        self._bots = {s: make_bot(k, seeded * 31 + s) for s, k in self._kinds.items()}
         self._run_bots()
         return self._obs(), self._info()
 

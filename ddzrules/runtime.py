@@ -659,7 +659,7 @@ def _number_problem(value: object, zero_ok: bool) -> str | None:
     most FACTOR_LIMIT, or None when it is one."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return f"{brief(value)}, not a number"
-    if value != value:
+    if isinstance(value, float) and math.isnan(value):  # (a huge int does not convert)
         return "NaN"
     if value in (math.inf, -math.inf):
         return f"{value}, not finite"
@@ -700,7 +700,7 @@ def _sequence(value: object, what: str) -> list[Any]:
     """A plugin's list (or tuple) answer as a list; ValueError for anything else (an
     iterator or generator, which could be endless, included)."""
     if not isinstance(value, (list, tuple)):
-        raise ValueError(f"answered {brief(value)}, not a list of {what}")
+        raise ValueError(f"answered {brief(value)}, not a list of {what}")  # noqa: TRY004 - the checks' one kind
     return list(value)
 
 
@@ -824,7 +824,7 @@ def call_plugin(game: Game, plugin: str, hook: str, function: Any, args: list[An
     before = -1 if game._guarded else len(game._events)  # in a transaction: see Game._audit
     try:
         answer = function(*args)
-    except (Exception, SystemExit) as e:  # noqa: BLE001 - plugin code: any failure is its own
+    except (Exception, SystemExit) as e:  # plugin code: any failure is its own
         raise PluginError(plugin, _hook_name(hook, method), _raised(e)) from e
     if answer is not None and check is not None:
         answer = _checked(game, plugin, hook, check, answer, context, method)
@@ -848,7 +848,7 @@ def _checked(game: Game, plugin: str, hook: str, check: Any, answer: Any, contex
         return check(game, answer, context)
     except ValueError as e:
         raise PluginError(plugin, _hook_name(hook, method), str(e)) from None
-    except Exception as e:  # noqa: BLE001 - an answer whose own methods raise when read
+    except Exception as e:  # an answer whose own methods raise when read
         raise PluginError(plugin, _hook_name(hook, method), f"answered {brief(answer)}, which cannot "
                                                             f"be read ({_raised(e)})") from e
 
@@ -1361,7 +1361,7 @@ class Game:
         return self._stake
 
     @stake.setter
-    def stake(self, value: int | float) -> None:
+    def stake(self, value: int | float) -> None:  # noqa: PYI041 - compiled: 1 stays 1
         if self._guarded:
             self._keep("stake")
         self._stake = value

@@ -3,6 +3,9 @@ each supported bundled spec, whole random games, rewards, refused actions."""
 
 from __future__ import annotations
 
+import copy
+import pickle
+
 import pytest
 
 pytest.importorskip("pettingzoo")
@@ -10,8 +13,19 @@ np = pytest.importorskip("numpy")
 
 from pettingzoo.test import api_test, seed_test
 
-from ddzrules.env import PHASES, IllegalActionError, SingleAgentEnv, env, play_key, raw_env
+from ddzrules.env import (
+    PHASES,
+    IllegalActionError,
+    NotResetError,
+    SeedError,
+    SingleAgentEnv,
+    env,
+    play_key,
+    raw_env,
+)
 from ddzrules.errors import DdzError
+from ddzrules.records import game_record
+from ddzrules.runtime import GameRules
 from ddzrules.spec import bundled_names
 
 #: every bundled spec that can be played (the compat/ profiles have no game: section)
@@ -105,8 +119,6 @@ def test_illegal_action_is_refused_and_changes_nothing() -> None:
 def test_seed_is_the_game_seed() -> None:
     e = raw_env("hubei-3p")
     e.reset(seed=11)
-    from ddzrules.runtime import GameRules
-
     assert e.game.hands == GameRules.load("hubei-3p").new_game(seed=11).hands
 
 
@@ -320,3 +332,129 @@ def test_wild_only_plays_are_cached_and_a_damaged_entry_is_rebuilt(tmp_path, cac
         env_module._PLAYS.clear()
         with pytest.warns(CacheWarning):
             assert raw_env(str(spec)).action_list == first
+
+
+# ---------------------------------------------------------------- copies, seeds, order of calls
+
+def obs_data(e, agent: str) -> dict:
+    """An observation as plain lists (arrays compared by value)."""
+    obs = e.observe(agent)
+    return {"mask": obs["action_mask"].tolist(), **{k: v.tolist() for k, v in obs["observation"].items()}}
+
+
+def env_state(e) -> tuple:
+    """What an environment shows: every agent's observation, last(), rewards and the game's record."""
+    raw = e.unwrapped
+    return (e.agent_selection, list(e.agents), [obs_data(e, a) for a in raw.possible_agents],
+            dict(raw.rewards), dict(raw._cumulative_rewards), dict(raw.terminations),
+            {a: dict(i) for a, i in raw.infos.items()}, game_record(raw.game))
+
+
+def steps_of(e, rng, n: int) -> list[int]:
+    """Take ``n`` masked random actions (fewer if the game ends); the ids taken."""
+    taken = []
+    for _ in range(n):
+        agent = e.agent_selection
+        if e.unwrapped.terminations.get(agent):
+            break
+        i = int(rng.choice(np.flatnonzero(e.observe(agent)["action_mask"])))
+        e.step(i)
+        taken.append(i)
+    return taken
+
+
+def replay_env(spec: str, seed: int, ids: list[int]):
+    e = env(spec)
+    e.reset(seed=seed)
+    for i in ids:
+        e.step(i)
+    return e
+
+
+COPIES = {"deepcopy": copy.deepcopy, "pickle": lambda e: pickle.loads(pickle.dumps(e))}
+
+
+@pytest.mark.parametrize("how", list(COPIES))
+@pytest.mark.parametrize("spec", ["hubei-3p", "laizi", "qiangdizhu", "paodekuai"])
+def test_a_copied_env_is_the_same_and_then_its_own(spec: str, how: str) -> None:
+    """copy.deepcopy or pickle of the (wrapped) environment mid-game: the copy observes the
+    same; then original and copy take different actions, each is what a fresh environment
+    of that seed given its own actions is, and the copy's steps leave the original as it was."""
+    for at in (0, 3, 25):
+        e = env(spec)
+        e.reset(seed=7)
+        taken = steps_of(e, np.random.default_rng(1), at)
+        before = env_state(e)
+        twin = COPIES[how](e)
+        assert twin.unwrapped is not e.unwrapped and twin.unwrapped.game is not e.unwrapped.game
+        assert env_state(twin) == before
+        twin_taken = taken + steps_of(twin, np.random.default_rng(2), 1000)
+        assert twin.unwrapped.game.over
+        assert env_state(e) == before, f"{spec} at {at}: the copy's steps changed the original"
+        own = taken + steps_of(e, np.random.default_rng(3), 1000)
+        assert own != twin_taken
+        assert env_state(e) == env_state(replay_env(spec, 7, own))
+        assert env_state(twin) == env_state(replay_env(spec, 7, twin_taken))
+
+
+def test_a_copied_env_shares_only_what_never_changes() -> None:
+    e = raw_env("hubei-3p")
+    e.reset(seed=2)
+    twin = copy.deepcopy(e)
+    assert twin.rules is e.rules and twin.action_list is e.action_list  # the table: shared
+    assert twin.game is not e.game and twin._played is not e._played and twin._seeds is not e._seeds
+    assert twin.action_space("player_0") is not e.action_space("player_0")
+    twin.action_space("player_0").sample()  # a space's own generator: the original's unmoved
+    assert e.action_space("player_0").np_random.bit_generator.state != \
+        twin.action_space("player_0").np_random.bit_generator.state
+    # an unstarted environment copies and pickles too
+    fresh = raw_env("hubei-3p")
+    for c in (copy.deepcopy(fresh), pickle.loads(pickle.dumps(fresh))):
+        c.reset(seed=4)
+        fresh.reset(seed=4)
+        assert obs_data(c, c.agent_selection) == obs_data(fresh, fresh.agent_selection)
+
+
+@pytest.mark.parametrize("seed", [-1, -2**70, 2**64, 2**100, "3", 1.5, float("nan"), True, False, [1], b"1"])
+def test_reset_refuses_a_seed_it_cannot_replay(seed) -> None:
+    e = env("hubei-3p")
+    e.reset(seed=3)
+    before = env_state(e)
+    with pytest.raises(SeedError, match=r"integer 0 to 2\*\*64 - 1"):
+        e.reset(seed=seed)
+    assert env_state(e) == before  # the game in progress is untouched
+    with pytest.raises(SeedError):
+        SingleAgentEnv("hubei-3p").reset(seed=seed)
+    with pytest.raises(DdzError):  # a DdzError (the CLI's convention) and a ValueError
+        raw_env("hubei-3p").reset(seed=seed)
+
+
+def test_reset_takes_every_integer_seed_it_can_replay() -> None:
+    e = raw_env("hubei-3p")
+    hands = {}
+    for seed in (0, 1, 2**63, 2**64 - 1, np.int64(5), np.uint64(2**64 - 1)):
+        e.reset(seed=seed)
+        hands[int(seed)] = e.game.hands
+        assert e.game.seed == int(seed) and type(e.game.seed) is int
+    assert hands[5] == GameRules.load("hubei-3p").new_game(5).hands
+    assert hands[2**64 - 1] != hands[0]
+    s = SingleAgentEnv("hubei-3p")
+    s.reset(seed=np.int32(6))
+    assert s.aec.game.seed == 6
+
+
+def test_using_raw_env_before_reset_is_a_clear_error() -> None:
+    e = raw_env("hubei-3p")
+    for call, name in ((lambda: e.step(0), "step"), (lambda: e.observe("player_0"), "observe"),
+                       (lambda: e.last(), "last")):
+        with pytest.raises(NotResetError, match=rf"call reset\(\) before {name}\(\)") as info:
+            call()
+        assert isinstance(info.value, DdzError) and not isinstance(info.value, AssertionError)
+    assert raw_env("hubei-3p", render_mode="ansi").render() == "(not reset)"
+    s = SingleAgentEnv("hubei-3p")
+    with pytest.raises(DdzError, match="reset"):
+        s.action_masks()
+    e.reset(seed=1)
+    with pytest.raises(DdzError, match="no agent 'player_9'"):
+        e.observe("player_9")
+    assert e.last()[1] == 0
