@@ -13,7 +13,11 @@ can write there can edit a file, so an entry is served only when
 
 Anything refused is reported with a :class:`CacheWarning` and the caller rebuilds.
 Entries are written to a private temporary file and renamed into place atomically,
-so concurrent writers never mix. ``DDZRULES_NO_CACHE=1`` turns the cache off.
+so concurrent writers never mix; the temporary files a killed writer left behind are
+removed once they are older than :data:`STALE_TMP_SECONDS`. A ``key`` that is not a
+regular file of 32 bytes (empty, truncated, a symlink …) is replaced by a new one, with
+one warning (the entries keyed by the old one are rebuilt): the cache never stays off.
+``DDZRULES_NO_CACHE=1`` turns the cache off.
 """
 
 from __future__ import annotations
@@ -21,7 +25,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+import re
 import stat
+import time
 import warnings
 from collections.abc import Callable
 from functools import cache as _memo
@@ -34,6 +40,19 @@ T = TypeVar("T")
 MAX_CACHE_BYTES = int(os.environ.get("DDZRULES_MAX_CACHE_BYTES", str(512 * 2**20)))
 _KEY_BYTES = 32
 _DIGEST_BYTES = 64  # hex of SHA-256
+#: a temporary file of a writer (``<name>.<pid>.<8 hex>.tmp``, see :func:`_private_tmp`)
+#: this old was left by a writer that died: it is removed (no write takes minutes)
+STALE_TMP_SECONDS = 600
+_TMP_NAME = re.compile(r"[^/]+\.[0-9]+\.[0-9a-f]{8}\.tmp")
+#: at most this many directory entries are looked at for stale temporary files (bounded time)
+_SCAN_LIMIT = 10_000
+#: cache directories cleaned of stale temporary files by this process, and key files it has
+#: warned about (once each)
+_cleaned: set[str] = set()
+_warned: set[tuple[str, str]] = set()
+#: cache directory -> when this process made its key again (entries written before it are
+#: keyed by the lost key: rebuilt without a warning each, the key's one warning said so)
+_renewed: dict[str, float] = {}
 
 
 class CacheWarning(UserWarning):
@@ -70,29 +89,99 @@ def _source_digest(name: str) -> bytes:
 
 def _cache_key() -> bytes | None:
     """The secret this installation keys its cache digests with (``key`` in the cache
-    directory, created on first use, readable by the user only). None when the
-    directory cannot hold it (the cache is then not used at all)."""
+    directory, readable by the user only): made on first use, and made again (with one
+    :class:`CacheWarning`) when what is there is not a regular file of 32 bytes — an empty
+    or truncated file a writer killed half-way left, a symlink, a FIFO — so that the cache
+    is never off for good. None when the directory cannot hold a key (a read-only home, or
+    a ``key`` that is a directory): the cache is then not used."""
     path = cache_dir() / "key"
     try:
         st = os.lstat(path)
-        if stat.S_ISREG(st.st_mode) and st.st_size == _KEY_BYTES:
-            return path.read_bytes()
-        return None  # not a regular key file: do not use the cache at all
     except FileNotFoundError:
-        pass
+        return _new_key(path, replace=False)
     except OSError:
         return None
+    if stat.S_ISREG(st.st_mode) and st.st_size == _KEY_BYTES:
+        try:
+            key = read_regular(path, _KEY_BYTES)
+        except (OSError, ValueError):
+            key = None  # swapped for something else since lstat: made again below
+        if key is not None and len(key) == _KEY_BYTES:
+            return key
+    what = (f"{st.st_size} bytes, not {_KEY_BYTES}" if stat.S_ISREG(st.st_mode)
+            else "a symlink" if stat.S_ISLNK(st.st_mode) else "not a regular file")
+    _warn_once(path, f"the table cache's key {path} is damaged ({what}); making a new one: the tables "
+                     "cached under the old one are rebuilt", "damaged")
+    return _new_key(path, replace=True)
+
+
+def _warn_once(path: Path, message: str, kind: str) -> None:
+    """Warn about the key ``path`` once a process for each ``kind`` of trouble."""
+    if (str(path), kind) not in _warned:
+        _warned.add((str(path), kind))
+        warnings.warn(message, CacheWarning, stacklevel=4)
+
+
+def _private_tmp(path: Path) -> Path:
+    """A temporary file beside ``path`` for one writer (its pid and 4 random bytes)."""
+    return path.with_name(f"{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+
+
+def _new_key(path: Path, replace: bool) -> bytes | None:
+    """Make a new key at ``path``, whole or not at all: written to a private temporary
+    file first, then linked into place when there is none (another process's key, made
+    meanwhile, wins: it is read back) or renamed over the damaged one. The key read back
+    is returned (a concurrent renewal may have won), or None when none can be made."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        key = os.urandom(_KEY_BYTES)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(key)
-        return key
-    except FileExistsError:  # another process made it first
-        return _cache_key()
-    except OSError:
+        clean_stale(path.parent)
+        tmp = _private_tmp(path)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(os.urandom(_KEY_BYTES))
+            if replace:
+                os.replace(tmp, path)
+                _renewed[str(path.parent)] = os.lstat(path).st_mtime
+            else:
+                try:
+                    os.link(tmp, path)  # fails if another process made one first
+                except FileExistsError:
+                    pass
+        finally:
+            tmp.unlink(missing_ok=True)
+        key = read_regular(path, _KEY_BYTES)
+    except (OSError, ValueError) as e:
+        _warn_once(path, f"the table cache's key {path} cannot be made ({e}); the table cache is not used", "unmade")
         return None
+    return key if key is not None and len(key) == _KEY_BYTES else None
+
+
+def clean_stale(directory: Path) -> None:
+    """Remove the temporary files writers that died left in ``directory``: names of the
+    cache's own pattern (``<name>.<pid>.<8 hex>.tmp``), regular files or symlinks (the
+    link, never what it points to) older than STALE_TMP_SECONDS. Once a process for each
+    directory, looking at no more than _SCAN_LIMIT entries; any OSError is ignored."""
+    if str(directory) in _cleaned:
+        return
+    _cleaned.add(str(directory))
+    now = time.time()
+    try:
+        with os.scandir(directory) as entries:
+            for n, entry in enumerate(entries):
+                if n >= _SCAN_LIMIT:
+                    break
+                if not _TMP_NAME.fullmatch(entry.name):
+                    continue
+                try:
+                    st = entry.stat(follow_symlinks=False)
+                    if (stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode)) \
+                            and now - st.st_mtime > STALE_TMP_SECONDS:
+                        os.unlink(entry.path)
+                except OSError:
+                    continue
+    except OSError:
+        pass
 
 
 def read_regular(path: Path, limit: int) -> bytes | None:
@@ -140,6 +229,9 @@ def load(name: str, parse: Callable[[bytes], T], stacklevel: int = 2) -> T | Non
         digest, body = data[:_DIGEST_BYTES], data[_DIGEST_BYTES + 1:]
         if data[_DIGEST_BYTES:_DIGEST_BYTES + 1] != b"\n" \
                 or not hmac.compare_digest(digest, _digest(key, name, body)):
+            renewed = _renewed.get(str(path.parent))
+            if renewed is not None and os.lstat(path).st_mtime <= renewed:
+                return None  # keyed by the key this process replaced: rebuilt, already said
             raise ValueError("its digest does not match its content")
         return parse(body)
     # a parser's own slip on a payload that passed the digest is still no reason to fail
@@ -165,7 +257,8 @@ def store(name: str, body: bytes) -> None:
         key = _cache_key()
         if key is None:
             return
-        tmp = path.with_name(f"{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+        clean_stale(path.parent)
+        tmp = _private_tmp(path)
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
             with os.fdopen(fd, "wb") as f:

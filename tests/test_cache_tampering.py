@@ -6,7 +6,10 @@ clean cache, and the file is rebuilt with a warning."""
 from __future__ import annotations
 
 import os
+import stat
 import threading
+import time
+import warnings
 from array import array
 from collections.abc import Callable
 from pathlib import Path
@@ -236,3 +239,137 @@ def test_byte_column_checks_agree_with_counting(hubei: ddzrules.Variant) -> None
         if rng.random() < 0.5:
             values.sort()
         assert _ascending(array("Q", values).tobytes()) == (values == sorted(values)), values
+
+
+# ---------------------------------------------------------------- the key, and killed writers
+
+def _key_damage() -> dict[str, Callable[[Path], None]]:
+    outside_key = b"k" * 32  # a key whose content anyone knows
+
+    def symlink_to_known(path: Path) -> None:
+        target = path.parent.parent / "known-key"
+        target.write_bytes(outside_key)
+        path.unlink()
+        path.symlink_to(target)
+
+    return {
+        "empty (a writer killed before writing it)": lambda p: p.write_bytes(b""),
+        "truncated": lambda p: p.write_bytes(p.read_bytes()[:5]),
+        "too long": lambda p: p.write_bytes(p.read_bytes() + b"x"),
+        "a symlink to /dev/zero": _replace_file(lambda p: p.symlink_to("/dev/zero")),
+        "a symlink to a file of 32 known bytes": symlink_to_known,
+        "a dangling symlink": _replace_file(lambda p: p.symlink_to(p.parent / "nowhere")),
+        "a FIFO": _replace_file(lambda p: os.mkfifo(p)),
+    }
+
+
+KEY_DAMAGE = _key_damage()
+
+
+def _key_warnings(record: list[warnings.WarningMessage]) -> list[str]:
+    return [str(w.message) for w in record if issubclass(w.category, CacheWarning)
+            and str(w.message).startswith("the table cache's key")]
+
+
+@pytest.mark.parametrize("name", list(KEY_DAMAGE))
+def test_a_damaged_key_is_made_again_with_one_warning(cache: Path, name: str) -> None:
+    """A key that is not a regular 32-byte file used to turn the cache off for good (every
+    load then rebuilt every table, laizi's environment 25 s in each process): it is replaced,
+    with one warning, and the tables are cached (and served) again."""
+    clean = answers(ddzrules.load_variant("hubei-3p"))
+    KEY_DAMAGE[name](cache / "key")
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        result: list[object] = []
+        worker = threading.Thread(target=lambda: result.append(answers(ddzrules.load_variant("hubei-3p"))),
+                                  daemon=True)
+        worker.start()
+        worker.join(timeout=60)  # a FIFO must not block
+        assert result == [clean]
+        assert answers(ddzrules.load_variant("hubei-3p")) == clean
+    said = _key_warnings(record)
+    assert len(said) == 1 and "damaged" in said[0] and "making a new one" in said[0], said
+    # the one warning: the entries keyed by the lost key are rebuilt without one each
+    assert len([w for w in record if issubclass(w.category, CacheWarning)]) == 1
+    key = cache / "key"
+    assert key.is_file() and not key.is_symlink() and len(key.read_bytes()) == 32
+    assert key.read_bytes() != b"k" * 32
+    assert stat.S_IMODE(os.lstat(key).st_mode) == 0o600
+    # the table was stored again under the new key, and is served without a warning
+    path = table_file(cache)
+    digest, _, body = path.read_bytes().partition(b"\n")
+    assert digest == _digest(key.read_bytes(), path.name, body)
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        assert answers(ddzrules.load_variant("hubei-3p")) == clean
+    assert not [w for w in record if issubclass(w.category, CacheWarning)]
+    assert not list(cache.glob("*.tmp"))
+
+
+def test_a_key_that_cannot_be_made_warns_once_and_answers_stay_right(cache: Path) -> None:
+    clean = answers(ddzrules.load_variant("hubei-3p"))
+    (cache / "key").unlink()
+    (cache / "key").mkdir()
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        for _ in range(3):
+            assert answers(ddzrules.load_variant("hubei-3p")) == clean
+    said = _key_warnings(record)
+    assert len(said) == 2 and "damaged" in said[0] and "cannot be made" in said[1], said
+    assert not list(cache.glob("*.tmp"))
+
+
+def test_concurrent_first_uses_agree_on_one_key(cache: Path) -> None:
+    """Writers racing to make the first key: one key, never a partly written one."""
+    from ddzrules.cache import _cache_key
+
+    cache.mkdir(parents=True, exist_ok=True)
+    got: list[bytes | None] = []
+    barrier = threading.Barrier(8)
+
+    def first_use() -> None:
+        barrier.wait()
+        got.append(_cache_key())
+
+    threads = [threading.Thread(target=first_use) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert len(got) == 8 and len(set(got)) == 1 and got[0] == (cache / "key").read_bytes()
+    assert not list(cache.glob("*.tmp"))
+
+
+def test_stale_temporary_files_of_killed_writers_are_removed(cache: Path, tmp_path: Path) -> None:
+    """Temporary files of the cache's own pattern older than STALE_TMP_SECONDS go when a
+    process first writes there; newer ones (a writer at work), other names, directories and
+    the targets of symlinks stay."""
+    from ddzrules.cache import STALE_TMP_SECONDS
+
+    cache.mkdir(parents=True)
+    old = time.time() - STALE_TMP_SECONDS - 60
+    outside = tmp_path / "outside.json"
+    outside.write_bytes(b"not the cache's")
+    made = {
+        "table-abc.json.4242.deadbeef.tmp": "stale",
+        "key.17.0123abcd.tmp": "stale",
+        "table-abc.json.4243.cafef00d.tmp": "fresh",
+        "notes.tmp": "other", "table-abc.json.12.xyz.tmp": "other", "table.json": "other",
+        "link.json.9.00000000.tmp": "stale link",
+        "dir.json.9.11111111.tmp": "directory",
+    }
+    for name, kind in made.items():
+        p = cache / name
+        if kind == "stale link":
+            p.symlink_to(outside)
+        elif kind == "directory":
+            p.mkdir()
+        else:
+            p.write_bytes(b"x" * 100)
+        if kind != "fresh":
+            os.utime(p, (old, old), follow_symlinks=False)
+    ddzrules.load_variant("hubei-3p")  # writes its table (and the key): cleans first
+    left = {p.name for p in cache.iterdir()}
+    for name, kind in made.items():
+        assert (name in left) == (kind in ("fresh", "other", "directory")), (name, kind)
+    assert outside.read_bytes() == b"not the cache's"
