@@ -250,11 +250,12 @@ def _play_counts(packed: int) -> tuple[tuple[int, int], ...]:
 # ====================================================================== plugins
 
 
-def load_plugin_class(target: str) -> tuple[str, type]:
-    """Import a plugin class named ``module:Class`` (or ``path/to/file.py:Class``) for
-    ``--plugin``; returns ``(name, class)``, the name being the class's ``name`` attribute or
-    else the class name. Any failure (no such module or class, an exception while importing,
-    not a class, no hook, an exception when built with no parameters) is a :class:`DdzError`."""
+def import_class(target: str, option: str = "--plugin") -> type:
+    """Import the class named ``module:Class`` or ``path/to/file.py:Class`` for a command-line
+    option (``--plugin``, ``--engine``): a module is found as ``python -m`` finds it (the current
+    folder included), a file is imported from its path (once per path). Any failure (no such
+    module, file or class, an exception while importing, not a class) is a :class:`DdzError`
+    beginning ``{option} {target!r}:``."""
     import importlib
     import importlib.util
     import os
@@ -262,18 +263,18 @@ def load_plugin_class(target: str) -> tuple[str, type]:
 
     module_name, sep, attr = target.rpartition(":")
     if not sep or not module_name or not attr:
-        raise DdzError(f"--plugin {target!r}: expected module:Class (or path/to/file.py:Class)")
+        raise DdzError(f"{option} {target!r}: expected module:Class (or path/to/file.py:Class)")
     try:
         if module_name.endswith(".py") or "/" in module_name or os.sep in module_name:
             path = os.path.abspath(module_name)
             if not os.path.isfile(path):
-                raise DdzError(f"--plugin {target!r}: no file {module_name}")
+                raise DdzError(f"{option} {target!r}: no file {module_name}")
             key = "ddzrules_user_plugin_" + "".join(c if c.isalnum() else "_" for c in path)
             module = sys.modules.get(key)
             if module is None:
                 spec = importlib.util.spec_from_file_location(key, path)
                 if spec is None or spec.loader is None:
-                    raise DdzError(f"--plugin {target!r}: cannot import {module_name}")
+                    raise DdzError(f"{option} {target!r}: cannot import {module_name}")
                 module = importlib.util.module_from_spec(spec)
                 sys.modules[key] = module
                 try:
@@ -288,15 +289,25 @@ def load_plugin_class(target: str) -> tuple[str, type]:
     except DdzError:
         raise
     except ModuleNotFoundError as e:
-        raise DdzError(f"--plugin {target!r}: no module named {e.name!r}") from None
+        raise DdzError(f"{option} {target!r}: no module named {e.name!r}") from None
     except (Exception, SystemExit) as e:  # noqa: BLE001 - user code: any failure is reported
-        raise DdzError(f"--plugin {target!r}: importing {module_name} raised "
+        raise DdzError(f"{option} {target!r}: importing {module_name} raised "
                        f"{type(e).__name__}: {e}") from None
     cls = getattr(module, attr, None)
     if cls is None:
-        raise DdzError(f"--plugin {target!r}: {module_name} has no {attr!r}")
+        raise DdzError(f"{option} {target!r}: {module_name} has no {attr!r}")
     if not isinstance(cls, type):
-        raise DdzError(f"--plugin {target!r}: {attr} is not a class")
+        raise DdzError(f"{option} {target!r}: {attr} is not a class")
+    return cls
+
+
+def load_plugin_class(target: str) -> tuple[str, type]:
+    """Import a plugin class named ``module:Class`` (or ``path/to/file.py:Class``) for
+    ``--plugin``; returns ``(name, class)``, the name being the class's ``name`` attribute or
+    else the class name. Any failure (no such module or class, an exception while importing,
+    not a class, no hook, an exception when built with no parameters) is a :class:`DdzError`."""
+    cls = import_class(target, "--plugin")
+    attr = target.rpartition(":")[2]
     if not implemented_hooks(cls):
         raise DdzError(f"--plugin {target!r}: {attr} implements no ddzrules hook "
                        "(methods marked with ddzrules.hookspecs.hookimpl)")
@@ -679,7 +690,8 @@ def _event_problem(event: object) -> str | None:
     """Why ``event`` is not a MultiplierEvent with a factor a finite number above 0."""
     if not isinstance(event, MultiplierEvent):
         return f"{brief(event)}, not a MultiplierEvent"
-    problem = _factor_problem(event.factor)
+    # read untyped: compiled code would check it as int | float first
+    problem = _factor_problem(getattr(event, "factor", None))
     return None if problem is None else f"event {brief(event.name)} with factor {problem}"
 
 
@@ -1281,18 +1293,20 @@ class Game:
     undealt: list[int]
     #: the shuffled deck, hands dealt from its front (for plugins that turn a card face up)
     dealt_order: list[int]
-    _face_up: tuple[int, int] | None
-    _landlord: int | None
-    _stake: int | float  # not float: compiled, 1 would read 1.0
-    _events: list[MultiplierEvent]
+    # what plugins write is Any here, not its type: compiled code would refuse a value of
+    # another type when it is read, before _audit can say which plugin wrote it
+    _face_up: Any  # tuple[int, int] | None
+    _landlord: Any  # int | None
+    _stake: Any  # int | float
+    _events: list[Any]  # list[MultiplierEvent]
     #: (the events, their multiple) as last worked out (Game.multiple, asked at every view)
     _multiple: tuple[tuple[MultiplierEvent, ...], float] | None
-    _pair_factors: dict[int, int | float]
+    _pair_factors: dict[Any, Any]  # dict[int, int | float]
     _shown_hands: set[int]
     kitty_visible: bool
     _public: dict[str, Any]
     _private: dict[int, dict[str, Any]]
-    _visible_dealt: int | None
+    _visible_dealt: Any  # int | None
     _stats: dict[str, int | float]  # not float: compiled, 1 would read 1.0
     escaped: int | None
     _redeal: str | None
@@ -1688,9 +1702,15 @@ class Game:
     def _declaration_phases(self) -> tuple[list[Phase], list[tuple[str, str]]]:
         """The declaration phases in the spec's order, and the plugin (and hook) of each."""
         hook = self.rules.hooks["ddzrules_declaration_phases"]
+        answers: list[tuple[str, list[Phase]]] = hook.pairs(game=self)
+        phases: list[Phase] = []
+        owners: list[tuple[str, str]] = []
         # pluggy calls the last-registered plugin first; the spec's order is the reverse
-        made = [(label, p) for label, ps in reversed(hook.pairs(game=self)) for p in ps]
-        return [p for _, p in made], [(label, hook.name) for label, _ in made]
+        for label, made in reversed(answers):
+            for phase in made:
+                phases.append(phase)
+                owners.append((label, hook.name))
+        return phases, owners
 
     def _next_phase(self) -> None:
         """The next phase of _phases becomes the current one (None when there is none)."""
@@ -1864,11 +1884,13 @@ class Game:
             self._keep("events")
         self._events.extend(events)
 
-    def count(self, stat: str, amount: int | float = 1) -> None:  # noqa: PYI041 - compiled: 1 stays 1
+    def count(self, stat: str, amount: object = 1) -> None:
         """Add to a per-game statistic that ``simulate`` averages (robs, 明牌, bean flow …);
-        ``amount`` is a finite number (ValueError otherwise: an average would be poisoned)."""
-        if type(amount) is not int and (isinstance(amount, bool) or not isinstance(amount, (int, float))
-                                        or not math.isfinite(amount)):
+        ``amount`` is a finite int or float (ValueError otherwise: an average would be
+        poisoned; ``object``, not ``int | float``: compiled code would refuse it first, and
+        would turn 1 into 1.0)."""
+        if isinstance(amount, bool) or not isinstance(amount, (int, float)) \
+                or (isinstance(amount, float) and not math.isfinite(amount)):
             raise ValueError(f"game.count({brief(stat)}, ...) takes a finite number, not {brief(amount)}")
         if self._guarded:
             self._keep("stats")

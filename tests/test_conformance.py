@@ -370,8 +370,10 @@ def test_bad_suites_are_clear_errors(smoke_suite: Path, tmp_path: Path, damage: 
 
 @pytest.mark.parametrize("engine, message", [
     ("nosuchengine", "unknown engine 'nosuchengine'"),
-    ("nosuchmodule_xyz:Engine", "cannot import 'nosuchmodule_xyz'"),
-    ("ddzrules.cards:NoSuchClass", "has no class 'NoSuchClass'"),
+    ("nosuchmodule_xyz:Engine", "--engine 'nosuchmodule_xyz:Engine': no module named 'nosuchmodule_xyz'"),
+    ("ddzrules.cards:NoSuchClass", "ddzrules.cards has no 'NoSuchClass'"),
+    ("ddzrules.cards:RANKS", "RANKS is not a class"),
+    ("./no_such_file_xyz.py:Engine", "no file ./no_such_file_xyz.py"),
     # a class with no capability had every vector skipped, and the run passed
     ("ddzrules.errors:DdzError", "DdzError is not an engine adapter (it has none of the methods"),
     (f"{__name__}:NoArgs", "NoArgs is not an engine adapter (it is not built as Class(manifest, options))"),
@@ -391,3 +393,35 @@ class NoArgs:
 
     def classify(self, cards: str, wild: str | None) -> Any:
         raise AssertionError("never asked")
+
+
+ADAPTER = """
+from ddzrules.engines.native import NativeEngine
+
+class Mine(NativeEngine):
+    def __init__(self, manifest, options):
+        super().__init__(manifest, options)
+        self.name = "mine"
+"""
+
+
+def test_engine_from_a_module_of_the_current_folder_or_a_file(smoke_suite: Path, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    (tmp_path / "my_adapter_mod_xyz.py").write_text(ADAPTER, encoding="utf-8")
+    (tmp_path / "broken_adapter_xyz.py").write_text("raise RuntimeError('broken on import')\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    runner = CliRunner()
+    for target in ("my_adapter_mod_xyz:Mine", "./my_adapter_mod_xyz.py:Mine",
+                   str(tmp_path / "my_adapter_mod_xyz.py") + ":Mine"):
+        r = runner.invoke(main, ["conformance", "run", str(smoke_suite), "--engine", target,
+                                 "--category", "classify"])
+        assert r.exit_code == 0 and "against mine" in r.output, (target, r.output)
+    for target, message in (("./my_adapter_mod_xyz.py:Nothing", "has no 'Nothing'"),
+                            ("broken_adapter_xyz:Engine", "importing broken_adapter_xyz raised RuntimeError"),
+                            ("./broken_adapter_xyz.py:Engine", "raised RuntimeError: broken on import")):
+        r = runner.invoke(main, ["conformance", "run", str(smoke_suite), "--engine", target])
+        text = " ".join(r.output.split())
+        assert r.exit_code == 1 and message in text and "Traceback" not in r.output, (target, r.output)

@@ -47,7 +47,6 @@ engine's behaviour stated in its docs, never a list of vector ids.
 
 from __future__ import annotations
 
-import importlib
 import inspect
 from dataclasses import dataclass, field
 from importlib import metadata
@@ -168,26 +167,22 @@ def builtin_engines() -> dict[str, str]:
 
 
 def load_engine_class(name: str) -> type:
-    """The adapter class for ``name``: a registered engine name or ``module:Class``."""
+    """The adapter class for ``name``: a registered engine name, or ``module:Class`` /
+    ``path/to/file.py:Class`` imported as ``--plugin`` imports a plugin (a module of the
+    current folder is found; a file is imported from its path). Any failure, and a class
+    that is no adapter, is an :class:`EngineError`."""
+    from ..runtime import import_class
+
     registered = builtin_engines()
     target = registered.get(name)
-    if target is None:
-        if ":" not in name:
-            known = ", ".join(sorted(registered)) or "none"
-            raise EngineError(f"unknown engine {name!r}; registered engines: {known} "
-                              "(or give a class as module:Class)")
-        target = name
-    module_name, _, class_name = target.partition(":")
+    if target is None and ":" not in name:
+        known = ", ".join(sorted(registered)) or "none"
+        raise EngineError(f"unknown engine {name!r}; registered engines: {known} "
+                          "(or give a class as module:Class or path/to/file.py:Class)")
     try:
-        module = importlib.import_module(module_name)
-    except ImportError as e:
-        raise EngineError(f"engine {name!r}: cannot import {module_name!r}: {e}") from None
-    except Exception as e:  # noqa: BLE001 - an adapter module that crashes on import
-        raise EngineError(f"engine {name!r}: importing {module_name!r} failed: "
-                          f"{type(e).__name__}: {e}") from None
-    cls = getattr(module, class_name, None)
-    if not isinstance(cls, type):
-        raise EngineError(f"engine {name!r}: {module_name!r} has no class {class_name!r}")
+        cls = import_class(target or name, "--engine")
+    except DdzError as e:
+        raise EngineError(str(e)) from None
     return _adapter(name, cls)
 
 
