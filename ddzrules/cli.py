@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import unicodedata
 import warnings
@@ -81,10 +82,19 @@ def user_errors(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+#: DEL and the C1 controls (U+0080-U+009F: U+009B is a terminal's CSI), which json.dumps
+#: leaves raw with ensure_ascii=False; it escapes the C0 controls itself
+_RAW_CONTROLS = re.compile("[\x7f-\x9f]")
+
+
 def emit_json(data: Any) -> None:
+    """``data`` as indented JSON on stdout: Chinese stays readable, but no character that
+    acts on a terminal is written raw (outside strings JSON is ASCII, so escaping them in
+    the text escapes them in their strings)."""
     # allow_nan=False: a NaN or Infinity is no JSON; a figure that is not finite is refused
     # where it is made (stats.dumps_finite), so this is the last guard, never the message
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False))
+    text = json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False)
+    click.echo(_RAW_CONTROLS.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")

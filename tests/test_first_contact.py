@@ -145,3 +145,32 @@ def test_the_cli_raises_no_deprecation_warning() -> None:
             "r = CliRunner().invoke(main, ['--help']); assert r.exit_code == 0, r.output")
     done = subprocess.run([sys.executable, "-W", "error", "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_json_output_writes_no_terminal_control_raw() -> None:
+    import click
+
+    from ddzrules.cli import emit_json
+
+    @click.command()
+    def show() -> None:
+        emit_json({"covers": "a\x9b31mb\x7f\x1b[0m 中", "n": [1.5]})
+
+    out = CliRunner().invoke(show).output
+    assert not any(0x7f <= ord(ch) <= 0x9f or ord(ch) < 0x20 and ch != "\n" for ch in out)
+    assert json.loads(out) == {"covers": "a\x9b31mb\x7f\x1b[0m 中", "n": [1.5]}  # the same data
+    assert "中" in out  # Chinese stays readable
+
+
+def test_json_output_refuses_what_is_not_json() -> None:
+    import click
+
+    from ddzrules.cli import emit_json, user_errors
+
+    @click.command()
+    @user_errors
+    def show() -> None:
+        emit_json({"x": float("nan")})
+
+    result = CliRunner().invoke(show)
+    assert result.exit_code == 1 and "NaN" not in result.stdout and "Traceback" not in result.output
