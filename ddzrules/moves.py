@@ -90,6 +90,14 @@ class Move:
     def __str__(self) -> str:
         return self.cards
 
+    # immutable: a copy (of a game's history or plays, of an environment) is the move itself,
+    # not a field-by-field rebuild of each one, and stays the very object the rules listed
+    def __copy__(self) -> Move:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Move:
+        return self
+
 
 class LegalMoves(tuple[Move, ...]):
     """Every distinct legal play of a hand, each once in listing order, and whether
@@ -137,7 +145,14 @@ class LegalMoves(tuple[Move, ...]):
     __hash__ = tuple.__hash__
 
     def __getnewargs__(self) -> tuple[tuple[Move, ...], bool]:  # type: ignore[override]
-        return tuple(self), self.can_pass  # pickle and copy remake the right subclass
+        return tuple(self), self.can_pass  # pickle remakes the right subclass
+
+    # immutable, of immutable Moves: a copy is the listing itself
+    def __copy__(self) -> LegalMoves:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> LegalMoves:
+        return self
 
     def __repr__(self) -> str:
         return f"LegalMoves(moves={tuple(self)!r}, can_pass={self.can_pass})"

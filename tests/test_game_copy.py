@@ -142,3 +142,36 @@ def test_a_pickled_game_carries_its_rules() -> None:
         assert state_of(g) == state_of(c)
     # the unpickled rules make new games too, the same as the originals
     assert state_of(copies[0].rules.new_game(9)) == state_of(rules.new_game(9))
+
+
+def test_moves_are_copied_as_themselves() -> None:
+    """A Move (and a LegalMoves) is immutable: copy and deepcopy give the object itself, so a
+    copied game's plays are the very Moves of the original's rules (not rebuilt one by one),
+    while pickle still makes equal ones."""
+    variant = GameRules.load("hubei-3p").variant
+    listing = variant.legal_moves("3334445569TJQKA2XD")
+    move = listing[0]
+    assert copy.deepcopy(move) is move and copy.copy(move) is move
+    assert copy.deepcopy(listing) is listing and copy.copy(listing) is listing
+    held = {"plays": [move, (move, 1)]}
+    copied = copy.deepcopy(held)
+    assert copied is not held and copied["plays"] is not held["plays"]
+    assert copied["plays"][0] is move and copied["plays"][1][0] is move
+    unpickled = pickle.loads(pickle.dumps(move))
+    assert unpickled == move and unpickled is not move
+    assert pickle.loads(pickle.dumps(listing)) == listing
+
+    rules = GameRules.load("hubei-3p")
+    game = rules.new_game(3)
+    bots = [make_bot("heuristic", s) for s in range(rules.players)]
+    while not any(game.played):
+        step(game, bots[game.to_act])  # type: ignore[index]
+    twin = copy.deepcopy(game)
+    assert twin.played is not game.played
+    assert [[id(m) for m in p] for p in twin.played] == [[id(m) for m in p] for p in game.played]
+    # the copy still goes its own way: its plays do not appear in the original
+    before = state_of(game)
+    others = [make_bot("random", 50 + s) for s in range(rules.players)]
+    while not twin.over:
+        step(twin, others[twin.to_act])  # type: ignore[index]
+    assert state_of(game) == before
