@@ -34,16 +34,19 @@ import string
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from . import cards as C
 from .compiler import UNBOUNDED, KickerRule, Shape
-from .errors import DdzError
+from .errors import DdzError, brief
 from .moves import Move
 from .spec import bundled_root
 from .variant import Variant, load_variant
+
+if TYPE_CHECKING:
+    from .runtime import Game
 
 LANGS = ("en", "zh")
 FORMATS = ("md", "html")
@@ -272,8 +275,12 @@ def build_sheet(spec: str | Path | Variant, seed: int | None = None) -> Sheet:
         from .runtime import GameRules
 
         game_rules = GameRules(v)
+        # describe is plugin code: called as the runtime calls any (call_plugin), for a game
+        # of these rules, which it is not given (call_plugin audits it: nothing changes)
+        probe = game_rules.new_game(0)
         plugins = tuple(
-            _plugin_entry(role, name, inst, data["game"]) for role, name, inst in game_rules.active
+            _plugin_entry(role, name, inst, data["game"], probe)
+            for role, name, inst in game_rules.active
         )
         example = _worked_example(game_rules, seed)
     source = {k: str(val) for k, val in (data.get("source") or {}).items() if val}
@@ -567,16 +574,84 @@ def _both(value: Any) -> dict[str, str]:
     return {"en": str(value or ""), "zh": str(value or "")}
 
 
-def _plugin_entry(role: str, name: str, inst: Any, game: dict[str, Any]) -> PluginEntry:
+def _texts(value: object, what: str) -> None:
+    """ValueError unless ``value`` is a list (or tuple) of strings."""
+    if not isinstance(value, (list, tuple)):
+        raise ValueError(f"answered {what} {brief(value)}, not a list of strings")  # noqa: TRY004
+    for x in value:
+        if not isinstance(x, str):
+            raise ValueError(f"answered {brief(x)} among {what}, not a string")  # noqa: TRY004
+
+
+def _plain(value: object, depth: int = 0) -> bool:
+    """Whether ``value`` is what a spec's YAML could hold (None, a bool, a number, a string,
+    lists and mappings of these, nested at most 8 deep): what a sheet can print."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return True
+    if depth >= 8:
+        return False
+    if isinstance(value, (list, tuple)):
+        return all(_plain(x, depth + 1) for x in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _plain(x, depth + 1) for k, x in value.items())
+    return False
+
+
+def _check_description(game: Any, answer: Any, context: dict[str, Any]) -> dict[str, Any]:
+    """``ddzrules_describe``'s answer as its contract (ddzrules.hookspecs) has it — a
+    mapping of ``summary`` (a string, or one per language), ``rules`` (a list of strings,
+    or one per language), ``params`` (a list of mappings with a string ``name``) — or a
+    ValueError saying what is wrong (call_plugin makes a check's ValueError, never a
+    TypeError, the PluginError that says what the plugin answered)."""
+    if not isinstance(answer, dict):
+        raise ValueError(f"answered {brief(answer)}, not a mapping of summary, rules and params")  # noqa: TRY004
+    summary = answer.get("summary")
+    if isinstance(summary, dict):
+        for lang, text in summary.items():
+            if not isinstance(text, str):
+                raise ValueError(f"answered the summary {brief(lang)} {brief(text)}, not a string")  # noqa: TRY004
+    elif summary is not None and not isinstance(summary, str):
+        raise ValueError(f"answered the summary {brief(summary)}, not a string")
+    rules = answer.get("rules")
+    if isinstance(rules, dict):
+        for lang, texts in rules.items():
+            _texts(texts, f"the rules {brief(lang)}")
+    elif rules is not None:
+        _texts(rules, "the rules")
+    params = answer.get("params")
+    if params is not None:
+        if not isinstance(params, (list, tuple)):
+            raise ValueError(f"answered the params {brief(params)}, not a list of mappings")
+        for p in params:
+            if not isinstance(p, dict) or not isinstance(p.get("name"), str):
+                raise ValueError(f"answered {brief(p)} among the params, not a mapping with a name")  # noqa: TRY004
+            if not _plain(p.get("value")):
+                raise ValueError(f"answered the value of parameter {brief(p['name'])} as "
+                                 f"{brief(p.get('value'))}, not a value a spec could give")
+            for lang in LANGS:
+                if p.get(lang) is not None and not isinstance(p[lang], str):
+                    raise ValueError(f"answered the {lang} text {brief(p[lang])} of parameter "
+                                     f"{brief(p['name'])}, not a string")
+    return answer
+
+
+def _plugin_entry(role: str, name: str, inst: Any, game: dict[str, Any], probe: Game) -> PluginEntry:
     """What an activated plugin says of itself; a plugin without ``ddzrules_describe``
-    is shown by its docstring and the parameters the spec gives it."""
+    is shown by its docstring and the parameters the spec gives it. The call goes through
+    :func:`~ddzrules.runtime.call_plugin`, for ``probe`` (a game of the plugin's rules):
+    whatever describe raises, and an answer its contract does not allow, is a
+    :class:`~ddzrules.errors.PluginError` naming the plugin and the hook."""
+    from .runtime import call_plugin
+
     entries = game.get(role)
     given: dict[str, Any] = {}
     for entry in entries if isinstance(entries, list) else [entries]:
         if isinstance(entry, dict) and entry.get("plugin") == name:
             given = entry.get("params") or {}
     describe = getattr(inst, "ddzrules_describe", None)
-    d: dict[str, Any] = (describe() if callable(describe) else None) or {}
+    d: dict[str, Any] = {}
+    if callable(describe):
+        d = call_plugin(probe, name, "ddzrules_describe", describe, [], _check_description, {}) or {}
     doc = (type(inst).__doc__ or "").strip().splitlines()
     summary = _both(d.get("summary") or (doc[0] if doc else name))
     raw_rules = d.get("rules") or {}

@@ -580,10 +580,11 @@ def test_a_plugin_that_describes_itself_in_one_language_or_not_at_all() -> None:
         """Silent house rule."""
 
     game = {"multipliers": [{"plugin": "terse", "params": {"factor": 3}}, {"plugin": "silent"}]}
-    terse = S._plugin_entry("multipliers", "terse", Terse(), game)
+    probe = GameRules.load("hubei-3p").new_game(0)  # the game describe is called for (not given it)
+    terse = S._plugin_entry("multipliers", "terse", Terse(), game, probe)
     assert terse.summary == {"en": "×2 per trio", "zh": "×2 per trio"}
     assert terse.params == (S.ParamEntry("factor", "3", False, {"en": "", "zh": ""}),)
-    silent = S._plugin_entry("multipliers", "silent", Silent(), game)
+    silent = S._plugin_entry("multipliers", "silent", Silent(), game, probe)
     assert silent.summary["en"] == "Silent house rule." and silent.rules == {"en": (), "zh": ()}
 
 
