@@ -331,7 +331,11 @@ def paired_difference(a: Sequence[float], b: Sequence[float],
     {'estimate': 0.0, 'low': 0.0, 'high': 0.0, 'n': 3, 'method': 'paired'}
     """
     _check_pairs(a, b)
-    return moments_interval(_moments(y - x for x, y in zip(a, b)), confidence, "paired")
+    differences = [y - x for x, y in zip(a, b)]
+    if not all(_is_finite(d) for d in differences):  # two finite floats near ±1.8e308
+        raise ValueError("a per-game difference is beyond the range of floats: no paired "
+                         "interval can be made of these figures")
+    return moments_interval(_moments(differences), confidence, "paired")
 
 
 def welch_from_moments(a: Moments, b: Moments, confidence: float = CONFIDENCE,
