@@ -49,7 +49,9 @@ def main() -> int:
         parser.error("--scale must be positive")
     with tempfile.TemporaryDirectory() as tmp:
         report, junit = Path(tmp) / "tally.json", Path(tmp) / "junit.xml"
-        env = dict(os.environ, DDZRULES_FUZZ_SCALE=str(args.scale), DDZRULES_FUZZ_REPORT=str(report))
+        # explore: fresh random inputs each run (the suite's default profile draws the same ones)
+        env = dict(os.environ, DDZRULES_FUZZ_SCALE=str(args.scale), DDZRULES_FUZZ_REPORT=str(report),
+                   HYPOTHESIS_PROFILE="explore")
         start = time.perf_counter()
         proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0",
                                f"--junitxml={junit}", *FUZZERS], check=False, cwd=ROOT, env=env,
