@@ -117,9 +117,9 @@ def _registry(plugin: Path) -> PluginRegistry:
 def test_a_describe_that_fails_is_a_plugin_error(tmp_path: Path, answer: str,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     plugin, spec = _files(tmp_path, answer)
-    registry = _registry(plugin)
-    # build_sheet builds GameRules with the default registry: give it the talker
-    monkeypatch.setattr("ddzrules.runtime.default_registry", lambda: registry)
+    # build_sheet builds GameRules with the default registry, which reads DDZRULES_PLUGINS
+    # (what --plugin sets); patching runtime.default_registry would not reach a compiled runtime
+    monkeypatch.setenv("DDZRULES_PLUGINS", f"{plugin}:Talker")
     with pytest.raises(PluginError) as info:
         S.build_sheet(load_variant(spec))
     message = str(info.value)
