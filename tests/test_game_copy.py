@@ -11,6 +11,7 @@ import pickle
 from typing import Any
 
 import pytest
+from game_state import jsonable
 
 from ddzrules.bots import make_bot
 from ddzrules.records import game_record
@@ -27,25 +28,17 @@ COPIES = {
 }
 
 
-def _jsonable(x: Any) -> Any:
-    if hasattr(x, "to_dict"):
-        return x.to_dict()
-    if isinstance(x, dict):
-        return {str(k): _jsonable(v) for k, v in x.items()}
-    if isinstance(x, list | tuple | set):
-        return [_jsonable(v) for v in (sorted(x) if isinstance(x, set) else x)]
-    return x
 
 
 def state_of(game: Game) -> str:
     """What a game is, as one string: record, views, legal actions, hands, facts, generator."""
-    views = [{f: _jsonable(getattr(game.view(s), f)) for f in PlayerView.__dataclass_fields__}
+    views = [{f: jsonable(getattr(game.view(s), f)) for f in PlayerView.__dataclass_fields__}
              for s in range(game.players)]
     return json.dumps({
-        "record": _jsonable(game_record(game)), "views": views,
+        "record": jsonable(game_record(game)), "views": views,
         "legal": [a.to_dict() for a in game.legal_actions()], "hands": game.hands, "kitty": game.kitty,
-        "stats": game.stats, "pairs": _jsonable(game.pair_factors), "public": _jsonable(game.public),
-        "private": _jsonable(game.private), "phase": game.phase, "to_act": game.to_act,
+        "stats": game.stats, "pairs": jsonable(game.pair_factors), "public": jsonable(game.public),
+        "private": jsonable(game.private), "phase": game.phase, "to_act": game.to_act,
         "rng": list(game.rng.getstate()[1]), "deal": game.deal_number,
     }, sort_keys=True, default=repr)
 

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 import pytest
 from click.testing import CliRunner
+from game_state import jsonable
 
 from ddzrules.bots import make_bot
 from ddzrules.cli import main
@@ -298,29 +299,21 @@ def rules_with(tmp_path: Path, role: str, plugin: str, kind: str, at: int = 0) -
 
 # ---------------------------------------------------------------- what "unchanged" means
 
-def _jsonable(x: Any) -> Any:
-    if hasattr(x, "to_dict"):
-        return x.to_dict()
-    if isinstance(x, dict):
-        return {str(k): _jsonable(v) for k, v in x.items()}
-    if isinstance(x, list | tuple | set):
-        return [_jsonable(v) for v in (sorted(x) if isinstance(x, set) else x)]
-    return x
 
 
 def state_of(game: Game, legal: bool = True) -> str:
     """Everything a game shows, as one string: its record, every seat's view, the legal
     actions (unless ``legal`` is False), the hands, kitty, statistics, pairwise factors,
     public and private facts, the phase and turn, and the random generator's state."""
-    views = [{f: _jsonable(getattr(game.view(s), f)) for f in PlayerView.__dataclass_fields__}
+    views = [{f: jsonable(getattr(game.view(s), f)) for f in PlayerView.__dataclass_fields__}
              for s in range(game.players)]
     record = game_record(game)
     del record["spec"], record["spec_resolved"], record["spec_hash"]  # the rules, not the game
     data = {
-        "record": _jsonable(record), "views": views,
+        "record": jsonable(record), "views": views,
         "legal": [a.to_dict() for a in game.legal_actions()] if legal else None,
-        "hands": game.hands, "kitty": game.kitty, "stats": game.stats, "pairs": _jsonable(game.pair_factors),
-        "public": _jsonable(game.public), "private": _jsonable(game.private),
+        "hands": game.hands, "kitty": game.kitty, "stats": game.stats, "pairs": jsonable(game.pair_factors),
+        "public": jsonable(game.public), "private": jsonable(game.private),
         "shown": sorted(game.shown_hands), "phase": game.phase, "to_act": game.to_act,
         "stake": game.stake, "landlord": game.landlord, "rng": list(game.rng.getstate()[1]),
         "winner": game.winner, "scores": game.scores, "escaped": game.escaped,
