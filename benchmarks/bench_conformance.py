@@ -24,7 +24,7 @@ from typing import Any
 
 from ddzrules import load_variant
 from ddzrules.conformance import generate, write_suite
-from ddzrules.conformance_run import run_suite
+from ddzrules.conformance.run import run_suite
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -3,7 +3,7 @@
     python benchmarks/bench_ray.py [--spec hubei-3p] [--games 2000] [--rounds 3] [--json]
 
 Four ways to play the same ``--games`` seeded random-bot games of ``--spec`` (the
-figures of each are identical; ``tests/test_ray.py`` checks that):
+figures of each are identical; ``tests/uses/test_ray.py`` checks that):
 
 * ``--workers 1`` and ``--workers 2``: ``compare_specs(..., backend="local")``, this
   machine's processes (a pool started per run, as the CLI does);
@@ -38,7 +38,7 @@ CHILD = r"""
 import json, sys, time
 import ray
 from ddzrules.simulate import compare_specs
-from ddzrules.ray_backend import play_range
+from ddzrules.simulate.ray_backend import play_range
 cpus, spec, games, tasks = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 t0 = time.perf_counter()
 ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False, logging_level="ERROR")

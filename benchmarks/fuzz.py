@@ -2,9 +2,9 @@
 
     python benchmarks/fuzz.py [--scale 50] [--json]
 
-Runs the fuzzers of ``tests/test_fuzz.py`` (card strings through the API and the CLI,
-game actions, cache files), ``tests/test_spec_hostile.py`` (mutated bundled specs) and
-``tests/test_records_hardening.py`` (mutated records) under pytest with
+Runs the fuzzers of ``tests/uses/test_fuzz.py`` (card strings through the API and the CLI,
+game actions, cache files), ``tests/core/test_spec_hostile.py`` (mutated bundled specs) and
+``tests/game/test_records_hardening.py`` (mutated records) under pytest with
 ``DDZRULES_FUZZ_SCALE`` = ``--scale`` (each fuzzer tries ``scale`` times its suite
 count, with fresh random inputs rather than the suite's fixed ones), every process
 under a 2 GiB address-space limit. Prints the inputs tried per category and the
@@ -29,9 +29,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 FUZZERS = [
-    "tests/test_fuzz.py",
-    "tests/test_spec_hostile.py::test_mutated_bundled_specs_raise_only_ddz_errors",
-    "tests/test_records_hardening.py::test_fuzz_mutated_records",
+    "tests/uses/test_fuzz.py",
+    "tests/core/test_spec_hostile.py::test_mutated_bundled_specs_raise_only_ddz_errors",
+    "tests/game/test_records_hardening.py::test_fuzz_mutated_records",
 ]
 ADDRESS_SPACE = 2 * 2**30
 

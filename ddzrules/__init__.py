@@ -6,11 +6,11 @@
 True
 """
 
-from .cards import parse_cards
-from .errors import DdzError, PlayError, SpecError
-from .moves import LegalMoves, Move
-from .spec import load_spec
-from .variant import Census, Variant, load_variant
+from ddzrules.cards import parse_cards
+from ddzrules.errors import DdzError, PlayError, SpecError
+from ddzrules.moves import LegalMoves, Move
+from ddzrules.spec import load_spec
+from ddzrules.variant import Census, Variant, load_variant
 
 __all__ = [
     "COMPILED", "COMPILED_MODULES", "Census", "DdzError", "LegalMoves", "Move", "PlayError", "SpecError", "Variant",

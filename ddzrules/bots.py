@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 from typing import ClassVar, Protocol
 
-from . import cards as C
-from .moves import Move
-from .runtime import Action, PlayerView
+from ddzrules import cards as C
+from ddzrules.moves import Move
+from ddzrules.runtime import Action, PlayerView
 
 HIGH_RANK = C.RANKS.index("2")  # 2, X and D are the cards worth keeping
 

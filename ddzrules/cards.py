@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from operator import index as _index
 
-from .errors import DdzError, brief, escaped
+from ddzrules.errors import DdzError, brief, escaped
 
 RANKS = "3456789TJQKA2XD"
 NUM_RANKS = len(RANKS)

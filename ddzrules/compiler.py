@@ -22,10 +22,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from . import cache
-from . import cards as C
-from .errors import Problem, SpecError
-from .patterns import (
+from ddzrules import cache
+from ddzrules import cards as C
+from ddzrules.errors import Problem, SpecError
+from ddzrules.patterns import (
     Chain,
     Constraint,
     Group,
@@ -39,7 +39,7 @@ from .patterns import (
     pattern_from_data,
     pattern_to_data,
 )
-from .spec import Spec, _limit
+from ddzrules.spec import Spec, limit_from_env
 
 #: The kicker constraints a ``where`` clause may state, and whether they take ``<= N``.
 CONSTRAINTS: dict[str, tuple[bool, str]] = {
@@ -365,7 +365,7 @@ _SATURATE = 10**30
 def max_enumeration() -> int:
     """The enumeration limit (``DDZRULES_MAX_ENUMERATION``, default 1,000,000); a value
     that is not a positive integer is ignored rather than trusted."""
-    return _limit(ENUMERATION_ENV, DEFAULT_MAX_ENUMERATION)
+    return limit_from_env(ENUMERATION_ENV, DEFAULT_MAX_ENUMERATION)
 
 
 _SMALLER = ("fewer kicker terms or groups, `where distinct` or `per_rank<=N`, `in LO..HI` bounds or a "

@@ -80,11 +80,11 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from . import cache
-from . import cards as C
-from .errors import DdzError, brief
-from .moves import Move
-from .runtime import Action, Game, GameRules
+from ddzrules import cache
+from ddzrules import cards as C
+from ddzrules.errors import DdzError, brief
+from ddzrules.moves import Move
+from ddzrules.runtime import Action, Game, GameRules
 
 #: the version of the action table's layout, in the cache key of the wild-only plays
 ENV_VERSION = 1
@@ -207,7 +207,7 @@ def _wild_only(rules: GameRules, natural: set[PlayKey]) -> list[Move]:
     limits = [deck[r] + max(deck[w] for w in ranks) for r in range(len(deck))]
     keys = cache.load(name, lambda body: _parse_keys(body, combo_names, limits, v.rules.max_hand))
     if keys is None:
-        from .wild import _walk
+        from ddzrules.wild import walk
 
         found: set[PlayKey] = set()
         names = [c.name for c in v.rules.combos]
@@ -215,7 +215,7 @@ def _wild_only(rules: GameRules, natural: set[PlayKey]) -> list[Move]:
             deck = list(v.rules.deck)
             wilds, deck[w] = deck[w], 0
             readings: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
-            _walk(v.rules, deck, wilds, w, readings, max_size=v.rules.max_hand)
+            walk(v.rules, deck, wilds, w, readings, max_size=v.rules.max_hand)
             wild_unit = 1 << (C.BITS * w)
             for (packed, combo, rank, length), subst in readings.items():
                 # the packed counts it stands for: each wild card moved to its rank
@@ -717,7 +717,7 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
 
     def __init__(self, spec: str = "hubei-3p", seat: int = 0, opponents: str | list[str] = "heuristic",
                  normalize: bool = False, render_mode: str | None = None) -> None:
-        from .bots import BOTS
+        from ddzrules.bots import BOTS
 
         self.aec = raw_env(spec, render_mode=render_mode, normalize=normalize)
         n = self.aec.n
@@ -739,7 +739,7 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
-        from .bots import make_bot
+        from ddzrules.bots import make_bot
 
         chosen = None if seed is None else game_seed(seed)  # SeedError before gymnasium's own check
         super().reset(seed=chosen)

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .runtime import Action, Game, MultiplierEvent, Phase
+    from ddzrules.runtime import Action, Game, MultiplierEvent, Phase
 
 PROJECT = "ddzrules"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -205,5 +205,5 @@ def ddzrules_describe() -> dict[str, Any] | None:
       with its effective value (defaults filled in) and what it means in each language.
 
     A plugin without this hook is shown by its docstring's first line and the parameters
-    the spec gives it. The built-ins build the mapping with ``ddzrules_plugins.Description``.
+    the spec gives it. The built-ins build the mapping with ``ddzrules.plugins.Description``.
     """

@@ -21,18 +21,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import DdzError, Location, Problem, SpecError
-from .spec import (
+from ddzrules.errors import DdzError, Location, Problem, SpecError
+from ddzrules.spec import (
     Path_,
     ScalarSource,
     Spec,
-    _read_yaml,
     bundled_names,
     bundled_root,
     dangling_removals,
     dotted,
     merge,
     read_spec_text,
+    read_yaml,
     resolve_name,
     schema_problems,
 )
@@ -146,7 +146,7 @@ def _load_chain(name: str, report: Report) -> tuple[list[SpecFile], bool]:
                                          + " -> ".join(seen + [str(path.resolve())]))])
             file = user_file(path)
             text = read_spec_text(path, file)
-            data, positions, key_positions = _read_yaml(text, file)
+            data, positions, key_positions = read_yaml(text, file)
         except SpecError as e:
             if child is None:
                 report.findings.extend(_tag(e.problems, "load"))
@@ -249,7 +249,7 @@ class _Target(Spec):
 
 
 def _compile(spec: Spec) -> tuple[Any, list[Problem]]:
-    from .compiler import compile_spec
+    from ddzrules.compiler import compile_spec
 
     try:
         return compile_spec(spec), []
@@ -350,8 +350,8 @@ def _blame_child(p: Problem, child: SpecFile, spec: Spec) -> Problem:
 
 
 def _plugins(spec: Spec, rules: Any) -> list[Problem]:
-    from .runtime import GameRules
-    from .variant import Variant
+    from ddzrules.runtime import GameRules
+    from ddzrules.variant import Variant
 
     try:
         GameRules(Variant(spec, rules))
@@ -376,7 +376,7 @@ def _plugin_entries(spec: Spec, complete: bool) -> list[Problem]:
     only once the deal, the table and the combos are sound. So the same runtime checks are
     run on a shell of the spec that is sound: the spec's plugins, seats and table kind, a
     whole deck dealt to fit and one combo; only the entries' own findings are kept."""
-    from .compiler import compile_spec
+    from ddzrules.compiler import compile_spec
 
     data = spec.data
     players = data.get("players")
@@ -482,7 +482,7 @@ def _text_warnings(files: list[SpecFile], spec: Spec, unreferenced: bool,
 def _table_warnings(files: list[SpecFile], spec: Spec, rules: Any) -> list[Problem]:
     """Warnings from the compiled universe: combos that share card sets, combos and
     bomb classes no deal can ever hold."""
-    from .variant import Variant
+    from ddzrules.variant import Variant
 
     out: list[Problem] = []
     child = files[0]

@@ -21,8 +21,8 @@ from itertools import repeat as _repeat
 from math import comb as _comb
 from typing import Any
 
-from . import cards as C
-from .compiler import Rules, Shape
+from ddzrules import cards as C
+from ddzrules.compiler import Rules, Shape
 
 # ====================================================================== fast listing
 #

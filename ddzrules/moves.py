@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from itertools import repeat
 from typing import Any
 
-from .cards import RANKS
-from .errors import DdzError, brief
+from ddzrules.cards import RANKS
+from ddzrules.errors import DdzError, brief
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from .errors import DdzError, brief, escaped
+from ddzrules.errors import DdzError, brief, escaped
 
 if TYPE_CHECKING:
     from lark import Lark, Token, Transformer, Tree

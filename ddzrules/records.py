@@ -32,10 +32,10 @@ from typing import Any
 
 import jsonschema
 
-from . import cards as C
-from .errors import DdzError
-from .runtime import Action, Game, GameRules, MatchInfo, PluginRegistry
-from .variant import Variant
+from ddzrules import cards as C
+from ddzrules.errors import DdzError
+from ddzrules.runtime import Action, Game, GameRules, MatchInfo, PluginRegistry
+from ddzrules.variant import Variant
 
 FORMAT = "ddzrules-game/2"
 #: formats replay accepts: /1 names the spec only (it is loaded by name), /2 stores it
@@ -226,8 +226,8 @@ def _check_stored(record: dict[str, Any]) -> str:
 
 def _stored_variant(record: dict[str, Any]) -> Variant:
     """The variant of the resolved spec a record stores, checked against its hash."""
-    from .compiler import compile_spec
-    from .spec import spec_from_data
+    from ddzrules.compiler import compile_spec
+    from ddzrules.spec import spec_from_data
 
     digest = _check_stored(record)
     if digest in _VARIANTS:
@@ -249,7 +249,7 @@ def _bundled_file(name: str) -> Path | None:
     bundled names, never used as a path (nor as ``NAME.yaml``), so a record cannot make
     replay open a file the user did not name — ``/home/me/.netrc``, a FIFO that blocks
     for ever, a device."""
-    from .spec import bundled_names, bundled_root
+    from ddzrules.spec import bundled_names, bundled_root
 
     if name not in bundled_names():
         return None
@@ -302,7 +302,7 @@ def _rules_of(record: dict[str, Any], registry: PluginRegistry | None, spec_file
     ``--spec``) and the bundled spec of the record's name. A record whose stored rules
     differ from either is refused (a :class:`ReplayError`), so it is never reported
     as verified under a name it does not deserve."""
-    from .spec import Spec, load_spec
+    from ddzrules.spec import Spec, load_spec
 
     name, wanted = record["spec"], record["spec_hash"]
     stored = record.get("spec_resolved")
@@ -351,7 +351,7 @@ def _rules_of(record: dict[str, Any], registry: PluginRegistry | None, spec_file
 # ====================================================================== replay
 
 
-def _find_action(game: Game, data: dict[str, Any], index: int) -> Action:
+def find_action(game: Game, data: dict[str, Any], index: int) -> Action:
     try:
         seat = int(data["seat"])
         kind = str(data["kind"])
@@ -451,7 +451,7 @@ def _replay(record: dict[str, Any], registry: PluginRegistry | None, spec_file: 
             continue
         before = len(game.deals)
         try:
-            game.apply(_find_action(game, data, i))
+            game.apply(find_action(game, data, i))
         except ReplayError:
             raise
         except DdzError as e:

@@ -36,12 +36,12 @@ from typing import Any, ClassVar, Protocol
 import jsonschema
 import pluggy
 
-from . import cards as C
-from . import hookspecs
-from ._build import python_class
-from .errors import DdzError, PlayError, PluginError, Problem, SpecError, brief, escaped
-from .moves import LegalMoves, Move, bulk_maker
-from .variant import Variant, load_variant
+from ddzrules import cards as C
+from ddzrules import hookspecs
+from ddzrules._build import python_class
+from ddzrules.errors import DdzError, PlayError, PluginError, Problem, SpecError, brief, escaped
+from ddzrules.moves import LegalMoves, Move, bulk_maker
+from ddzrules.variant import Variant, load_variant
 
 ROLES = ("wildcards", "landlord", "leader", "declarations", "multipliers", "rules", "settlement")
 #: the kinds of table (spec key ``table.kind``)
@@ -630,7 +630,7 @@ _UNPICKLED_VARIANTS: dict[str, Variant] = {}
 def _variant_of(spec: Any) -> Variant:
     """The variant of an unpickled spec: compiled once a process for each spec's content
     (every game of a pickled batch shares it), checked as any spec is."""
-    from .compiler import compile_spec
+    from ddzrules.compiler import compile_spec
 
     key = spec.content_hash
     got = _UNPICKLED_VARIANTS.get(key)

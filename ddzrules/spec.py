@@ -26,8 +26,8 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import cache
-from .errors import Location, Problem, SpecError
+from ddzrules import cache
+from ddzrules.errors import Location, Problem, SpecError
 
 if TYPE_CHECKING:
     import yaml  # imported where a spec's YAML is read or written: a warm load never needs it
@@ -130,7 +130,7 @@ class Spec:
         kpos: dict[Path_, ScalarSource] = {}
         for src in reversed(self.sources):
             try:
-                _, p, k = _read_yaml(src.text, src.file, check_events=False)
+                _, p, k = read_yaml(src.text, src.file, check_events=False)
             except SpecError:  # not expected of a text that was read before: no positions then
                 continue
             pos.update(p)
@@ -273,7 +273,7 @@ SAFE_TAGS = frozenset("tag:yaml.org,2002:" + t for t in ("str", "int", "float", 
                                                          "map", "seq"))
 
 
-def _limit(variable: str, default: int) -> int:
+def limit_from_env(variable: str, default: int) -> int:
     """A loading limit from the environment (a user with a genuinely large spec can raise
     it); a value that is not a positive integer is ignored rather than trusted."""
     raw = os.environ.get(variable, "")
@@ -286,12 +286,12 @@ def _limit(variable: str, default: int) -> int:
 
 def max_spec_bytes() -> int:
     """Largest spec file read (``DDZRULES_MAX_SPEC_BYTES``, default 1,000,000)."""
-    return _limit("DDZRULES_MAX_SPEC_BYTES", DEFAULT_MAX_SPEC_BYTES)
+    return limit_from_env("DDZRULES_MAX_SPEC_BYTES", DEFAULT_MAX_SPEC_BYTES)
 
 
 def max_spec_depth() -> int:
     """Deepest nesting of mappings and lists (``DDZRULES_MAX_SPEC_DEPTH``, default 32)."""
-    return _limit("DDZRULES_MAX_SPEC_DEPTH", DEFAULT_MAX_SPEC_DEPTH)
+    return limit_from_env("DDZRULES_MAX_SPEC_DEPTH", DEFAULT_MAX_SPEC_DEPTH)
 
 
 def _at(file: str, text: str, line: int, col: int, message: str, path: str = "") -> SpecError:
@@ -452,7 +452,7 @@ def _compose_fast(text: str) -> yaml.Node | None:
         return None
 
 
-def _read_yaml(text: str, file: str, check_events: bool = True,
+def read_yaml(text: str, file: str, check_events: bool = True,
                ) -> tuple[Any, dict[Path_, ScalarSource], dict[Path_, ScalarSource]]:
     import yaml
 
@@ -759,7 +759,7 @@ def load_spec(name_or_path: str | Path, _seen: tuple[str, ...] = (), _relative_t
         if served is not None:
             return served
     checked = _checked_before(digest)
-    data, positions, key_positions = _read_yaml(text, file, check_events=not checked)
+    data, positions, key_positions = read_yaml(text, file, check_events=not checked)
     if not isinstance(data, dict):
         raise SpecError([Problem(Location(file, 1, 1), "", "a spec is a YAML mapping (key: value lines)")])
     problems = [] if checked else validate_data(data, file, positions, key_positions)

@@ -23,23 +23,23 @@ from operator import attrgetter, gt, index, itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from . import cache
-from . import cards as C
-from .cache import CacheWarning, cache_dir
-from .compiler import Rules, Shape, compile_spec
-from .errors import DdzError, brief
-from .moves import LEGAL_MOVES, LegalMoves, Move, make_moves
-from .spec import Spec, load_spec, mark_checked
+from ddzrules import cache
+from ddzrules import cards as C
+from ddzrules.cache import CacheWarning, cache_dir
+from ddzrules.compiler import Rules, Shape, compile_spec
+from ddzrules.errors import DdzError, brief
+from ddzrules.moves import LEGAL_MOVES, LegalMoves, Move, make_moves
+from ddzrules.spec import Spec, load_spec, mark_checked
 
 try:  # C kernels of legal_moves' quick path: the compiled build only (docs/compiled.md)
-    from ._quick import hand_counts as _hand_counts
-    from ._quick import legal_tuple as _legal_tuple
+    from ddzrules._quick import hand_counts as _hand_counts
+    from ddzrules._quick import legal_tuple as _legal_tuple
 except ImportError:  # the pure build does the same in Python
     _hand_counts = _legal_tuple = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:  # imported where first used: loading and classifying need neither
-    from .lister import MovePlan
-    from .wild import WildMoves
+    from ddzrules.lister import MovePlan
+    from ddzrules.wild import WildMoves
 
 #: bump when the cached table format or the enumeration changes
 TABLE_FORMAT = 4
@@ -509,7 +509,7 @@ class Variant:
 
     def _wilds(self) -> WildMoves:
         if self._wild_moves is None:
-            from .wild import WildMoves
+            from ddzrules.wild import WildMoves
 
             self._wild_moves = WildMoves(self.rules)
         return self._wild_moves
@@ -557,7 +557,7 @@ class _FastIndex:
         self.answers: dict[str, tuple[Move, Any]] = {}
         #: the recipes of ``answers`` that are not None (legal_moves' quick path)
         self.recipes: dict[str, Callable[[bytes], list[int]]] = {}
-        from .lister import MovePlan
+        from ddzrules.lister import MovePlan
 
         self.plan: MovePlan = MovePlan(rules, zip(range(len(order)), map(idents.__getitem__, order), map(shapes.__getitem__, order)))
         self.lead: Callable[[bytes], list[int]] = self.plan.lead

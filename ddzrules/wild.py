@@ -19,13 +19,13 @@ from collections.abc import Callable
 from itertools import compress, repeat
 from operator import and_, attrgetter, is_, itemgetter, rshift
 
-from . import cache
-from . import cards as C
-from .compiler import Rules, Shape
-from .errors import DdzError, brief
-from .moves import LegalMoves, Move, make_moves
-from .wild_table import FORMAT as TABLE_FORMAT
-from .wild_table import WildTable, census_counts
+from ddzrules import cache
+from ddzrules import cards as C
+from ddzrules.compiler import Rules, Shape
+from ddzrules.errors import DdzError, brief
+from ddzrules.moves import LegalMoves, Move, make_moves
+from ddzrules.wild_table import FORMAT as TABLE_FORMAT
+from ddzrules.wild_table import WildTable, census_counts
 
 #: emit(physical packed, combo, rank, length, ranks the wild cards stand for)
 WildEmit = Callable[[int, int, int, int, tuple[int, ...]], None]
@@ -458,10 +458,10 @@ def enumerate_wild(rules: Rules, naturals: list[int], wilds: int, wild_rank: int
                    exact_size: int | None = None, min_rank: int = -1, length: int = 0) -> None:
     """Report every play of ``naturals`` (no card of the wild rank) plus up to ``wilds``
     wild cards, as :meth:`Rules.enumerate` does for natural cards."""
-    _walk(rules, naturals, wilds, wild_rank, _EmitAll(emit), shapes, max_size, exact_size, min_rank, length)
+    walk(rules, naturals, wilds, wild_rank, _EmitAll(emit), shapes, max_size, exact_size, min_rank, length)
 
 
-def _walk(rules: Rules, naturals: list[int], wilds: int, wild_rank: int, found: Found,
+def walk(rules: Rules, naturals: list[int], wilds: int, wild_rank: int, found: Found,
           shapes: list[Shape] | None = None, max_size: int | None = None,
           exact_size: int | None = None, min_rank: int = -1, length: int = 0) -> None:
     """:func:`enumerate_wild` into a dictionary: each distinct play once, with the
@@ -617,7 +617,7 @@ class WildMoves:
         wilds = naturals[wild]
         naturals[wild] = 0
         found: Found = {}
-        _walk(self.rules, naturals, wilds, wild, found, **kw)  # type: ignore[arg-type]
+        walk(self.rules, naturals, wilds, wild, found, **kw)  # type: ignore[arg-type]
         get = self._interned(wild).get
         new = self._entry
         return [get(ident) or new(ident, subst, wild) for ident, subst in found.items()]
@@ -657,7 +657,7 @@ class WildMoves:
                 wilds = deck[wild]
                 deck[wild] = 0
                 found: Found = {}
-                _walk(self.rules, deck, wilds, wild, found, max_size=self.rules.max_hand)
+                walk(self.rules, deck, wilds, wild, found, max_size=self.rules.max_hand)
                 table = WildTable.build(self.rules, wild, self._order_bits, found, self.rules.max_hand)
                 del found
                 self.built.add(wild)

@@ -43,11 +43,11 @@ from collections.abc import Iterable, Sequence
 from itertools import compress, repeat
 from operator import and_, itemgetter, lshift, or_
 
-from . import cards as C
-from .compiler import Rules
+from ddzrules import cards as C
+from ddzrules.compiler import Rules
 
 try:  # the compiled build's C kernel for _set_bits (docs/compiled.md)
-    from ._quick import append_set_bits as _append_set_bits
+    from ddzrules._quick import append_set_bits as _append_set_bits
 except ImportError:  # the pure build does the same in Python
     _append_set_bits = None  # type: ignore[assignment]
 

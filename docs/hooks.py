@@ -5,7 +5,7 @@
 * ``reference/spec-schema.md``: the spec JSON Schema (``ddzrules schema``) as tables of
   keys, then whole;
 * heading anchors made as GitHub makes them, so ``#fragment`` links work on both;
-* links from a page to a file outside ``docs/`` (``../specs/hubei-3p.yaml``), which
+* links from a page to a file outside ``docs/`` (``../ddzrules/specs/hubei-3p.yaml``), which
   work on GitHub, become links into the repository tree when mkdocs.yml sets
   ``repo_url``, and plain text otherwise; a link to a file that does not exist is a
   warning, so ``mkdocs build --strict`` fails on it.

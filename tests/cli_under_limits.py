@@ -6,7 +6,7 @@ CASES.json maps a case name to ``{"argv": [...], "env": {...}}``. The whole proc
 under a 2 GiB address-space limit and each command under a 20 s alarm; each is run with
 click's test runner (so one interpreter serves every case) and reported as
 ``{"exit": int, "output": str, "exception": str | None, "seconds": float}`` in a JSON
-object on stdout. Used by tests/test_limits.py.
+object on stdout. Used by tests/uses/test_limits.py.
 """
 
 from __future__ import annotations

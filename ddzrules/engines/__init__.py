@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any, Protocol
 
-from ..errors import DdzError
+from ddzrules.errors import DdzError
 
 #: the entry-point group third-party adapters register under
 ENTRY_POINT_GROUP = "ddzrules.engines"
@@ -171,7 +171,7 @@ def load_engine_class(name: str) -> type:
     ``path/to/file.py:Class`` imported as ``--plugin`` imports a plugin (a module of the
     current folder is found; a file is imported from its path). Any failure, and a class
     that is no adapter, is an :class:`EngineError`."""
-    from ..runtime import import_class
+    from ddzrules.runtime import import_class
 
     registered = builtin_engines()
     target = registered.get(name)

@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from importlib import metadata
 from typing import Any, ClassVar
 
-from . import (
+from ddzrules.engines import (
     CensusAnswer,
     Classification,
     Discrepancy,

@@ -9,10 +9,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..conformance import Position, perft, suite_variant
-from ..errors import DdzError
-from ..variant import Variant, load_variant
-from . import CensusAnswer, Classification, GameAnswer, MovesAnswer, PerftAnswer, Reading
+from ddzrules.conformance import Position, perft, suite_variant
+from ddzrules.engines import (
+    CensusAnswer,
+    Classification,
+    GameAnswer,
+    MovesAnswer,
+    PerftAnswer,
+    Reading,
+)
+from ddzrules.errors import DdzError
+from ddzrules.variant import Variant, load_variant
 
 
 class NativeEngine:
@@ -49,8 +56,8 @@ class NativeEngine:
 
     def game(self, vector: dict[str, Any]) -> GameAnswer:
         """Replay the vector's actions through this spec's runtime."""
-        from ..records import ReplayError, _find_action
-        from ..runtime import GameRules, MatchInfo
+        from ddzrules.records import ReplayError, find_action
+        from ddzrules.runtime import GameRules, MatchInfo
 
         rules = GameRules(self.variant)
         match = vector["match"]
@@ -65,7 +72,7 @@ class NativeEngine:
             if i in wanted:
                 legal[i] = sorted(str(a) for a in game.legal_actions())
             try:
-                game.apply(_find_action(game, data, i))
+                game.apply(find_action(game, data, i))
             except ReplayError as e:
                 return GameAnswer(legal, error=str(e))
             except DdzError as e:

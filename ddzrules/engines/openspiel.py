@@ -59,8 +59,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, ClassVar
 
-from .. import cards as C
-from . import (
+from ddzrules import cards as C
+from ddzrules.engines import (
     BudgetExceeded,
     CensusAnswer,
     Classification,

@@ -25,7 +25,7 @@ from collections import Counter
 from importlib import metadata
 from typing import Any
 
-from . import (
+from ddzrules.engines import (
     CensusAnswer,
     Classification,
     Finding,

@@ -1,0 +1,645 @@
+"""CLI commands around one game: ``play``, ``replay``, ``plugins`` (``--plugin`` and the
+loading of rules with plugins, which ``ddzrules.cli.simulate`` shares)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.table import Table
+
+from ddzrules import cards as C
+from ddzrules.bots import HeuristicBot, make_bot
+from ddzrules.cli import console, emit_json, json_option, main, plural, styled, user_errors
+from ddzrules.errors import DdzError, PlayError
+from ddzrules.records import game_record, load_record, replay, write_record
+from ddzrules.runtime import (
+    Action,
+    Game,
+    GameRules,
+    PlayerView,
+    PluginRegistry,
+    default_registry,
+    implemented_hooks,
+    load_plugin_class,
+)
+from ddzrules.simulate import game_seed
+
+# ====================================================================== --plugin
+
+plugin_option = click.option(
+    "--plugin", "plugins", multiple=True, metavar="MODULE:CLASS",
+    help="A plugin class not installed as a package (module:Class or path/to/file.py:Class), "
+         "registered under its `name` attribute (or its class name); repeatable.")
+
+
+@contextmanager
+def user_plugins(plugins: tuple[str, ...] | list[str]) -> Iterator[None]:
+    """Make the ``--plugin`` classes available to every registry while the command runs,
+    simulate's worker processes included (through the environment variable
+    :attr:`PluginRegistry.ENV`, which spawned workers inherit). Each class is imported and
+    checked first: a failure is a :class:`DdzError`."""
+    if not plugins:
+        yield
+        return
+    targets = []
+    for target in plugins:
+        module, _, attr = target.rpartition(":")
+        if module.endswith(".py") or "/" in module or os.sep in module:
+            target = f"{os.path.abspath(module)}:{attr}"  # workers may run elsewhere
+        if "," in target:
+            raise DdzError(f"--plugin {target!r}: a comma cannot appear in a plugin's module or path")
+        load_plugin_class(target)
+        targets.append(target)
+    before = os.environ.get(PluginRegistry.ENV)
+    os.environ[PluginRegistry.ENV] = ",".join(targets)
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(PluginRegistry.ENV, None)
+        else:
+            os.environ[PluginRegistry.ENV] = before
+
+
+def load_rules(spec: str, plugins: tuple[str, ...] | list[str] = ()) -> GameRules:
+    """``GameRules.load``; with ``--plugin`` classes, an exception one raises while the rules
+    are built (its constructor given the spec's parameters) is a plain error, not a traceback."""
+    try:
+        return GameRules.load(spec)
+    except DdzError:
+        raise
+    except Exception as e:
+        if not plugins:
+            raise
+        raise DdzError(f"building the rules of {spec} failed: {type(e).__name__}: {e} "
+                       f"(raised by a --plugin class? {', '.join(plugins)})") from None
+
+
+def _seat_name(game: Game, seat: int, human: int | None = None, roles: bool = True) -> str:
+    if not roles:
+        role = ""
+    elif game.rules.table_kind == "partnerships":
+        role = "team " + "+".join(map(str, game.side_of(seat)))
+    else:
+        role = "地主 landlord" if game.landlord == seat else ("farmer" if game.landlord is not None else "")
+    who = "you" if seat == human else f"seat {seat}"
+    return f"{who}" + (f" ({role})" if role else "")
+
+
+def seats_phrase(seats: tuple[int, ...] | list[int], human: int | None = None) -> str:
+    return " and ".join("you" if s == human else f"seat {s}" for s in seats)
+
+
+def _result_text(game: Game, human: int | None = None) -> str:
+    """Who won, in the words of the table: the landlord or the farmers, a team, or the
+    first player out alone (game.winners is the winning side at every table)."""
+    assert game.winner is not None
+    out = _seat_name(game, game.winner, human) + (" are" if game.winner == human else " is")
+    if game.landlord is not None:
+        return f"{out} out. {'Landlord wins' if game.landlord_won else 'Farmers win'}."
+    if game.rules.table_kind == "partnerships":
+        return f"{out} out first. Team {seats_phrase(game.winners, human)} wins."
+    return f"{out} out first and " + ("win." if game.winner == human else "wins.")
+
+
+def _describe(game: Game, action: Action, human: int | None = None, roles: bool = True) -> str:
+    """One log line for ``action``; ``roles=False`` for an action of bidding or declaring,
+    taken before the roles were known (the pass that ends the bidding is no farmer's)."""
+    who = _seat_name(game, action.seat, human, roles) if action.seat >= 0 else "dealer"
+    if action.kind == "play" and action.move is not None:
+        m = action.move
+        subst = " " + ",".join(f"{a}→{b}" for a, b in m.substitution if a != b) if m.substitution else ""
+        return f"{who}: {m.cards}  [{m.combo}{' bomb' if m.is_bomb else ''}{subst.rstrip()}]"
+    if action.kind == "redeal":
+        return f"— {action.value}: redeal —"
+    return f"{who}: {action}"
+
+
+#: the names of the facts a seat alone sees (PlayerView.private), as the player reads them
+PRIVATE_FACTS = {"peeked": "黄金眼 kitty cards you peeked at"}
+
+
+def has_escape_rule(game: Game) -> bool:
+    """Whether a player may leave the game (逃跑): some plugin settles an escape."""
+    return bool(game.rules.hook.ddzrules_settle_escape.get_hookimpls())
+
+
+class HumanAgent:
+    """A person at the terminal: cards in the usual notation, 'pass', 'hint' (提示)."""
+
+    def __init__(self, game_ref: list[Game]) -> None:
+        self.game_ref = game_ref
+        self.hint_bot = HeuristicBot(0)
+
+    def act(self, view: PlayerView, legal: list[Action]) -> Action:
+        game = self.game_ref[0]
+        console.print()
+        if view.hand:
+            # the cards held now (during a deal in stages, fewer than the hand will hold)
+            console.print(styled("[bold]your hand[/]: {}   ({})", view.hand, plural(len(view.hand), "card")))
+        else:  # 明牌 before the deal: the choice comes before the cards
+            console.print(styled("[bold]your hand[/]: not dealt yet"))
+        others = ", ".join(f"seat {s}: {n}" for s, n in enumerate(view.hand_sizes) if s != view.seat)
+        console.print(f"cards left: {others}")
+        if view.kitty:
+            console.print(f"kitty 底牌: {view.kitty}")
+        if "wild" in view.extra:
+            console.print(f"wild rank 癞子: {view.extra['wild']}")
+        for s, hand in view.shown_hands.items():
+            console.print(f"seat {s} shows: {hand}")
+        for key, value in view.private.items():  # what only this seat sees (黄金眼 peeks …)
+            label = PRIVATE_FACTS.get(key, key.replace("_", " "))
+            shown = ", ".join(map(str, value)) if isinstance(value, list | tuple) else str(value)
+            console.print(f"{label}: {shown}")
+        if view.phase != "play":
+            options = {str(i + 1): a for i, a in enumerate(legal)}
+            console.print("choose: " + "   ".join(f"[{k}] {a}" for k, a in options.items()), markup=False)
+            while True:
+                answer = click.prompt("your choice", default="1").strip()
+                if answer in options:
+                    return options[answer]
+                by_name = [a for a in legal if str(a) == answer or (a.kind == answer and a.value is None)]
+                if by_name:
+                    return by_name[0]
+                console.print(f"not an option: {_visible(answer)}; type a number 1-{len(options)}",
+                              markup=False, style="red")
+        if view.last_play is not None:
+            console.print(f"to beat: {view.last_play.cards} [{view.last_play.combo}] from seat {view.last_seat}",
+                          markup=False)
+        else:
+            console.print("you lead this trick")
+        while True:
+            words = "cards, 'pass', 'hint'" + (", 'escape'" if has_escape_rule(game) else "")
+            answer = click.prompt(f"play ({words})", default="hint").strip()
+            chosen = self._read_play(game, view, legal, answer)
+            if chosen is not None:
+                return chosen
+
+    def _read_play(self, game: Game, view: PlayerView, legal: list[Action], answer: str) -> Action | None:
+        """The action ``answer`` asks for, or None after saying why it cannot be played
+        (the game is never touched: the caller asks again)."""
+        if answer.lower() in ("escape", "逃跑", "quit"):
+            if has_escape_rule(game):
+                return Action(view.seat, "escape")
+            console.print(f"{game.variant.name} has no escape rule (逃跑): the game is played to the end",
+                          style="red")
+            return None
+        if answer.lower() in ("hint", "提示", "?"):
+            console.print(f"提示 hint: {self.hint_bot.act(view, legal)}", markup=False)
+            return None
+        if answer.lower() in ("pass", "p", "不出", "过"):
+            passes = [a for a in legal if a.kind == "pass"]
+            if passes:
+                return passes[0]
+            console.print(_no_pass_reason(game, view), markup=False, style="red")
+            return None
+        try:
+            cards = C.parse_cards(answer)
+        except C.CardError as e:
+            # the first line shows the input by repr (escape codes visible); the caret
+            # lines only when the input prints as itself
+            lines = str(e).splitlines()
+            shown = lines if answer.isprintable() and len(answer) <= 80 else lines[:1]
+            console.print("\n".join(["not cards: " + _visible(shown[0], 240), *shown[1:]]),
+                          markup=False, style="red")
+            return None
+        if not cards:
+            console.print("no cards: type cards (e.g. 33 or 34567), pass or hint"
+                          + (" or escape" if has_escape_rule(game) else ""), style="red")
+            return None
+        matching = [a for a in legal if a.kind == "play" and a.move is not None and a.move.cards == cards]
+        if len(matching) == 1:
+            return matching[0]
+        if matching:  # several readings (333444555666, or wild cards): the player chooses
+            for i, a in enumerate(matching, 1):
+                assert a.move is not None
+                subst = " ".join(f"{x}→{y}" for x, y in a.move.substitution)
+                console.print(f"  [{i}] {a.move.combo} ({a.move.rank_name}) {subst}", markup=False)
+            pick = click.prompt("which reading", type=click.IntRange(1, len(matching)), default=len(matching))
+            return matching[pick - 1]
+        console.print(f"illegal: {_illegal_reason(game, view, cards)}", markup=False, style="red")
+        return None
+
+
+def _visible(text: str, limit: int = 80) -> str:
+    """User input echoed back: control characters (escape codes) shown as escapes, cut
+    when long, so that what is printed never acts on the terminal."""
+    shown = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+    return shown if len(shown) <= limit else shown[:limit] + "…"
+
+
+def _no_pass_reason(game: Game, view: PlayerView) -> str:
+    if view.last_play is None:
+        return "you lead this trick and cannot pass"
+    if game.rules.must_beat:
+        return f"must beat (有大必压): you can beat {view.last_play.cards}, so you may not pass"
+    return "passing is not allowed now by this table's rules"
+
+
+def _illegal_reason(game: Game, view: PlayerView, cards: str) -> str:
+    """Why ``cards`` cannot be played now, in the game's own words. More of a rank than
+    any set of cards holds (16 × 3) is refused before the rules see it (they cannot
+    even read it)."""
+    if any(cards.count(r) > C.MASK for r in set(cards)):
+        return f"{cards} is not in your hand ({view.hand}): no hand holds more than {C.MASK} of a rank"
+    moves, _ = game.legal_moves()
+    if not any(m.cards == cards for m in moves):
+        try:
+            game.explain_illegal(view.seat, cards)
+        except (PlayError, ValueError) as e:
+            return str(e)
+    # a legal play the table's rules: plugins exclude (the first lead must hold the 3 …)
+    plays = [str(a.value) for a in game.legal_actions() if a.kind == "play"]
+    shown = ", ".join(plays[:8]) + (" …" if len(plays) > 8 else "")
+    return f"{cards} is not allowed now by this table's rules; you may play: {shown}"
+
+
+SEED = click.IntRange(0, 2**63 - 1)
+
+
+@main.command()
+@click.argument("spec", metavar="SPEC")
+@click.option("--auto", is_flag=True, help="All seats are bots; print a readable log.")
+@click.option("--seed", type=SEED, default=None, help="Seed of the deal (and the bots).")
+@click.option("--seat", type=int, default=0, help="Your seat (0-based).")
+@click.option("--bots", default="heuristic", help="Bot kind for the other seats: heuristic or random "
+                                                   "(comma-separated per seat with --auto).")
+@click.option("--record", "record_path", default=None, help="Write the game record (JSON) to this file.")
+@plugin_option
+@user_errors
+def play(spec: str, auto: bool, seed: int | None, seat: int, bots: str, record_path: str | None,
+         plugins: tuple[str, ...]) -> None:
+    """Play a game at the terminal against bots (or watch bots with --auto)."""
+    with user_plugins(plugins):
+        _play(spec, auto, seed, seat, bots, record_path, plugins)
+
+
+def _play(spec: str, auto: bool, seed: int | None, seat: int, bots: str, record_path: str | None,
+          plugins: tuple[str, ...]) -> None:
+    import random
+
+    rules = load_rules(spec, plugins)
+    if seed is None:
+        seed = random.SystemRandom().randrange(1 << 31)
+    kinds = [k.strip() for k in bots.split(",")]
+    kinds = (kinds * rules.players)[: rules.players]
+    game_ref: list[Game] = []
+    human = None if auto else seat
+    if human is not None and not 0 <= human < rules.players:
+        raise DdzError(f"--seat must be between 0 and {rules.players - 1}")
+    agents: list[Any] = [make_bot(kinds[i], game_seed(seed, 1000 + i)) for i in range(rules.players)]
+    if human is not None:
+        agents[human] = HumanAgent(game_ref)
+    console.print(styled("[bold]{}[/]  seed {}", rules.variant.name, seed))
+
+    def log(game: Game, action: Action, phase_before: str) -> None:
+        if action.seat != human or auto:
+            console.print(_describe(game, action, human, roles=phase_before == "play"))
+        last = game.history[-1] if game.history else None
+        if last is not None and last.kind == "redeal":
+            console.print(_describe(game, last, human))
+
+    game = rules.new_game(seed)
+    game_ref.append(game)
+    if game.wild is not None:
+        console.print(f"wild rank 癞子: {C.RANKS[game.wild]}")
+    if "face_up" in game.public:
+        face = game.public["face_up"]
+        console.print(f"face-up card: {face['card']}, dealt to seat {face['seat']} (bids first)")
+    if auto:
+        for s in range(rules.players):
+            console.print(f"seat {s} ({kinds[s]}): {game.hand_string(s)}")
+    _announce_leader(game, human)
+    try:
+        _play_out(game, agents, human, auto, log)
+    except click.Abort:  # end of input (or Ctrl-C) at a prompt: say so, no traceback
+        raise DdzError("the input ended before the game did: the game is left unfinished and "
+                       "nothing was recorded") from None
+    assert game.scores is not None
+    console.print()
+    if game.escaped is not None:
+        if record_path:
+            write_record(game, record_path)
+        return
+    console.print(_result_text(game, human), markup=False, style="bold")
+    events = ", ".join(f"{e.name} ×{e.factor:g}" for e in game.events) or "none"
+    stake = f"stake {game.stake}, " if game.landlord is not None else ""
+    console.print(f"{stake}multiple ×{game.multiple:g} ({events})", markup=False)
+    console.print("scores: " + ", ".join(f"seat {s}: {v:+d}" for s, v in enumerate(game.scores)))
+    if record_path:
+        write_record(game, record_path)
+        console.print(f"record written to {record_path}", markup=False)
+
+
+def _play_out(game: Game, agents: list[Any], human: int | None, auto: bool,
+              log: Callable[[Game, Action, str], None]) -> None:
+    """Ask each seat in turn until the game is over (or the person escapes)."""
+    while not game.over:
+        current = game.to_act
+        assert current is not None
+        landlord_before, phase_before = game.landlord, game.phase
+        legal = game.legal_actions()
+        action = agents[current].act(game.view(current), legal)
+        if action.kind == "escape":  # 逃跑: the variant's escape rule settles the game
+            try:
+                game.abandon(current)
+            except PlayError as e:
+                console.print(str(e), markup=False, style="red")
+                continue
+            console.print(f"you leave the game (逃跑); scores: {game.scores}")
+            return
+        game.apply(action)
+        log(game, action, phase_before)
+        if landlord_before is None and game.landlord is not None:
+            kitty = C.counts_to_string(game.kitty)
+            console.print(styled("[bold]landlord:[/] seat {}, stake {}; kitty 底牌 {}", game.landlord,
+                                 game.stake, kitty if game.kitty_visible or auto else "(hidden)"))
+        if phase_before != "play":
+            _announce_leader(game, human)
+
+
+def _announce_leader(game: Game, human: int | None) -> None:
+    """At a table without a landlord, say who leads the first trick and why, once the
+    tricks begin (a landlord table: the landlord leads, as the log already says)."""
+    if game.phase != "play" or game.landlord is not None or game.first_leader is None:
+        return
+    info = game.public.get("first_leader") or {}
+    why = f" (holds a {info['card']})" if info.get("card") else (
+        f" ({info['rule']})" if info.get("rule") else "")
+    console.print(f"{_seat_name(game, game.first_leader, human)} leads first{why}", markup=False)
+
+
+@main.command("replay")
+@click.argument("file")  # records.load_record refuses what is not a regular file (exit 1)
+@click.option("--spec", "spec_file", default=None, metavar="FILE",
+              help="Check that this spec (file or name) is the one the record was played under.")
+@plugin_option
+@json_option
+@user_errors
+def replay_cmd(file: str, spec_file: str | None, plugins: tuple[str, ...], as_json: bool) -> None:
+    """Replay a game record and verify every action and the final figures.
+
+    The rules come from the resolved spec stored in the record (no spec file needed);
+    with --spec, or when the record names a bundled spec, it must match the record's
+    hash. A record's spec name is never opened as a file. A record that does not verify
+    exits 1."""
+    record = load_record(file)
+    with user_plugins(plugins):
+        try:
+            result = replay(record, spec_file=spec_file)
+        except DdzError:
+            raise
+        except Exception as e:
+            if not plugins:
+                raise
+            raise DdzError(f"replay failed: {type(e).__name__}: {e} (raised by a --plugin class? "
+                           f"{', '.join(plugins)})") from None
+    game = result.game
+    if as_json:
+        emit_json({"ok": True, "actions": result.actions, "scores": game.scores, "spec": result.spec_note,
+                   "record": game_record(game)})
+        return
+    console.print(f"ok: {result.actions} actions replayed under {game.variant.name}; "
+                  f"scores {game.scores} verified", markup=False)
+    console.print(result.spec_note, markup=False, soft_wrap=True)
+
+
+DOCS_BEGIN = "<!-- BEGIN GENERATED: plugin params -->"
+DOCS_END = "<!-- END GENERATED -->"
+
+
+def _schema_type(prop: dict[str, Any]) -> str:
+    """A parameter's type in words, from its JSON Schema."""
+    if "enum" in prop:
+        kinds = sorted({type(v).__name__ for v in prop["enum"]})
+        return " or ".join({"str": "string", "int": "integer", "float": "number",
+                            "bool": "boolean", "NoneType": "null"}.get(k, k) for k in kinds)
+    if "const" in prop:
+        return "constant"
+    t = prop.get("type")
+    if isinstance(t, list):
+        return " or ".join(map(str, t))
+    if t == "array" and isinstance(prop.get("items"), dict):
+        return f"array of {_schema_type(prop['items'])}"
+    if t == "object" and isinstance(prop.get("additionalProperties"), dict):
+        return f"object of {_schema_type(prop['additionalProperties'])}"
+    if t is None:
+        for key in ("anyOf", "oneOf"):
+            if isinstance(prop.get(key), list):
+                return " or ".join(_schema_type(p) for p in prop[key] if isinstance(p, dict))
+        return "any"
+    return str(t)
+
+
+def _schema_allowed(prop: dict[str, Any]) -> str:
+    """The values a parameter allows, from its JSON Schema (enum, ranges, sizes, keys)."""
+    parts = []
+    if "enum" in prop:
+        parts.append(", ".join(json.dumps(v, ensure_ascii=False) for v in prop["enum"]))
+    for key, sign in (("minimum", "≥"), ("exclusiveMinimum", ">"), ("maximum", "≤"),
+                      ("exclusiveMaximum", "<"), ("minItems", "items: at least"), ("maxItems", "items: at most"),
+                      ("minLength", "length ≥"), ("maxLength", "length ≤")):
+        if key in prop:
+            parts.append(f"{sign} {prop[key]}")
+    items = prop.get("items")
+    if isinstance(items, dict):
+        inner = _schema_allowed(items)
+        if inner:
+            parts.append(f"each {inner}")
+    if prop.get("uniqueItems"):
+        parts.append("no repeats")
+    if isinstance(prop.get("properties"), dict):
+        keys = ", ".join(f"{k} ({_schema_type(v)})" for k, v in prop["properties"].items()
+                         if isinstance(v, dict))
+        parts.append(f"keys: {keys}")
+    return "; ".join(parts)
+
+
+def _described_defaults(cls: type) -> dict[str, dict[str, Any]]:
+    """``{param: {"value", "en"}}`` from the plugin's ``ddzrules_describe`` with no
+    parameters (its defaults), when it can be built that way; else empty."""
+    import jsonschema
+
+    schema = getattr(cls, "params_schema", {"type": "object"})
+    try:
+        if not jsonschema.Draft202012Validator(schema).is_valid({}):
+            return {}
+        inst = cls({})
+        describe = getattr(inst, "ddzrules_describe", None)
+        out = describe() if callable(describe) else None
+    except Exception:  # noqa: BLE001 - a plugin's own code: no defaults shown then
+        return {}
+    if not isinstance(out, dict) or not isinstance(out.get("params"), list):
+        return {}
+    return {str(p["name"]): p for p in out["params"] if isinstance(p, dict) and "name" in p}
+
+
+def plugin_params(cls: type) -> list[dict[str, Any]]:
+    """A plugin's parameters from its ``params_schema``: ``name``, ``type``, ``required``,
+    ``default`` (the schema's ``default``, else the value the plugin describes itself with
+    when given no parameters; None when unknown), ``allowed`` and ``meaning``."""
+    schema = getattr(cls, "params_schema", None)
+    if not isinstance(schema, dict):
+        return []
+    props = schema.get("properties") or {}
+    required = set(schema.get("required") or [])
+    described = _described_defaults(cls)
+    rows = []
+    for name, prop in props.items():
+        if not isinstance(prop, dict):
+            continue
+        d = described.get(name, {})
+        if "default" in prop:
+            default = json.dumps(prop["default"], ensure_ascii=False)
+        elif "value" in d:
+            default = "none" if d["value"] is None else json.dumps(d["value"], ensure_ascii=False)
+        else:
+            default = None
+        rows.append({"name": name, "type": _schema_type(prop), "required": name in required,
+                     "default": default, "allowed": _schema_allowed(prop),
+                     "meaning": str(prop.get("description") or d.get("en") or "")})
+    return rows
+
+
+def _summary(cls: type) -> str:
+    """The first sentence of a plugin's docstring, whole, however its lines wrap (the
+    first line alone stopped mid-sentence)."""
+    import inspect
+    import re
+
+    paragraph = " ".join((inspect.getdoc(cls) or "").split("\n\n", 1)[0].split())
+    # a sentence ends at . ! ? (or 。！？) before the capital or CJK start of the next
+    end = re.search(r"(?<=[.!?])\s+(?=[A-Z\u4e00-\u9fff])|(?<=[。！？])", paragraph)
+    return paragraph[:end.start()].strip() if end and end.start() < len(paragraph) else paragraph
+
+
+def _cell(text: str) -> str:
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def params_markdown(registry: PluginRegistry, names: list[str]) -> str:
+    """The parameter reference of ``names`` as Markdown (what docs/plugins.md holds)."""
+    out = []
+    for name in names:
+        cls = registry.get(name)
+        if cls is None:
+            continue
+        out.append(f"### `{name}`")
+        out.append("")
+        out.append(_cell(_summary(cls)))
+        out.append("")
+        rows = plugin_params(cls)
+        if not rows:
+            out.append("No parameters.")
+            out.append("")
+            continue
+        out.append("| parameter | type | default | allowed | meaning |")
+        out.append("| --- | --- | --- | --- | --- |")
+        for r in rows:
+            default = "required" if r["required"] else (r["default"] or "—")
+            out.append(f"| `{r['name']}` | {_cell(r['type'])} | {_cell(default)} | "
+                       f"{_cell(r['allowed']) or '—'} | {_cell(r['meaning']) or '—'} |")
+        out.append("")
+    return "\n".join(out).rstrip() + "\n"
+
+
+def builtin_plugin_names(registry: PluginRegistry) -> list[str]:
+    """The plugins ddzrules itself ships (its own entry points)."""
+    return [n for n in registry.names() if registry.source(n).endswith("(ddzrules)")]
+
+
+def generated_docs(registry: PluginRegistry | None = None) -> str:
+    """The generated block of docs/plugins.md: every built-in plugin's parameters."""
+    registry = registry or PluginRegistry()
+    return (f"{DOCS_BEGIN}\n<!-- `ddzrules plugins --params all --update-docs docs/plugins.md` "
+            f"writes this block; do not edit it by hand -->\n\n"
+            f"{params_markdown(registry, builtin_plugin_names(registry))}\n{DOCS_END}")
+
+
+def update_docs(path: str | Path, registry: PluginRegistry | None = None) -> bool:
+    """Rewrite the generated block of ``path``; True when it changed."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise DdzError(f"cannot read {path}: {e.strerror}") from None
+    start, end = text.find(DOCS_BEGIN), text.find(DOCS_END)
+    if start < 0 or end < start:
+        raise DdzError(f"{path} has no block between {DOCS_BEGIN} and {DOCS_END}")
+    new = text[:start] + generated_docs(registry) + text[end + len(DOCS_END):]
+    if new != text:
+        path.write_text(new, encoding="utf-8")
+    return new != text
+
+
+@main.command("plugins")
+@click.option("--params", "params", default=None, metavar="NAME",
+              help="Show a plugin's parameters (types, defaults, allowed values, meaning); "
+                   "'all' for every plugin.")
+@click.option("--update-docs", "docs", default=None, metavar="FILE",
+              help="With --params all: rewrite FILE's generated block (the built-in plugins' "
+                   "parameters, e.g. docs/plugins.md).")
+@plugin_option
+@json_option
+@user_errors
+def plugins_cmd(params: str | None, docs: str | None, plugins: tuple[str, ...], as_json: bool) -> None:
+    """List the installed plugins and the hooks each implements (--params NAME: its parameters)."""
+    if docs is not None:
+        if params != "all":
+            raise DdzError("--update-docs goes with --params all")
+        changed = update_docs(docs)
+        console.print(f"{docs}: {'updated' if changed else 'already up to date'}", markup=False)
+        return
+    with user_plugins(plugins):
+        registry = default_registry()
+        if params is not None:
+            _print_params(registry, params, as_json)
+            return
+        rows = []
+        for name in registry.names():
+            cls = registry.get(name)
+            rows.append({"name": name, "source": registry.source(name),
+                         "hooks": implemented_hooks(cls) if cls else [],
+                         "summary": _summary(cls) if cls else ""})
+    if as_json:
+        emit_json(rows)
+        return
+    table = Table("plugin", "hooks", "about", box=None)
+    table.columns[2].overflow = "fold"  # a description is wrapped, never cut with an ellipsis
+    for r in rows:
+        table.add_row(r["name"], "\n".join(h.removeprefix("ddzrules_") for h in r["hooks"]), r["summary"])
+    console.print(table)
+
+
+def _print_params(registry: PluginRegistry, name: str, as_json: bool) -> None:
+    import difflib
+
+    names = registry.names() if name == "all" else [name]
+    if name != "all" and registry.get(name) is None:
+        hint = difflib.get_close_matches(name, registry.names(), n=1)
+        more = f" (did you mean {hint[0]!r}?)" if hint else ""
+        raise DdzError(f"unknown plugin {name!r}{more}; installed: {', '.join(registry.names())}")
+    found = [(n, cls) for n in names if (cls := registry.get(n)) is not None]
+    if as_json:
+        emit_json([{"plugin": n, "summary": _summary(cls), "params": plugin_params(cls)}
+                   for n, cls in found])
+        return
+    for n, cls in found:
+        console.print(styled("[bold]{}[/]: {}", n, _summary(cls)), soft_wrap=True)
+        rows = plugin_params(cls)
+        if not rows:
+            console.print("  no parameters")
+            continue
+        table = Table(box=None)
+        for column in ("parameter", "type", "default", "allowed", "meaning"):
+            table.add_column(column, overflow="fold")
+        for r in rows:
+            default = "required" if r["required"] else (r["default"] or "—")
+            table.add_row(r["name"], r["type"], default, r["allowed"] or "—", r["meaning"] or "—")
+        console.print(table)

@@ -1,0 +1,1186 @@
+"""Conformance suites: engine-agnostic test vectors generated from a spec.
+
+A suite is a directory: ``manifest.json`` (format, the resolved spec and its hash,
+seed, level, counts and a SHA-256 per file) and one JSONL file per category —
+``classify``, ``compare``, ``moves``, ``census``, ``perft`` and ``games``. Every
+vector has an ``id``, its inputs, the ``expect``-ed answer and a ``covers`` tag
+(``<combo or rule>/<what>``, several joined by ``, `` when one input is at several
+boundaries) naming what it exercises. The same spec, seed and
+level give byte-identical files. :mod:`ddzrules.conformance.run` runs a suite
+against an engine; ``docs/conformance.md`` documents the format and perft.
+
+>>> suite = generate(load_variant("compat/rlcard"), level="smoke", seed=1)
+>>> sorted(suite.vectors), suite.vectors["census"][-1]["expect"]
+(['census', 'classify', 'compare', 'games', 'moves', 'perft'], {'plays': 27471})
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import random
+import re
+import stat
+from array import array
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from ddzrules import __version__
+from ddzrules import cards as C
+from ddzrules.engines import BudgetExceeded
+from ddzrules.errors import DdzError
+from ddzrules.moves import Move
+from ddzrules.variant import Variant, load_variant
+
+#: the suite format this version writes and reads
+FORMAT = "ddzrules-suite/1"
+CATEGORIES = ("classify", "compare", "moves", "census", "perft", "games")
+ACE = C.RANKS.index("A")
+
+
+@dataclass(frozen=True)
+class Level:
+    """How much a suite covers. Boundaries, bomb tiers and the census are always complete."""
+
+    name: str
+    near_misses: int  # non-plays kept per combo
+    multi_readings: int | None  # card sets with several readings (None: all)
+    random_nonplays: int
+    whole_universe: bool  # classify every play of the universe
+    pairs_per_class: int  # compare vectors per ordered pair of combo classes
+    random_hands: int  # moves: random hands (each gives a lead and an answer)
+    wild_hands: int  # moves: random hands with wild cards (wildcard specs)
+    perft_positions: int
+    perft_depth: int
+    games: int
+    checks_every: int  # games: legal actions checked every this many steps
+
+
+LEVELS = {
+    "smoke": Level("smoke", 2, 20, 20, False, 1, 10, 10, 1, 2, 2, 10),
+    "standard": Level("standard", 4, 300, 200, False, 2, 500, 200, 4, 3, 50, 5),
+    "exhaustive": Level("exhaustive", 8, None, 2000, True, 6, 1500, 1000, 5, 3, 200, 1),
+}
+
+
+class SuiteError(DdzError):
+    """A suite that cannot be read: missing, corrupt or of another format."""
+
+
+@dataclass
+class Suite:
+    manifest: dict[str, Any]
+    vectors: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+
+
+# ====================================================================== helpers
+
+
+def reading_dict(m: Move) -> dict[str, Any]:
+    """A reading as vectors state it: the spec's combo name, the main rank, the length."""
+    return {"combo": m.combo, "rank": m.rank_name, "length": m.length}
+
+
+def readings_key(readings: list[dict[str, Any]]) -> list[tuple[str, str, int]]:
+    """Readings as a sorted, comparable list (order of readings carries no meaning)."""
+    return sorted((str(r.get("combo")), str(r.get("rank")), int(r.get("length", 1))) for r in readings)
+
+
+def play_sort_key(cards: str) -> tuple[int, str]:
+    return (len(cards), "".join(chr(65 + C.RANK_INDEX[c]) for c in cards))
+
+
+def sort_plays(plays: set[str] | frozenset[str] | list[str]) -> list[str]:
+    """Card strings by size, then rank order (so files read naturally and diff stably)."""
+    return sorted(set(plays), key=play_sort_key)
+
+
+def wild_ranks(v: Variant) -> list[int]:
+    """The ranks that may be a deal's wild rank (none for a spec without wildcards)."""
+    if not v.rules.stand_for:
+        return []
+    return [r for r in range(C.NUM_RANKS) if _wild_ok(v, r)]
+
+
+def _wild_ok(v: Variant, r: int) -> bool:
+    try:
+        v._wild_rank(r)
+    except DdzError:
+        return False
+    return True
+
+
+def deal_sizes(v: Variant) -> tuple[int, int, int]:
+    """(players, hand, kitty) of the spec's deal (17/3 for three players by default)."""
+    data = v.spec.data
+    deal = data.get("deal", {})
+    players = int(data.get("players", 3))
+    hand = int(deal.get("hand", 17))
+    kitty = int(deal.get("kitty", max(0, sum(v.rules.deck) - players * hand)))
+    return players, hand, kitty
+
+
+# ====================================================================== classify
+
+
+class _Universe:
+    """The spec's universe indexed for picking vectors."""
+
+    def __init__(self, v: Variant) -> None:
+        self.v = v
+        v._ensure_table()
+        if v._table is None:
+            raise DdzError(f"{v.name}: the universe is too large to generate a suite from")
+        self.table: dict[str, tuple[Move, ...]] = dict(v._by_string)
+        self.strings = sorted(self.table, key=play_sort_key)
+        self.by_combo: dict[str, list[Move]] = defaultdict(list)
+        for cards in self.strings:
+            for m in self.table[cards]:
+                self.by_combo[m.combo].append(m)
+        #: plays with a single reading, by family — what compare vectors draw from
+        self.unique_by_family: dict[tuple[str, int, int], list[Move]] = defaultdict(list)
+        for cards in self.strings:
+            ms = self.table[cards]
+            if len(ms) == 1:
+                m = ms[0]
+                self.unique_by_family[(m.combo, m.size, m.length)].append(m)
+        for lst in self.unique_by_family.values():
+            lst.sort(key=lambda m: (m.rank, play_sort_key(m.cards)))
+
+
+def _classify_vector(v: Variant, cards: str, covers: str, wild: int | None = None) -> dict[str, Any]:
+    readings = v.classify(cards, wild=wild)
+    vec: dict[str, Any] = {"cards": cards}
+    if wild is not None:
+        vec["wild"] = C.RANKS[wild]
+    seen: dict[tuple[str, str, int], dict[str, Any]] = {}
+    for m in readings:
+        d = reading_dict(m)
+        seen.setdefault((d["combo"], d["rank"], d["length"]), d)
+    vec["expect"] = {"play": bool(readings), "readings": [seen[k] for k in sorted(seen)]}
+    vec["covers"] = covers
+    return vec
+
+
+def _neighbours(counts: list[int], deck: list[int]) -> Iterator[list[int]]:
+    """Card sets one step from ``counts``: a card added, removed, or moved up a rank."""
+    for r in range(C.NUM_RANKS):
+        if counts[r] < deck[r]:
+            c = list(counts)
+            c[r] += 1
+            yield c
+    for r in range(C.NUM_RANKS):
+        if counts[r]:
+            c = list(counts)
+            c[r] -= 1
+            if sum(c):
+                yield c
+            if r + 1 < C.NUM_RANKS and c[r + 1] < deck[r + 1]:
+                c2 = list(c)
+                c2[r + 1] += 1
+                yield c2
+
+
+def _shifted(counts: list[int], deck: list[int]) -> list[int] | None:
+    """Every card one rank higher (a chain ending at A becomes one running into 2)."""
+    if counts[-1]:
+        return None
+    c = [0] + counts[:-1]
+    return c if all(x <= d for x, d in zip(c, deck)) else None
+
+
+def gen_classify(v: Variant, u: _Universe, level: Level, rng: random.Random) -> list[dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+
+    def add(cards: str, covers: str) -> None:
+        if not cards:
+            return
+        if cards not in out:
+            out[cards] = _classify_vector(v, cards, covers)
+        elif covers not in out[cards]["covers"].split(", ") and not covers.endswith("/universe"):
+            out[cards]["covers"] += ", " + covers  # one card set at several boundaries
+
+    deck = list(v.rules.deck)
+    for info in v.rules.combos:
+        plays = u.by_combo.get(info.name, [])
+        if not plays:
+            continue
+        lengths = sorted({m.length for m in plays})
+        boundary: list[Move] = []
+        for length in lengths:
+            of_len = [m for m in plays if m.length == length]
+            lo = min(of_len, key=lambda m: (m.rank, play_sort_key(m.cards)))
+            hi = max(of_len, key=lambda m: (m.rank, [-x for x in play_sort_key(m.cards)[:1]]))
+            tag = ("shortest" if length == lengths[0] else "longest" if length == lengths[-1]
+                   else f"length-{length}") if len(lengths) > 1 else "group"
+            add(lo.cards, f"{info.name}/{tag}-lowest")
+            add(hi.cards, f"{info.name}/{tag}-highest")
+            boundary += [lo, hi]
+            ace = [m for m in of_len if m.rank == ACE]
+            if length > 1 and ace:
+                a = min(ace, key=lambda m: play_sort_key(m.cards))
+                add(a.cards, f"{info.name}/{tag}-ends-at-A")
+                boundary.append(a)
+                shifted = _shifted(C.unpack(a.packed), deck)
+                if shifted is not None:
+                    add(C.counts_to_string(shifted), f"{info.name}/{tag}-runs-into-2")
+        smallest = min(plays, key=lambda m: play_sort_key(m.cards))
+        largest = max(plays, key=lambda m: play_sort_key(m.cards))
+        add(smallest.cards, f"{info.name}/fewest-cards")
+        add(largest.cards, f"{info.name}/most-cards")
+        # near misses: one card away from a boundary play and no combo at all
+        misses: list[str] = []
+        for m in boundary:
+            for c in _neighbours(C.unpack(m.packed), deck):
+                s = C.counts_to_string(c)
+                if s not in u.table and s not in out and s not in misses:
+                    misses.append(s)
+        for s in sorted(misses, key=play_sort_key)[:level.near_misses]:
+            add(s, f"{info.name}/near-miss")
+    multi = [s for s in u.strings if len(u.table[s]) > 1]
+    if level.multi_readings is not None and len(multi) > level.multi_readings:
+        multi = sorted(rng.sample(multi, level.multi_readings), key=play_sort_key)
+    for s in multi:
+        add(s, "readings/several")
+    # random card sets of play sizes that are no play
+    full = C.deck_list(deck)
+    found = 0
+    for _ in range(level.random_nonplays * 20):
+        if found >= level.random_nonplays:
+            break
+        size = rng.randint(2, min(v.rules.max_hand, len(full)))
+        s = C.counts_to_string(C.counts_of(rng.sample(full, size)))
+        if s not in u.table and s not in out:
+            add(s, "non-play/random")
+            found += 1
+    if level.whole_universe:
+        for s in u.strings:
+            add(s, f"{u.table[s][0].combo}/universe")
+    vectors = list(out.values())
+    vectors += _wild_classify(v, u, level, rng)
+    return vectors
+
+
+def _wild_classify(v: Variant, u: _Universe, level: Level, rng: random.Random) -> list[dict[str, Any]]:
+    """Wildcard readings: natural plays with some cards turned into wild cards."""
+    ranks = wild_ranks(v)
+    if not ranks:
+        return []
+    out: list[dict[str, Any]] = []
+    seen: set[tuple[str, int]] = set()
+    per_combo = max(1, level.pairs_per_class)
+    for info in v.rules.combos:
+        plays = u.by_combo.get(info.name, [])
+        for m in rng.sample(plays, min(per_combo, len(plays))):
+            w = rng.choice(ranks)
+            counts = C.unpack(m.packed)
+            natural = [r for r in range(C.NUM_RANKS) if counts[r] and r != w]
+            k = rng.randint(1, 4)
+            for _ in range(k):
+                if not natural or counts[w] >= v.rules.deck[w]:
+                    break
+                r = rng.choice(natural)
+                counts[r] -= 1
+                counts[w] += 1
+                natural = [x for x in range(C.NUM_RANKS) if counts[x] and x != w]
+            s = C.counts_to_string(counts)
+            if (s, w) not in seen:
+                seen.add((s, w))
+                out.append(_classify_vector(v, s, f"{info.name}/wild", w))
+    return out
+
+
+# ====================================================================== compare
+
+
+def _compare_vector(v: Variant, a: Move | str, b: Move | str, covers: str,
+                    wild: int | None = None) -> dict[str, Any]:
+    ca = a.cards if isinstance(a, Move) else a
+    cb = b.cards if isinstance(b, Move) else b
+    vec: dict[str, Any] = {"a": ca, "b": cb}
+    if wild is not None:
+        vec["wild"] = C.RANKS[wild]
+    vec["expect"] = {"a_beats_b": v.beats(ca, cb, wild=wild), "b_beats_a": v.beats(cb, ca, wild=wild)}
+    vec["covers"] = covers
+    return vec
+
+
+def gen_compare(v: Variant, u: _Universe, level: Level, rng: random.Random) -> list[dict[str, Any]]:
+    """Pairs from every pair of combo classes (and so every pair of bomb tiers)."""
+    out: list[dict[str, Any]] = []
+    seen: set[tuple[str, str]] = set()
+
+    def add(a: Move, b: Move, covers: str) -> None:
+        if (a.cards, b.cards) not in seen and a.cards != b.cards:
+            seen.add((a.cards, b.cards))
+            out.append(_compare_vector(v, a, b, covers))
+
+    families_of: dict[str, list[tuple[str, int, int]]] = defaultdict(list)
+    for fam in sorted(u.unique_by_family):
+        families_of[fam[0]].append(fam)
+    combos = [c.name for c in v.rules.combos if families_of.get(c.name)]
+    n = level.pairs_per_class
+    for ca in combos:
+        for cb in combos:
+            for _ in range(n):
+                fa = rng.choice(families_of[ca])
+                a = rng.choice(u.unique_by_family[fa])
+                if ca == cb:
+                    fam = u.unique_by_family[fa]
+                    lower = [m for m in fam if m.rank < a.rank]
+                    equal = [m for m in fam if m.rank == a.rank and m.cards != a.cards]
+                    if lower:
+                        add(a, rng.choice(lower), f"{ca}/higher-rank")
+                    if equal:
+                        add(a, rng.choice(equal), f"{ca}/equal-rank")
+                    other = [f for f in families_of[ca] if f != fa]
+                    if other and a.tier < 0:
+                        add(a, rng.choice(u.unique_by_family[rng.choice(other)]), f"{ca}/other-length")
+                else:
+                    b = rng.choice(u.unique_by_family[rng.choice(families_of[cb])])
+                    ta = f"tier-{a.tier}" if a.tier >= 0 else "plain"
+                    tb = f"tier-{b.tier}" if b.tier >= 0 else "plain"
+                    add(a, b, f"{ca}-vs-{cb}/{ta}-vs-{tb}")
+    ranks = wild_ranks(v)
+    if ranks:  # wild readings: a pair drawn from wild hands' legal plays
+        full = C.deck_list(v.rules.deck)
+        for i in range(level.wild_hands):
+            w = rng.choice(ranks)
+            hand = C.counts_of(rng.sample(full, 17))
+            hand[w] = min(v.rules.deck[w], hand[w] + rng.randint(1, 2))
+            plays = [m for m in v.legal_moves(C.counts_to_string(hand), wild=w) if m.substitution]
+            if len(plays) < 2:
+                continue
+            a, b = rng.sample(plays, 2)
+            out.append(_compare_vector(v, a.cards, b.cards, f"{a.combo}-vs-{b.combo}/wild", w))
+    return out
+
+
+# ====================================================================== moves
+
+
+def _moves_vector(v: Variant, hand: str, after: str | None, covers: str,
+                  wild: int | None = None) -> dict[str, Any]:
+    result = v.legal_moves(hand, after=after, wild=wild)
+    vec: dict[str, Any] = {"hand": hand, "after": after}
+    if wild is not None:
+        vec["wild"] = C.RANKS[wild]
+    vec["expect"] = {"can_pass": result.can_pass, "plays": sort_plays({m.cards for m in result})}
+    vec["covers"] = covers
+    return vec
+
+
+def _hard_hands(v: Variant, size: int) -> list[tuple[str, str]]:
+    """Crafted hands that stress a lister: planes, many bombs, both jokers, long chains."""
+    deck = list(v.rules.deck)
+    chain_top = ACE
+    out: list[tuple[str, str]] = []
+
+    def fill(per_rank: int, ranks: list[int], extra: list[int]) -> list[int]:
+        c = [0] * C.NUM_RANKS
+        n = 0
+        for r in extra:
+            if deck[r] > c[r] and n < size:
+                c[r] += 1
+                n += 1
+        for r in ranks:
+            take = min(per_rank, deck[r], size - n)
+            c[r] += take
+            n += take
+        return c
+
+    low = list(range(chain_top + 1))
+    jokers = [r for r in C.JOKERS if deck[r]]
+    out.append(("hard/plane-heavy", C.counts_to_string(fill(3, low, jokers[:1] + [chain_top + 1]))))
+    out.append(("hard/many-bombs", C.counts_to_string(fill(4, low, []))))
+    out.append(("hard/both-jokers", C.counts_to_string(fill(2, low, jokers + [chain_top + 1]))))
+    out.append(("hard/long-chains", C.counts_to_string(fill(1, low + [chain_top + 1] + jokers, []))))
+    out.append(("hard/pairs", C.counts_to_string(fill(2, list(reversed(low)), []))))
+    return [(t, h) for t, h in out if h]
+
+
+def _a_lead(v: Variant, hand: str, rng: random.Random, answering: str | None = None,
+            wild: int | None = None) -> str | None:
+    """A random play of ``hand`` with a single reading (so every engine reads it alike);
+    one that ``answering`` can beat when a few tries find one (an empty answer tests little)."""
+    plays = sorted((m.cards for m in v.legal_moves(hand) if len(v.classify(m.cards)) == 1),
+                   key=play_sort_key)
+    if not plays:
+        return None
+    tries = [rng.choice(plays) for _ in range(8)]
+    if answering is not None:
+        for p in tries:
+            if len(v.legal_moves(answering, after=p, wild=wild)):
+                return p
+    return tries[0]
+
+
+def gen_moves(v: Variant, u: _Universe, level: Level, rng: random.Random) -> list[dict[str, Any]]:
+    _, hand_size, kitty = deal_sizes(v)
+    full = C.deck_list(v.rules.deck)
+    sizes = sorted({min(hand_size, v.rules.max_hand), min(hand_size + kitty, v.rules.max_hand)})
+    out: list[dict[str, Any]] = []
+    for i in range(level.random_hands):
+        size = sizes[i % len(sizes)]
+        deck = list(full)
+        rng.shuffle(deck)
+        hand = C.counts_to_string(C.counts_of(deck[:size]))
+        other = C.counts_to_string(C.counts_of(deck[size:2 * size]))
+        out.append(_moves_vector(v, hand, None, f"random/lead-{size}"))
+        after = _a_lead(v, other, rng, hand)
+        if after is not None:
+            out.append(_moves_vector(v, hand, after, f"{u.table[after][0].combo}/answer-{size}"))
+    for size in sizes:
+        for tag, hand in _hard_hands(v, size):
+            out.append(_moves_vector(v, hand, None, f"{tag}-lead-{size}"))
+            deck = [c for c in full]
+            rng.shuffle(deck)
+            other = C.counts_to_string(C.counts_of(deck[:size]))
+            after = _a_lead(v, other, rng, hand)
+            if after is not None:
+                out.append(_moves_vector(v, hand, after, f"{tag}-answer-{size}"))
+    ranks = wild_ranks(v)
+    for i in range(level.wild_hands if ranks else 0):
+        w = rng.choice(ranks)
+        size = sizes[i % len(sizes)]
+        deck = list(full)
+        rng.shuffle(deck)
+        counts = C.counts_of(deck[:size])
+        want = 1 + i % min(4, v.rules.deck[w])  # 1..4 wild cards
+        while counts[w] < want:  # swap a natural card for a wild one
+            r = max(x for x in range(C.NUM_RANKS) if counts[x] and x != w)
+            counts[r] -= 1
+            counts[w] += 1
+        hand = C.counts_to_string(counts)
+        if i % 2 == 0:
+            out.append(_moves_vector(v, hand, None, f"wild/lead-{counts[w]}-wilds", w))
+        else:
+            other = C.counts_to_string(C.counts_of(deck[size:2 * size]))
+            after = _a_lead(v, other, rng, hand, w)
+            out.append(_moves_vector(v, hand, after, f"wild/answer-{counts[w]}-wilds", w))
+    return out
+
+
+# ====================================================================== census
+
+
+def gen_census(v: Variant) -> list[dict[str, Any]]:
+    c = v.census()
+    out = [{"combo": name, "expect": {"plays": n}, "covers": f"{name}/census"}
+           for name, n in c.by_combo.items()]
+    out.append({"combo": None, "expect": {"plays": c.total}, "covers": "universe/census"})
+    return out
+
+
+# ====================================================================== perft
+
+
+@dataclass
+class Position:
+    """A play-phase position: hands, whose turn, and the play to beat (None: a lead)."""
+
+    hands: list[list[int]]
+    to_act: int
+    last: Move | None = None
+    last_seat: int | None = None
+    wild: int | None = None
+
+    @staticmethod
+    def from_dict(v: Variant, data: dict[str, Any]) -> Position:
+        hands = [C.counts_of(C.parse_ranks(h)) for h in data["hands"]]
+        v._check_deck([sum(col) for col in zip(*hands)] if hands else [], "the hands of the position")
+        to_act = int(data["to_act"])
+        if not 0 <= to_act < len(hands):
+            raise DdzError(f"to_act {to_act} is no seat of a position with {len(hands)} hands")
+        w = data.get("wild")
+        return Position(hands, to_act, None, None, None if w is None else C.parse_rank(w))
+
+
+def perft(v: Variant, pos: Position, depth: int, budget: int | None = None) -> tuple[int, dict[str, int]]:
+    """The number of action sequences of exactly ``depth`` actions from ``pos`` and the
+    divide by first action (``docs/conformance.md`` defines both). With ``budget``, the
+    search visits at most that many positions (sequences of 1 to ``depth`` actions) and
+    raises :class:`~ddzrules.engines.BudgetExceeded` past it.
+
+    Seat 0 leads 3, 4 or 33; seat 1 (44) answers 3 with 4 or passes, can only pass on
+    4, and answers 33 with 44 or passes:
+
+    >>> v = load_variant("hubei-3p")
+    >>> perft(v, Position([C.counts_of(C.parse_ranks(h)) for h in ("334", "44", "5")], 0), 2)
+    (5, {'3': 2, '4': 1, '33': 2})
+    """
+    n = len(pos.hands)
+    visited = [0]
+
+    def actions(hands: list[list[int]], to_act: int, last: Move | None,
+                last_seat: int | None) -> list[tuple[Move | None, int | None]]:
+        if last is not None and last_seat == to_act:  # everyone else passed: a new lead
+            last = None
+        lm = v.legal_moves(C.counts_to_string(hands[to_act]), after=last, wild=pos.wild)
+        out: list[tuple[Move | None, int | None]] = [(m, to_act) for m in lm]
+        if lm.can_pass:
+            out.append((None, None))
+        visited[0] += len(out)
+        if budget is not None and visited[0] > budget:
+            raise BudgetExceeded(f"the search visited more than {budget:,} positions, its budget")
+        return out
+
+    def count(hands: list[list[int]], to_act: int, last: Move | None, last_seat: int | None,
+              d: int) -> int:
+        acts = actions(hands, to_act, last, last_seat)
+        if d == 1:
+            return len(acts)
+        total = 0
+        nxt = (to_act + 1) % n
+        for m, _ in acts:
+            if m is None:
+                total += count(hands, nxt, last, last_seat, d - 1)
+                continue
+            h = hands[to_act]
+            played = C.unpack(m.packed)  # the physical cards, wild ones included
+            h2 = [a - b for a, b in zip(h, played)]
+            if not any(h2):
+                continue  # the game ends with this play: no longer sequence goes through it
+            hands2 = list(hands)
+            hands2[to_act] = h2
+            total += count(hands2, nxt, m, to_act, d - 1)
+        return total
+
+    divide: dict[str, int] = {}
+    total = 0
+    nxt = (pos.to_act + 1) % n
+    for m, _ in actions(pos.hands, pos.to_act, pos.last, pos.last_seat):
+        key = "pass" if m is None else m.cards
+        if depth == 1:
+            sub = 1
+        elif m is None:
+            sub = count(pos.hands, nxt, pos.last, pos.last_seat, depth - 1)
+        else:
+            h2 = [a - b for a, b in zip(pos.hands[pos.to_act], C.unpack(m.packed))]
+            if not any(h2):
+                sub = 0
+            else:
+                hands2 = list(pos.hands)
+                hands2[pos.to_act] = h2
+                sub = count(hands2, nxt, m, pos.to_act, depth - 1)
+        divide[key] = divide.get(key, 0) + sub
+        total += sub
+    return total, {k: divide[k] for k in sort_plays([k for k in divide if k != "pass"])} | (
+        {"pass": divide["pass"]} if "pass" in divide else {})
+
+
+def gen_perft(v: Variant, level: Level, rng: random.Random) -> list[dict[str, Any]]:
+    players, hand_size, kitty = deal_sizes(v)
+    full = C.deck_list(v.rules.deck)
+    ranks = wild_ranks(v)
+    out: list[dict[str, Any]] = []
+    for p in range(level.perft_positions):
+        deck = list(full)
+        rng.shuffle(deck)
+        hands = [C.counts_of(deck[i * hand_size:(i + 1) * hand_size]) for i in range(players)]
+        landlord = rng.randrange(players)
+        for r in deck[players * hand_size:players * hand_size + kitty]:
+            hands[landlord][r] += 1
+        wild = rng.choice(ranks) if ranks else None
+        position = {"players": players, "hands": [C.counts_to_string(h) for h in hands],
+                    "landlord": landlord, "to_act": landlord,
+                    "wild": None if wild is None else C.RANKS[wild]}
+        pos = Position.from_dict(v, position)
+        for depth in range(1, level.perft_depth + 1):
+            nodes, divide = perft(v, pos, depth)
+            out.append({"position": position, "depth": depth,
+                        "expect": {"nodes": nodes, "divide": divide},
+                        "covers": f"perft/position-{p + 1}-depth-{depth}"})
+    return out
+
+
+# ====================================================================== games
+
+
+def action_string(a: Any) -> str:
+    """An action as vectors list it: ``play 33344469``, ``pass``, ``bid 2``, ``show 3`` …"""
+    return str(a)
+
+
+def gen_games(v: Variant, level: Level, seed: int) -> list[dict[str, Any]]:
+    """Whole seeded games between the bundled bots (heuristic in seat 0, random elsewhere)."""
+    if not v.spec.data.get("game"):
+        return []
+    from ddzrules.bots import make_bot
+    from ddzrules.records import game_record
+    from ddzrules.runtime import GameRules, MatchInfo
+    from ddzrules.simulate import game_seed
+
+    rules = GameRules(v)
+    out: list[dict[str, Any]] = []
+    for i in range(level.games):
+        gseed = game_seed(seed, i)
+        agents = [make_bot("heuristic" if s == 0 else "random", gseed + 101 * (s + 1))
+                  for s in range(rules.players)]
+        game = rules.new_game(gseed, MatchInfo(i, seed))
+        checks: dict[str, list[str]] = {}
+        step = 0
+        while not game.over:
+            seat = game.to_act
+            assert seat is not None
+            legal = game.legal_actions()
+            if step % level.checks_every == 0:
+                checks[str(len(game.history))] = sorted(action_string(a) for a in legal)
+            game.apply(agents[seat].act(game.view(seat), legal))
+            step += 1
+        record = game_record(game)
+        out.append({
+            "seed": gseed, "match": record["match"], "deals": record["deals"],
+            "actions": record["actions"], "checks": checks,
+            "expect": {"landlord": record["landlord"], "stake": record["stake"],
+                       "multiple": record["multiple"], "events": [e["name"] for e in record["events"]],
+                       "winner": record["winner"], "scores": record["scores"]},
+            "covers": f"games/{'-'.join(name for _, name, _ in rules.active)}",
+        })
+    return out
+
+
+# ====================================================================== suites
+
+
+def generate(v: Variant, level: str = "standard", seed: int = 0,
+             progress: Callable[[str], None] | None = None) -> Suite:
+    """Generate every category's vectors for ``v`` (deterministic in spec, seed and level)."""
+    try:
+        lv = LEVELS[level]
+    except KeyError:
+        raise DdzError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}") from None
+    u = _Universe(v)
+
+    def rng_for(category: str) -> random.Random:
+        digest = hashlib.sha256(f"ddzrules-suite:{seed}:{category}".encode()).digest()
+        return random.Random(int.from_bytes(digest[:8], "big"))
+
+    makers: dict[str, Callable[[], list[dict[str, Any]]]] = {
+        "classify": lambda: gen_classify(v, u, lv, rng_for("classify")),
+        "compare": lambda: gen_compare(v, u, lv, rng_for("compare")),
+        "moves": lambda: gen_moves(v, u, lv, rng_for("moves")),
+        "census": lambda: gen_census(v),
+        "perft": lambda: gen_perft(v, lv, rng_for("perft")),
+        "games": lambda: gen_games(v, lv, seed),
+    }
+    vectors: dict[str, list[dict[str, Any]]] = {}
+    for category in CATEGORIES:
+        if progress:
+            progress(category)
+        vs = makers[category]()
+        vectors[category] = [{"id": f"{category}-{i + 1:06d}", **vec} for i, vec in enumerate(vs)]
+    manifest = {
+        "format": FORMAT,
+        "spec": v.name,
+        "spec_hash": v.spec.content_hash,
+        "spec_resolved": v.spec.data,
+        "ddzrules_version": __version__,
+        "seed": seed,
+        "level": level,
+        "counts": {c: len(vectors[c]) for c in CATEGORIES},
+        "files": {},
+    }
+    return Suite(manifest, vectors)
+
+
+def _jsonl(vectors: list[dict[str, Any]]) -> bytes:
+    return "".join(json.dumps(vec, ensure_ascii=False, sort_keys=False, separators=(",", ":")) + "\n"
+                   for vec in vectors).encode("utf-8")
+
+
+def write_suite(suite: Suite, directory: str | Path) -> Path:
+    """Write a suite as a directory (created if needed; its category files replaced)."""
+    d = Path(directory)
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+        files: dict[str, dict[str, Any]] = {}
+        for category, vectors in suite.vectors.items():
+            data = _jsonl(vectors)
+            name = f"{category}.jsonl"
+            (d / name).write_bytes(data)
+            files[category] = {"file": name, "sha256": hashlib.sha256(data).hexdigest(),
+                               "vectors": len(vectors)}
+        suite.manifest["files"] = files
+        (d / "manifest.json").write_text(
+            json.dumps(suite.manifest, ensure_ascii=False, indent=1, sort_keys=False) + "\n", encoding="utf-8")
+    except OSError as e:
+        raise DdzError(f"cannot write the suite to {d}: {e.strerror or e}") from None
+    return d
+
+
+# ====================================================================== reading suites
+
+# A suite is untrusted input: every file is read as a stream, one bounded line at a
+# time, and every vector is checked (schema, an input that can occur in a game, a
+# bounded amount of work) before any is asked of an engine.
+
+#: a suite file larger than this is refused
+MAX_FILE_BYTES = 512 * 1024 * 1024
+#: a manifest larger than this is refused (it holds one resolved spec)
+MAX_MANIFEST_BYTES = 8 * 1024 * 1024
+#: a vector's line longer than this is refused (the largest bundled one is about 135 kB:
+#: a laizi game at the exhaustive level)
+MAX_LINE_BYTES = 1024 * 1024
+#: an integer written with more digits than this is refused (a seed has at most 20)
+MAX_INT_DIGITS = 20
+#: default limits of a run (``conformance run --max-vectors/--max-work/--max-perft-nodes``)
+MAX_VECTORS = 200_000
+MAX_WORK = 20_000_000
+MAX_PERFT_NODES = 1_000_000
+#: positions a perft search may visit beyond depth × (its expected count + 1): room for
+#: the sequences that end the game early, which the expected count does not include
+PERFT_SLACK = 10_000
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one run of a suite may cost (``docs/conformance.md``, "Limits").
+
+    ``max_vectors`` bounds the vectors of the categories run (and so the memory of the
+    report); ``max_perft_nodes`` the sequences a perft vector may expect and the
+    positions its search may visit; ``max_work`` the suite's work in all: one unit a
+    vector, a perft vector its search budget (:func:`perft_budget`), a game its actions."""
+
+    max_vectors: int = MAX_VECTORS
+    max_work: int = MAX_WORK
+    max_perft_nodes: int = MAX_PERFT_NODES
+
+
+def perft_budget(depth: int, nodes: int, limits: Limits) -> int:
+    """The positions a search for a perft vector expecting ``nodes`` sequences of ``depth``
+    actions may visit. Every sequence of fewer actions that does not end the game has a
+    longer one, so an exact count visits at most ``depth × nodes`` positions, plus those
+    ending the game early (:data:`PERFT_SLACK`); never more than ``max_perft_nodes``.
+
+    >>> perft_budget(3, 2_848, Limits()), perft_budget(8, 10**6, Limits())
+    (18547, 1000000)
+    """
+    return min(limits.max_perft_nodes, depth * (nodes + 1) + PERFT_SLACK)
+
+
+def schema(name: str) -> dict[str, Any]:
+    """A JSON Schema shipped with the package: ``manifest`` or a category name."""
+    text = resources.files("ddzrules").joinpath("schemas", f"suite-{name}.schema.json").read_text("utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+class _BadJson(ValueError):
+    """A JSON text this reader refuses although it parses (a huge number, NaN)."""
+
+
+def _parse_int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_INT_DIGITS:
+        raise _BadJson(f"an integer of {digits:,} digits (at most {MAX_INT_DIGITS})")
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    if len(text) > 40:
+        raise _BadJson(f"a number written with {len(text):,} characters (at most 40)")
+    value = float(text)
+    if not math.isfinite(value):
+        raise _BadJson("a number too large for a float")
+    return value
+
+
+def _parse_constant(name: str) -> Any:
+    raise _BadJson(f"{name} is not a JSON number")
+
+
+_LONE_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def _has_lone_surrogate(data: Any) -> bool:
+    """Whether a parsed JSON value holds a string that is not Unicode text (an unpaired
+    ``\\ud800`` escape): such a string can be neither printed nor written as UTF-8."""
+    if isinstance(data, str):
+        return any("\ud800" <= ch <= "\udfff" for ch in data)
+    if isinstance(data, dict):
+        return any(_has_lone_surrogate(k) or _has_lone_surrogate(v) for k, v in data.items())
+    if isinstance(data, list):
+        return any(_has_lone_surrogate(v) for v in data)
+    return False
+
+
+def _loads(raw: bytes, where: str, one_line: bool = True) -> Any:
+    """Strict JSON: UTF-8, no NaN or Infinity, no huge numbers, bounded nesting, text only.
+    ``where`` names the file and, for ``one_line`` text, the line."""
+    try:
+        data = json.loads(raw.decode("utf-8"), parse_int=_parse_int, parse_float=_parse_float,
+                          parse_constant=_parse_constant)
+    except UnicodeDecodeError as e:
+        raise SuiteError(f"{where}: not UTF-8 text (byte {e.start + 1})") from None
+    except json.JSONDecodeError as e:
+        place = f"{e.colno}" if one_line else f"{e.lineno}:{e.colno}"
+        raise SuiteError(f"{where}:{place}: not valid JSON: {e.msg}") from None
+    except _BadJson as e:
+        raise SuiteError(f"{where}: {e}") from None
+    except RecursionError:
+        raise SuiteError(f"{where}: nested too deeply") from None
+    if _LONE_SURROGATE.search(raw) and _has_lone_surrogate(data):
+        raise SuiteError(f"{where}: a string holding an unpaired surrogate escape (\\ud800-\\udfff), "
+                         "which is not text")
+    return data
+
+
+def _open_regular(path: Path, limit: int) -> BinaryIO:
+    """``path`` opened for reading when it is a regular file of at most ``limit`` bytes.
+    Opened without blocking and checked on the open file, so a FIFO or a device put in
+    a suite's place is refused by what it is instead of hanging the run."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise SuiteError(f"{path}: missing") from None
+    except OSError as e:
+        raise SuiteError(f"cannot read {path}: {e.strerror or e}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise SuiteError(f"{path}: not a regular file")
+        if st.st_size > limit:
+            raise SuiteError(f"{path}: {st.st_size:,} bytes, larger than the limit of {limit:,}")
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _read_small(path: Path, limit: int) -> bytes:
+    with _open_regular(path, limit) as f:
+        try:
+            raw = f.read(limit + 1)
+        except OSError as e:
+            raise SuiteError(f"cannot read {path}: {e.strerror or e}") from None
+    if len(raw) > limit:  # it grew after it was measured
+        raise SuiteError(f"{path}: larger than the limit of {limit:,} bytes")
+    return raw
+
+
+def _validator(name: str) -> Any:
+    import jsonschema
+
+    return _VALIDATORS.get(name) or _VALIDATORS.setdefault(name, jsonschema.Draft202012Validator(schema(name)))
+
+
+_VALIDATORS: dict[str, Any] = {}
+_PLAIN_KEY = re.compile(r"[A-Za-z0-9_.-]{1,40}")
+
+
+def _schema_message(err: Any) -> str:
+    """Where a value breaks the schema and the schema's rule, never the value itself
+    (a suite is someone else's file: its content is not repeated to the terminal)."""
+    where = "/".join(str(p) if isinstance(p, int) or _PLAIN_KEY.fullmatch(str(p)) else "<key>"
+                     for p in err.absolute_path) or "top level"
+    rule, want = err.validator, err.validator_value
+    if rule == "required":
+        have = err.instance if isinstance(err.instance, dict) else {}
+        text = "missing " + ", ".join(repr(k) for k in want if k not in have)
+    elif rule == "additionalProperties":
+        text = "a field the schema does not have"
+    elif rule == "type":
+        text = "must be of type " + (" or ".join(want) if isinstance(want, list) else str(want))
+    elif rule in _BOUNDS:
+        text = _BOUNDS[rule].format(want)
+    elif rule == "pattern":
+        text = f"does not match the pattern {want}"
+    elif rule in ("enum", "const"):
+        text = "must be " + (" or ".join(json.dumps(w) for w in want) if rule == "enum" else json.dumps(want))
+    elif rule == "propertyNames":
+        text = "a key the schema does not allow"
+    else:
+        text = f"fails the schema's {rule} check"
+    return f"{where}: {text}"
+
+
+_BOUNDS = {"minimum": "must be at least {:,}", "maximum": "must be at most {:,}",
+           "exclusiveMinimum": "must be more than {:,}", "exclusiveMaximum": "must be less than {:,}",
+           "minLength": "must have at least {:,} characters", "maxLength": "must have at most {:,} characters",
+           "minItems": "must have at least {:,} items", "maxItems": "must have at most {:,} items",
+           "minProperties": "must have at least {:,} keys", "maxProperties": "must have at most {:,} keys"}
+
+
+def load_manifest(directory: str | Path) -> dict[str, Any]:
+    """Read and check a suite's manifest (format version, schema)."""
+    d = Path(directory)
+    if not d.is_dir():
+        raise SuiteError(f"{d}: not a suite directory (it should hold manifest.json)")
+    path = d / "manifest.json"
+    manifest = _loads(_read_small(path, MAX_MANIFEST_BYTES), str(path), one_line=False)
+    if not isinstance(manifest, dict):
+        raise SuiteError(f"{path}: a manifest is a JSON object")
+    fmt = manifest.get("format")
+    if fmt != FORMAT:
+        shown = repr(fmt) if isinstance(fmt, str) and len(fmt) < 40 and fmt.isprintable() else "of another kind"
+        raise SuiteError(f"{path}: suite format {shown} is not one this ddzrules reads ({FORMAT!r}); "
+                         "regenerate the suite with this version")
+    err = next(iter(_validator("manifest").iter_errors(manifest)), None)
+    if err is not None:
+        raise SuiteError(f"{path}: {_schema_message(err)}")
+    for category, entry in manifest["files"].items():
+        if entry["file"] != f"{category}.jsonl":
+            raise SuiteError(f"{path}: files/{category}/file: the {category} vectors are in {category}.jsonl")
+    return manifest
+
+
+# ---------------------------------------------------------------- what can occur in a game
+
+
+@dataclass(frozen=True)
+class _Table:
+    """What a vector's inputs are checked against: the suite's own spec."""
+
+    deck: tuple[int, ...]
+    players: int
+    max_hand: int  # the landlord's hand with the kitty
+    wild: frozenset[str]  # the ranks that may be wild; empty without wildcards
+
+    @staticmethod
+    def of(v: Variant) -> _Table:
+        players, hand, kitty = deal_sizes(v)
+        return _Table(tuple(v.rules.deck), players, hand + kitty, frozenset(C.RANKS[r] for r in wild_ranks(v)))
+
+    def counts(self, cards: str) -> list[int]:
+        out = [0] * C.NUM_RANKS
+        for ch in cards:  # the schema allows rank characters only
+            out[C.RANK_INDEX[ch]] += 1
+        return out
+
+    def over_deck(self, counts: list[int]) -> str | None:
+        for r, (n, have) in enumerate(zip(counts, self.deck)):
+            if n > have:
+                return f"{n} cards of rank {C.RANKS[r]}, the deck holds {have}"
+        return None
+
+    def hand(self, cards: str, what: str) -> str | None:
+        """Why ``cards`` cannot be one hand or one play, or None."""
+        if len(cards) > self.max_hand:
+            return f"{what}: {len(cards)} cards, more than any hand holds ({self.max_hand})"
+        bad = self.over_deck(self.counts(cards))
+        return f"{what}: {bad}" if bad else None
+
+    def together(self, groups: list[str], what: str) -> str | None:
+        """Why these hands cannot be dealt from one deck at once, or None."""
+        total = [0] * C.NUM_RANKS
+        for cards in groups:
+            for r, n in enumerate(self.counts(cards)):
+                total[r] += n
+        size = sum(total)
+        if size > sum(self.deck):
+            return f"{what}: {size} cards together, the deck holds {sum(self.deck)}"
+        bad = self.over_deck(total)
+        return f"{what} together: {bad}" if bad else None
+
+    def wild_rank(self, wild: str | None, what: str = "wild") -> str | None:
+        if wild is None:
+            return None
+        if not self.wild:
+            return f"{what}: the suite's spec has no wild cards"
+        return None if wild in self.wild else f"{what}: {wild} cannot be the wild rank of the suite's spec"
+
+    def seat(self, seat: int | None, what: str, none_ok: bool = False) -> str | None:
+        if seat is None:
+            return None if none_ok else f"{what}: no seat"
+        return None if 0 <= seat < self.players else f"{what}: {seat} is no seat of a {self.players}-player game"
+
+
+def _impossible(t: _Table, category: str, vec: dict[str, Any], limits: Limits) -> str | None:
+    """Why a schema-valid vector is no question about a game of the suite's spec (or asks
+    for more work than ``limits`` allow), or None."""
+    checks: list[str | None] = []
+    if category == "classify":
+        checks = [t.hand(vec["cards"], "cards"), t.wild_rank(vec.get("wild"))]
+    elif category == "compare":
+        checks = [t.hand(vec["a"], "a"), t.hand(vec["b"], "b"), t.wild_rank(vec.get("wild"))]
+    elif category == "moves":
+        after = vec["after"]
+        checks = [t.hand(vec["hand"], "hand"), t.hand(after, "after") if after is not None else None,
+                  t.wild_rank(vec.get("wild"))]
+    elif category == "perft":
+        pos, exp = vec["position"], vec["expect"]
+        hands = pos["hands"]
+        if pos["players"] != t.players:
+            return f"position/players: {pos['players']}, the suite's spec is played by {t.players}"
+        if len(hands) != t.players:
+            return f"position/hands: {len(hands)} hands for {t.players} players"
+        checks = [*(t.hand(h, f"position/hands/{i}") for i, h in enumerate(hands)),
+                  t.together(hands, "position/hands"), t.seat(pos["to_act"], "position/to_act"),
+                  t.seat(pos["landlord"], "position/landlord", none_ok=True),
+                  t.wild_rank(pos.get("wild"), "position/wild")]
+        if exp["nodes"] > limits.max_perft_nodes:
+            checks.append(f"expect/nodes: {exp['nodes']:,} sequences, more than the limit of "
+                          f"{limits.max_perft_nodes:,} a perft vector may expect (--max-perft-nodes)")
+        if sum(exp["divide"].values()) != exp["nodes"]:
+            checks.append(f"expect/divide: sums to {sum(exp['divide'].values()):,}, "
+                          f"not to expect/nodes ({exp['nodes']:,})")
+    elif category == "games":
+        for i, deal in enumerate(vec["deals"]):
+            if len(deal["hands"]) != t.players:
+                return f"deals/{i}/hands: {len(deal['hands'])} hands for {t.players} players"
+            checks += [t.hand(h, f"deals/{i}/hands/{j}") for j, h in enumerate(deal["hands"])]
+            checks.append(t.together([*deal["hands"], deal["kitty"], deal.get("undealt", "")], f"deals/{i}"))
+        for i, action in enumerate(vec["actions"]):
+            if not -1 <= action["seat"] < t.players:  # -1: the table (a redeal)
+                return f"actions/{i}/seat: {action['seat']} is no seat of a {t.players}-player game"
+    return next((c for c in checks if c), None)
+
+
+def vector_work(category: str, vec: dict[str, Any], limits: Limits) -> int:
+    """A vector's share of :attr:`Limits.max_work`."""
+    if category == "perft":
+        return perft_budget(vec["depth"], vec["expect"]["nodes"], limits)
+    if category == "games":
+        return 1 + len(vec["actions"])
+    return 1
+
+
+@dataclass
+class Tally:
+    """What the vectors read so far add up to, across a suite's files, and a fingerprint
+    of each line checked (per category), so that a second reading need not check a line
+    again, only that it is the same."""
+
+    limits: Limits = field(default_factory=Limits)
+    vectors: int = 0
+    work: int = 0
+    ids: dict[str, str] = field(default_factory=dict)  # vector id -> file:line of its first use
+    lines: dict[str, array] = field(default_factory=dict)
+
+
+def iter_vectors(directory: str | Path, manifest: dict[str, Any], category: str,
+                 variant: Variant | None = None, tally: Tally | None = None,
+                 checked: Tally | None = None) -> Iterator[dict[str, Any]]:
+    """A category's vectors one at a time, read as a stream: each line bounded, parsed
+    strictly, checked against the vector schema, against what can occur in a game of the
+    suite's spec (``variant``; compiled from the manifest when None) and against the
+    limits and the ids of ``tally``; the file's SHA-256 and vector count are checked
+    against the manifest at its end. Any failure is a :class:`SuiteError` naming the
+    file and line. With ``checked``, the tally of an earlier reading of the whole suite,
+    each line is only compared with the one checked then (a changed file is an error)."""
+    entry = manifest["files"].get(category)
+    if entry is None:
+        return
+    tally = tally if tally is not None else Tally()
+    table = _Table.of(variant if variant is not None else suite_variant(manifest))
+    path = Path(directory) / str(entry["file"])
+    declared = int(entry["vectors"])
+    validator = _validator(category)
+    digest = hashlib.sha256()
+    size = count = lineno = 0
+    before = checked.lines.get(category, array("q")) if checked is not None else None
+    seen = tally.lines.setdefault(category, array("q"))
+    with _open_regular(path, MAX_FILE_BYTES) as f:
+        while True:
+            try:
+                line = f.readline(MAX_LINE_BYTES + 1)
+            except OSError as e:
+                raise SuiteError(f"cannot read {path}: {e.strerror or e}") from None
+            if not line:
+                break
+            lineno += 1
+            where = f"{path}:{lineno}"
+            size += len(line)
+            if size > MAX_FILE_BYTES:  # it grew after it was measured
+                raise SuiteError(f"{path}: larger than the limit of {MAX_FILE_BYTES:,} bytes")
+            if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+                raise SuiteError(f"{where}: a line longer than the limit of {MAX_LINE_BYTES:,} bytes")
+            digest.update(line)
+            if before is not None:  # checked in full by the earlier reading: the same line?
+                if len(before) <= count or before[count] != _fingerprint(line):
+                    raise SuiteError(f"{where}: the file changed after the suite was checked")
+                count += 1
+                yield _loads(line, where)
+                continue
+            if not line.strip():
+                raise SuiteError(f"{where}: an empty line (a suite file holds one vector per line)")
+            count += 1
+            tally.vectors += 1
+            if count > declared:
+                raise SuiteError(f"{where}: more vectors than the {declared:,} the manifest declares")
+            if tally.vectors > tally.limits.max_vectors:
+                raise SuiteError(f"{where}: the suite holds more than {tally.limits.max_vectors:,} vectors, "
+                                 "the limit of a run (--max-vectors raises it)")
+            vec = _loads(line, where)
+            err = next(iter(validator.iter_errors(vec)), None)
+            if err is not None:
+                raise SuiteError(f"{where}: {_schema_message(err)}")
+            bad = _impossible(table, category, vec, tally.limits)
+            if bad is not None:
+                raise SuiteError(f"{where}: {bad}")
+            first = tally.ids.setdefault(vec["id"], where)
+            if first != where:
+                raise SuiteError(f"{where}: the vector id is already used at {first}")
+            if not vec["id"].startswith(category + "-"):
+                raise SuiteError(f"{where}: a {category} vector's id starts with {category}-")
+            tally.work += vector_work(category, vec, tally.limits)
+            if tally.work > tally.limits.max_work:
+                raise SuiteError(f"{where}: the suite's work passes the limit of {tally.limits.max_work:,} "
+                                 "units (a unit a vector, a perft vector its search budget, a game its "
+                                 "actions; --max-work raises it)")
+            seen.append(_fingerprint(line))
+            yield vec
+    if digest.hexdigest() != entry["sha256"]:
+        raise SuiteError(f"{path}: its content does not match the manifest's SHA-256 "
+                         "(the file was changed or truncated after the suite was generated)")
+    if count != declared:
+        raise SuiteError(f"{path}: {count:,} vectors, the manifest declares {declared:,}")
+
+
+_FINGERPRINT_KEY = os.urandom(16)
+
+
+def _fingerprint(line: bytes) -> int:
+    """64 bits of a line's keyed BLAKE2 digest: with a key drawn per process, no file can
+    be made to collide with the one checked."""
+    return int.from_bytes(hashlib.blake2b(line, digest_size=8, key=_FINGERPRINT_KEY).digest(), "big", signed=True)
+
+
+def check_suite(directory: str | Path, manifest: dict[str, Any], categories: Iterable[str],
+                variant: Variant | None = None, limits: Limits | None = None) -> Tally:
+    """Read every vector of ``categories`` once, keeping none: the whole suite is checked
+    (and refused with the file and line of its first problem) before an engine is asked
+    anything. The manifest's declared counts are checked against the limit first, so an
+    oversized suite is refused before a line is read."""
+    tally = Tally(limits or Limits())
+    chosen = [c for c in categories if c in manifest["files"]]
+    declared = sum(int(manifest["files"][c]["vectors"]) for c in chosen)
+    if declared > tally.limits.max_vectors:
+        raise SuiteError(f"{Path(directory) / 'manifest.json'}: files: the suite declares {declared:,} vectors "
+                         f"({', '.join(chosen)}), more than the limit of {tally.limits.max_vectors:,} of a run "
+                         "(--max-vectors raises it)")
+    v = variant if variant is not None else suite_variant(manifest)
+    for category in chosen:
+        for _ in iter_vectors(directory, manifest, category, v, tally):
+            pass
+    return tally
+
+
+def read_vectors(directory: str | Path, manifest: dict[str, Any], category: str,
+                 variant: Variant | None = None, limits: Limits | None = None) -> list[dict[str, Any]]:
+    """A category's vectors as a list, checked as :func:`iter_vectors` checks them."""
+    return list(iter_vectors(directory, manifest, category, variant, Tally(limits or Limits())))
+
+
+def suite_variant(manifest: dict[str, Any]) -> Variant:
+    """The variant a suite was generated from, compiled from the spec it carries."""
+    from ddzrules.compiler import compile_spec
+    from ddzrules.spec import spec_from_data
+
+    spec = spec_from_data(manifest["spec_resolved"], f"manifest.json ({manifest.get('spec')})")
+    if spec.content_hash != manifest.get("spec_hash"):
+        raise SuiteError("manifest.json: the resolved spec does not match its spec_hash "
+                         "(the manifest was edited)")
+    return Variant(spec, compile_spec(spec))
+
+
+__all__ = ["CATEGORIES", "FORMAT", "LEVELS", "Limits", "Position", "Suite", "SuiteError", "Tally",
+           "check_suite", "generate", "iter_vectors", "load_manifest", "load_variant", "perft",
+           "perft_budget", "read_vectors", "suite_variant", "write_suite"]

@@ -1,0 +1,104 @@
+"""The fast lister (ddzrules/lister.py) against plain enumeration, on every bundled spec.
+
+``Variant.legal_moves`` lists a hand's plays from the MovePlan; ``_legal_moves_enumerated``
+walks the compiled shapes card group by card group. Both must give the same moves in
+the same order, for leads and answers, on random hands and on hands crowded with the
+trios, fours and runs of trios that the kicker paths (triangles of kicker pairs, pools
+of three or more kicker groups) handle.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from ddzrules import cards as C
+from ddzrules import load_variant
+from ddzrules.spec import bundled_names
+
+#: random hands per spec and kind of hand (random, crowded): about a second per spec in
+#: CI; the larger run is ``DDZRULES_LISTER_HANDS=5000 python -m pytest
+#: tests/core/test_lister_speedups.py`` (10,000 hands per spec, see docs/speed.md)
+HANDS = int(os.environ.get("DDZRULES_LISTER_HANDS", "60"))
+
+
+def _random_hand(rng: random.Random, deck: list[int], size: int) -> list[int]:
+    cards = [r for r, n in enumerate(deck) for _ in range(n)]
+    return sorted(rng.sample(cards, min(size, len(cards))))
+
+
+def _crowded_hand(rng: random.Random, deck: list[int], size: int) -> list[int]:
+    """Whole ranks first (trios, fours, often consecutive), then single cards."""
+    counts = [0] * C.NUM_RANKS
+    start = rng.randrange(C.NUM_RANKS)
+    r = start
+    while sum(counts) < size:
+        room = deck[r] - counts[r]
+        if room > 0:
+            counts[r] += min(room, rng.choice((2, 3, 3, 4, 4)), size - sum(counts))
+        r = (r + 1) % C.NUM_RANKS if rng.random() < 0.7 else rng.randrange(C.NUM_RANKS)
+    return C.deck_list(counts)
+
+
+def _hands(name: str, max_hand: int, deck: list[int]) -> list[list[int]]:
+    rng = random.Random(f"lister:{name}")
+    out = []
+    for _ in range(HANDS):
+        out.append(_random_hand(rng, deck, rng.randint(1, max_hand)))
+        out.append(_crowded_hand(rng, deck, rng.randint(max(1, max_hand - 8), max_hand)))
+    return out
+
+
+def _show(moves: object) -> list[tuple[str, str, int, int]]:
+    return [(m.cards, m.combo, m.rank, m.length) for m in moves]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", bundled_names())
+def test_fast_listing_matches_enumeration(name: str) -> None:
+    v = load_variant(name)
+    fast = v._prepare_fast() if v._fast is None else v._fast
+    if fast is False:
+        pytest.skip("no tabulated universe")
+    deck = list(v.rules.deck)
+    universe = v.universe()
+    rng = random.Random(f"prev:{name}")
+    for hand in _hands(name, fast.max_hand, deck):
+        counts = C.counts_of(hand)
+        assert _show(v.legal_moves(hand)) == _show(v._legal_moves_enumerated(list(counts), None)), hand
+        prev = rng.choice(v.classify(rng.choice(universe)))
+        fast_answers = v.legal_moves(hand, after=prev)
+        assert _show(fast_answers) == _show(v._legal_moves_enumerated(list(counts), prev)), (hand, prev)
+        # and a play of the hand itself, so that some answers are of its own shapes
+        leads = v.legal_moves(hand).moves
+        if leads:
+            own = rng.choice(leads)
+            assert _show(v.legal_moves(hand, after=own)) == _show(v._legal_moves_enumerated(list(counts), own)), \
+                (hand, own)
+
+
+def _outcome(fn: object, *args: object) -> object:
+    try:
+        return _show(fn(*args))  # type: ignore[operator]
+    except Exception as e:  # noqa: BLE001 - the error itself is compared
+        return (type(e), str(e))
+
+
+@pytest.mark.parametrize("name", ["compat/douzero", "hubei-3p"])
+def test_quick_counting_matches_the_general_path(name: str) -> None:
+    """Lists and tuples of rank indices are counted on a quick path (card weights summed
+    into one int); any other iterable takes the general path. Both give the same moves
+    for good hands and the same errors for bad ones: negative ranks, ranks 15-255 and
+    beyond, more of a rank than the deck holds, floats, strings, bools, too many cards."""
+    v = load_variant(name)
+    bad = [[-1], [0, -1], [-16], [-255], [15], [14, 15], [200], [255], [256], [1 << 70], [0] * 5, [13, 13],
+           [1.0], ["3"], [None], [True, 2], list(range(15)) * 9, [0, 0, 1, 2.5]]
+    rng = random.Random("quick-count")
+    deck = [r for r, n in enumerate(v.rules.deck) for _ in range(n)]
+    good = [rng.sample(deck, rng.randint(0, 20)) for _ in range(50)]  # unsorted on purpose
+    for hand in bad + good:
+        for form in (list, tuple):
+            h = form(hand)
+            assert _outcome(v.legal_moves, h) == _outcome(v.legal_moves, iter(hand)), hand
+            assert _outcome(v.legal_moves, h, "3") == _outcome(v.legal_moves, iter(hand), "3"), hand

@@ -1,0 +1,374 @@
+"""The command line: every command in text and --json form, and bad input that
+exits 1 with a clear message and no traceback."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from importlib import import_module
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from reference_data import readme_table
+
+from ddzrules import cli, load_spec
+from ddzrules.cli import main
+from ddzrules.spec import bundled_names
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def ok(*args: str) -> str:
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    assert result.exception is None
+    return result.output
+
+
+def ok_json(*args: str):
+    result = run(*args, "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def fails(*args: str) -> str:
+    """Exit 1, a message, no traceback; returns stderr."""
+    result = run(*args)
+    assert result.exit_code == 1, result.output
+    assert isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.output
+    assert result.stderr.strip(), "the message goes to stderr"
+    return result.stderr
+
+
+@pytest.fixture
+def broken_spec(tmp_path):
+    path = tmp_path / "broken.yaml"
+    path.write_text(textwrap.dedent("""\
+        name: broken
+        playrs: 3
+        combos:
+          single: "1"
+          pair: "2 + wher"
+    """), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def bad_pattern_spec(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text('name: bad\ncombos:\n  single: "1"\n  pair: "2 + wher"\n', encoding="utf-8")
+    return path
+
+
+# ------------------------------------------------------------------ list, validate, show
+
+
+def test_help():
+    out = ok("--help")
+    for command in ("list", "validate", "show", "census", "classify", "compare", "moves"):
+        assert command in out
+
+
+def test_help_lists_lazy_commands_without_importing_them():
+    """`ddzrules --help` shows the other modules' commands from cli._LAZY_COMMANDS, so
+    it imports none of those modules; the help there is each command's own."""
+    probe = ("import sys; from ddzrules.cli import main; main(['--help'], standalone_mode=False); "
+             "print(sorted(m for m in sys.modules if m.startswith('ddzrules.cli.')))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines()[-1] == "[]"
+    for name in ("play", "diff", "sheet", "conformance"):
+        assert f"  {name} " in out
+    for name, (module, short) in cli._LAZY_COMMANDS.items():
+        import_module(f"ddzrules.cli.{module}")
+        assert main.commands[name].get_short_help_str(10_000) == short, name
+
+
+def test_list():
+    out = ok("list")
+    for name in ("hubei-3p", "compat/rlcard", "compat/douzero"):
+        assert name in out
+
+
+def test_list_json():
+    rows = ok_json("list")
+    assert [r["name"] for r in rows] == bundled_names()
+    by_name = {r["name"]: r for r in rows}
+    assert by_name["compat/rlcard"]["extends"] == "compat/douzero"
+    assert by_name["hubei-3p"]["extends"] is None
+    assert by_name["hubei-3p"]["zh"].startswith("湖北")
+
+
+def test_validate_bundled():
+    out = ok("validate", "hubei-3p", "compat/rlcard", "compat/douzero")
+    assert out.count("ok") >= 3
+
+
+def test_validate_json():
+    results = ok_json("validate", "hubei-3p", "compat/rlcard")
+    assert [r["spec"] for r in results] == ["hubei-3p", "compat/rlcard"]
+    assert all(r["ok"] and r["problems"] == [] for r in results)
+    assert results[0]["combos"] == len(load_spec("hubei-3p").data["combos"])
+
+
+def test_validate_broken_file(broken_spec):
+    err = fails("validate", str(broken_spec))
+    # schema problems are found before the patterns are compiled
+    assert f"{broken_spec.name}:2:1" in err
+    assert "did you mean 'players'?" in err
+
+
+def test_validate_bad_pattern(bad_pattern_spec):
+    err = fails("validate", str(bad_pattern_spec))
+    line = '  pair: "2 + wher"'
+    assert f"{bad_pattern_spec.name}:4:{line.index('wher') + 1}: combos.pair:" in err
+    assert line in err
+
+
+def test_validate_json_broken(bad_pattern_spec):
+    result = run("validate", "hubei-3p", str(bad_pattern_spec), "--json")
+    assert result.exit_code == 1
+    good, bad = json.loads(result.stdout)
+    assert good["ok"] and not bad["ok"]
+    assert any("combos.pair" in p for p in bad["problems"])
+
+
+def test_validate_unknown_spec():
+    err = fails("validate", "hubei-3pp")
+    assert "no spec named 'hubei-3pp'" in err
+
+
+def test_show_as_written():
+    out = ok("show", "compat/rlcard")
+    data = yaml.safe_load(out)
+    assert data["extends"] == "compat/douzero"
+    assert "trio_single" not in data["combos"]       # only the deltas
+
+
+def test_show_resolved():
+    out = ok("show", "compat/rlcard", "--resolved")
+    assert "compat/douzero" in out.splitlines()[0]   # the chain it was resolved from
+    data = yaml.safe_load(out)
+    assert data == load_spec("compat/rlcard").data
+    assert "trio_single" in data["combos"]
+
+
+def test_show_resolved_json():
+    assert ok_json("show", "compat/rlcard", "--resolved") == load_spec("compat/rlcard").data
+
+
+def test_show_json():
+    assert ok_json("show", "hubei-3p")["name"] == "hubei-3p"
+
+
+# ------------------------------------------------------------------ census, classify, compare, moves
+
+
+def test_census_text():
+    out = ok("census", "compat/rlcard")
+    assert "27,471" in out
+    assert "plane_solos" in out
+
+
+@pytest.mark.parametrize("name,column", [("compat/rlcard", 0), ("compat/douzero", 1)])
+def test_census_json(name, column):
+    tables = readme_table()
+    data = ok_json("census", name)
+    assert data["spec"] == name
+    assert data["by_combo"] == tables[column]
+    assert data["total"] == tables[2][column]
+    assert data["hash"] == load_spec(name).content_hash
+
+
+def test_classify_text():
+    out = ok("classify", "hubei-3p", "333444+69")
+    assert "33344469" in out and "plane_wings" in out
+
+
+def test_classify_json():
+    data = ok_json("classify", "hubei-3p", "333444+69")
+    assert data["cards"] == "33344469"
+    (r,) = data["readings"]
+    assert (r["combo"], r["rank"], r["length"], r["size"], r["bomb"]) == ("plane_wings", "4", 2, 8, False)
+
+
+def test_classify_bomb_json():
+    (r,) = ok_json("classify", "hubei-3p", "大王小王")["readings"]
+    assert r["combo"] == "rocket" and r["bomb"] is True
+
+
+def test_classify_not_a_combo():
+    out = ok("classify", "hubei-3p", "34")
+    assert "not a combo" in out
+    assert ok_json("classify", "hubei-3p", "34") == {"cards": "34", "readings": []}
+
+
+def test_classify_several_readings_json():
+    readings = ok_json("classify", "compat/douzero", "333444555666")["readings"]
+    assert {(r["combo"], r["rank"]) for r in readings} == {("plane", "6"), ("plane_solos", "5"),
+                                                           ("plane_solos", "6")}
+
+
+@pytest.mark.parametrize("a,b,ab,ba", [
+    ("2222", "XD", False, True),
+    ("XD", "2222", True, False),
+    ("45678", "34567", True, False),
+    ("33", "444", False, False),
+])
+def test_compare_json(a, b, ab, ba):
+    data = ok_json("compare", "hubei-3p", a, b)
+    assert (data["a"], data["b"], data["a_beats_b"], data["b_beats_a"]) == (a, b, ab, ba)
+
+
+def test_compare_text():
+    assert "XD beats 2222" in ok("compare", "hubei-3p", "2222", "XD")
+    assert "do not compare" in ok("compare", "hubei-3p", "33", "444")
+
+
+def test_moves_json():
+    data = ok_json("moves", "hubei-3p", "--hand", "3456789TT", "--after", "34567")
+    assert data["hand"] == "3456789TT" and data["after"] == "34567"
+    assert data["can_pass"] is True
+    assert {m["cards"] for m in data["moves"]} == {"45678", "56789", "6789T"}
+
+
+def test_moves_lead_json():
+    data = ok_json("moves", "hubei-3p", "--hand", "33")
+    assert data["after"] is None and data["can_pass"] is False
+    assert {m["cards"] for m in data["moves"]} == {"3", "33"}
+
+
+def test_moves_text():
+    out = ok("moves", "hubei-3p", "--hand", "3456789TT", "--after", "34567")
+    assert "3 legal play(s)" in out
+    assert "6789T" in out
+
+
+def test_moves_limit():
+    out = ok("moves", "hubei-3p", "--hand", "33", "--limit", "1")
+    assert "1 more" in out
+
+
+def test_demo():
+    out = ok("demo", "hubei-3p", "--seed", "3")
+    assert "hubei-3p" in out
+
+
+# ------------------------------------------------------------------ bad input
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["classify", "hubei-3p", "3Z3"], "unknown card 'Z'"),
+    (["compare", "hubei-3p", "33", "4@"], "unknown card '@'"),
+    (["moves", "hubei-3p", "--hand", "33x1"], "unknown card '1'"),
+    (["moves", "hubei-3p", "--hand", "3456789", "--after", "3Q?"], "unknown card '?'"),
+    (["compare", "hubei-3p", "34", "3"], "not a combo"),
+    (["moves", "hubei-3p", "--hand", "3456", "--after", "34"], "not a combo"),
+    (["moves", "hubei-3p", "--hand", "XX"], "only 1"),
+    (["classify", "hubei-3pp", "33"], "no spec named 'hubei-3pp'"),
+    (["census", "nope"], "no spec named 'nope'"),
+    (["show", "nope"], "no spec named 'nope'"),
+    (["moves", "nope", "--hand", "33"], "no spec named 'nope'"),
+])
+def test_bad_input(args, fragment):
+    assert fragment in fails(*args)
+
+
+@pytest.mark.parametrize("args,shown", [
+    (["classify", "hubei-3p", "-3"], "3: 1 reading(s)"),       # '-' is a separator: the single 3
+    (["classify", "hubei-3p", "--", "-3"], "3: 1 reading(s)"),
+    (["classify", "hubei-3p", "-10JQKA", "--json"], '"cards": "TJQKA"'),
+    (["compare", "hubei-3p", "-3", "4"], "4 beats 3"),           # the arguments keep their order
+    (["compare", "hubei-3p", "4", "-3"], "4 beats 3"),
+    (["compare", "hubei-3p", "--json", "-5", "-4"], '"a": "5"'),
+    (["classify", "laizi", "--wild", "7", "-445567"], "pair_chain"),
+])
+def test_a_card_argument_may_start_with_a_dash(args, shown):
+    # it was an unknown option (exit 2)
+    assert shown in ok(*args)
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["classify", "hubei-3p", "-Z"], "unknown card 'Z'"),
+    (["classify", "hubei-3p", "-3Z"], "unknown card 'Z'"),
+    (["compare", "hubei-3p", "-3", "-Q?"], "unknown card '?'"),
+])
+def test_a_bad_card_argument_starting_with_a_dash_is_a_card_error(args, fragment):
+    assert fragment in fails(*args)
+
+
+def test_an_unknown_long_option_is_still_a_usage_error():
+    result = run("classify", "hubei-3p", "--jsn", "33")
+    assert result.exit_code == 2
+    assert "No such option" in result.output
+
+
+def test_a_negative_limit_is_refused():
+    # it printed "… 7 more"
+    result = run("moves", "hubei-3p", "--hand", "3456789", "--limit", "-5")
+    assert result.exit_code == 2
+    assert "-5 is not in the range" in result.output
+    assert "more" not in result.output
+
+
+@pytest.mark.parametrize("cards,escape", [("3\x1b[2J", "\\x1b"), ("\x1b]0;pwned\x07", "\\x1b"),
+                                         ("33\x00", "\\x00"), ("3\x9b31m", "\\x9b")])
+def test_control_characters_in_bad_cards_are_escaped(cards, escape):
+    # the caret line echoed them raw: a terminal would run the escape sequence
+    err = fails("classify", "hubei-3p", cards)
+    assert all(ch == "\n" or ch.isprintable() for ch in err), repr(err)
+    shown, caret = err.rstrip("\n").splitlines()[-2:]
+    assert shown[caret.index("^"):].startswith(escape)
+
+
+@pytest.mark.parametrize("cards", ["3[/]", "3[bold]x", "[red]3"])
+def test_bad_cards_that_look_like_markup_are_shown_as_typed(cards):
+    # the message was printed as rich markup: "[/]" raised MarkupError (a traceback)
+    err = fails("classify", "hubei-3p", cards)
+    assert f"  {cards}\n" in err
+
+
+def test_malformed_cards_show_where(tmp_path):
+    err = fails("classify", "hubei-3p", "3Z3")
+    assert "position 2" in err
+    assert "  3Z3\n   ^" in err
+
+
+@pytest.mark.parametrize("command", [["classify", "{}", "33"], ["census", "{}"], ["show", "{}", "--resolved"],
+                                     ["moves", "{}", "--hand", "33"], ["compare", "{}", "3", "4"]])
+def test_broken_spec_file(broken_spec, command):
+    err = fails(*[c.replace("{}", str(broken_spec)) for c in command])
+    assert f"{broken_spec.name}:2:1" in err
+    assert "playrs" in err
+
+
+def test_bad_pattern_in_a_spec_file(bad_pattern_spec):
+    err = fails("classify", str(bad_pattern_spec), "33")
+    assert f"{bad_pattern_spec.name}:4:" in err
+    assert "combos.pair" in err
+
+
+def test_yaml_syntax_error(tmp_path):
+    path = tmp_path / "syntax.yaml"
+    path.write_text("name: s\ncombos: [\n", encoding="utf-8")
+    err = fails("census", str(path))
+    assert "YAML syntax error" in err
+    assert "syntax.yaml:" in err
+
+
+def test_a_rebuilt_cache_is_one_warning_line(tmp_path, monkeypatch) -> None:
+    """A damaged table cache is rebuilt, and the user reads one plain warning line (not
+    Python's file:line format with the source of the warn call)."""
+    monkeypatch.setenv("DDZRULES_CACHE_DIR", str(tmp_path))
+    clean = run("census", "crown-3p")
+    for table in tmp_path.glob("*.json"):
+        table.write_bytes(table.read_bytes() + b"x")
+    result = run("census", "crown-3p")
+    assert result.exit_code == 0 and result.stdout == clean.stdout
+    assert result.stderr.startswith("warning: ignoring the table cache")
+    assert "CacheWarning" not in result.stderr and ".py:" not in result.stderr
