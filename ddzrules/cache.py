@@ -24,14 +24,19 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import importlib
+import importlib.machinery
+import importlib.resources
 import os
 import re
 import stat
+import sys
 import time
 import warnings
 from collections.abc import Callable
 from functools import cache as _memo
 from pathlib import Path
+from types import ModuleType
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -70,21 +75,82 @@ def enabled() -> bool:
     return not os.environ.get("DDZRULES_NO_CACHE")
 
 
+#: what :func:`code_hash` hashes: a module (the object, or its dotted name such as
+#: ``"ddzrules.wild"``), a package resource ``(package, name)`` such as
+#: ``("ddzrules", "pattern.lark")``, or — the old form, kept for now — a file name relative
+#: to this package's directory (``"wild.py"``), told apart by its file suffix
+Source = str | ModuleType | tuple[str | ModuleType, str]
+#: the file suffixes of the old form's names (no module of the package is named ``py``,
+#: ``json`` …, so a dotted module name never ends in one)
+_FILE_SUFFIXES = (".py", ".pyi", ".lark", ".json", ".c")
+
+
 @_memo
-def code_hash(version: object, *sources: str) -> str:
-    """A short hash of a format version and of package source files (names relative to
-    the package), so that changed code never reads an entry the old code wrote."""
+def code_hash(version: object, *sources: Source) -> str:
+    """A short hash of a format version and of the code that writes an entry, so that
+    changed code never reads an entry the old code wrote.
+
+    Each source is named by what it is, not where it sits: a module (object or dotted
+    name), or a package resource ``(package, name)`` read through
+    :mod:`importlib.resources`. Only contents are hashed — no path, no module name — so a
+    source moved to another directory or subpackage (and an installed copy anywhere)
+    gives the same key, and any change of a source's bytes gives another. A compiled
+    module (an extension ``.so``/``.pyd``) is hashed by the ``.py`` shipped beside it,
+    which is what it was built from (a pure and a compiled build of one source share
+    their entries), or by the extension file itself when there is none. Each source is
+    read once a process. The old form, a file name relative to this package's directory
+    (``"wild.py"``), still works and gives the same key as the module or resource it
+    names; it breaks when the file moves, so write the new form."""
     h = hashlib.sha256(str(version).encode())
-    for name in sources:
-        h.update(_source_digest(name))
+    for source in sources:
+        h.update(_source_digest(_resolved(source)))
     return h.hexdigest()[:16]
 
 
+def _resolved(source: Source) -> ModuleType | tuple[str, str, str]:
+    """A source as the thing it names: the module object (a dotted name imported when it
+    is not yet), ``("resource", package, name)`` or, for the old form, ``("file", name, "")``."""
+    if isinstance(source, ModuleType):
+        return source
+    if isinstance(source, tuple):
+        package, name = source
+        return ("resource", package if isinstance(package, str) else package.__name__, name)
+    if isinstance(source, str):
+        if source.endswith(_FILE_SUFFIXES):
+            return ("file", source, "")
+        return sys.modules.get(source) or importlib.import_module(source)
+    raise TypeError(f"code_hash: not a module, a (package, resource) pair or a file name: {source!r}")
+
+
 @_memo
-def _source_digest(name: str) -> bytes:
-    """SHA-256 of one package source file (read once a process: entries share sources)."""
-    with open(os.path.join(os.path.dirname(__file__), name), "rb") as f:
-        return hashlib.sha256(f.read()).digest()
+def _source_digest(source: ModuleType | tuple[str, str, str]) -> bytes:
+    """SHA-256 of one source's bytes (read once a process: entries share sources)."""
+    if isinstance(source, ModuleType):
+        data = _module_bytes(source)
+    elif source[0] == "resource":
+        data = importlib.resources.files(source[1]).joinpath(source[2]).read_bytes()
+    else:
+        with open(os.path.join(os.path.dirname(__file__), source[1]), "rb") as f:
+            data = f.read()
+    return hashlib.sha256(data).digest()
+
+
+def _module_bytes(module: ModuleType) -> bytes:
+    """The bytes a module is made of: its source file (an ``__init__.py`` for a package);
+    for an extension module, the ``.py`` beside it when shipped, else the extension file.
+    Raises ValueError for a module with no file (built in, frozen, a namespace package)."""
+    spec = module.__spec__
+    if spec is None or not spec.has_location or spec.origin is None:
+        raise ValueError(f"code_hash: the module {module.__name__} has no file to hash")
+    path = spec.origin
+    suffix = next((s for s in importlib.machinery.EXTENSION_SUFFIXES if path.endswith(s)), None)
+    if suffix is not None and os.path.isfile(path[: -len(suffix)] + ".py"):
+        path = path[: -len(suffix)] + ".py"
+    get_data = getattr(spec.loader, "get_data", None)
+    if get_data is not None:  # a file loader, or one reading from a zip archive
+        return bytes(get_data(path))
+    with open(path, "rb") as f:
+        return f.read()
 
 
 def _cache_key() -> bytes | None:
