@@ -20,7 +20,7 @@ import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from ddzrules import cache
 from ddzrules import cards as C
@@ -67,6 +67,21 @@ class KickerRule:
 
     def groups(self, length: int) -> int:
         return self.fixed + self.per_n * length
+
+
+class _ShapeOptions(TypedDict):
+    """The fields of a :class:`Shape` that its kickers and constraints give, whatever its core."""
+
+    kickers: tuple[KickerRule, ...]
+    distinct: bool
+    overlap: bool
+    jokers: int
+    per_rank: int
+    adjacent: int
+    wilds_min: int
+    wilds_max: int
+    naturals_min: int
+    naturals_max: int
 
 
 @dataclass(frozen=True)
@@ -564,10 +579,10 @@ def _shape_cost(shape: Shape, deck: tuple[int, ...], max_hand: int, stand_for: t
         work = sum(acc)
         for rule, term, b in zip(shape.kickers, terms, blocked):
             need = rule.groups(length)
-            poly = term.poly(b)
-            partial = [_cap(sum(col)) for col in zip(*poly[:need + 1])]
+            choices = term.poly(b)  # [groups][wilds], where the core's poly is [wilds]
+            partial = [_cap(sum(col)) for col in zip(*choices[:need + 1])]
             work = _cap(work + sum(_conv(acc, partial)))
-            acc = _conv(acc, poly[need])
+            acc = _conv(acc, choices[need])
         steps = _cap(steps + times * work)
         plays = _cap(plays + times * sum(acc))
     return Cost(steps, plays, len(cores), pool)
@@ -602,6 +617,7 @@ class _Compiler:
         remove = deck.get("remove")
         if not remove:
             return counts
+        base: tuple[str | int, ...]  # where an error points: the string, or its cards key
         if isinstance(remove, str):
             remove, base = {"cards": remove}, ("deck", "remove")
         else:
@@ -720,7 +736,8 @@ class _Compiler:
         combo whose bound is above the limit at its costliest alternative, else a spec whose
         combos together are (at ``combos``, naming the largest)."""
         limit = max_enumeration()
-        checks = [("", (), limit, False)]
+        # (what the message adds, the ranks a wild card stands for, the limit, wild plays too)
+        checks: list[tuple[str, tuple[int, ...], int, bool]] = [("", (), limit, False)]
         if self.stand_for:
             checks.append((" with wild cards", self.stand_for, limit * WILD_FACTOR, True))
         for what, stand_for, most, wild in checks:
@@ -813,7 +830,7 @@ class _Compiler:
                 return None
             ranks = self.bound(k.bound, self.all_ranks, path)
             krules.append(KickerRule(k.unit, k.fixed, k.per_n, ranks))
-        common: dict[str, Any] = {
+        common: _ShapeOptions = {
             "kickers": tuple(krules), "distinct": bool(flags["distinct"]), "overlap": bool(flags["overlap"]),
             "jokers": flags["jokers"], "per_rank": flags["per_rank"], "adjacent": flags["adjacent"],
             "wilds_min": flags["wilds_min"], "wilds_max": flags["wilds_max"],
@@ -833,7 +850,7 @@ class _Compiler:
                 self.error(path, "no rank has that many cards", (core.pos.line, core.pos.column))
                 return None
             return Shape(combo, "group", core.min_count, min(core.max_count, per_rank_max), ranks, 1, 1, 0,
-                         **common)  # type: ignore[arg-type]
+                         **common)
         if isinstance(core, Chain):
             lo, hi = self.chain_bound
             default = tuple(r for r in range(lo, hi + 1) if self.deck[r] > 0)
@@ -861,10 +878,11 @@ class _Compiler:
                            (core.pos.line, core.pos.column))
                 return None
             return Shape(combo, "chain", core.unit, core.unit, ranks, core.min_len, max_len, 0,
-                         **common)  # type: ignore[arg-type]
+                         **common)
         try:
             counts = C.counts_of(C.parse_ranks(core.cards))
         except C.CardError as e:
+            assert e.position is not None  # an error in a card string names its character
             self.error(path, f"bad card in <{core.cards}>: unknown card {core.cards[e.position]!r}",
                        (core.pos.line, core.pos.column + e.position))
             return None
@@ -872,7 +890,7 @@ class _Compiler:
             self.error(path, f"<{core.cards}> needs more cards than the deck holds",
                        (core.pos.line, core.pos.column))
             return None
-        return Shape(combo, "literal", 0, 0, (), 1, 1, C.pack(counts), **common)  # type: ignore[arg-type]
+        return Shape(combo, "literal", 0, 0, (), 1, 1, C.pack(counts), **common)
 
 
 def _close(word: str, options: list[str]) -> str:

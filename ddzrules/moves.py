@@ -144,7 +144,7 @@ class LegalMoves(tuple[Move, ...]):
     # equal LegalMoves list equal plays, so the plays' hash serves
     __hash__ = tuple.__hash__
 
-    def __getnewargs__(self) -> tuple[tuple[Move, ...], bool]:  # type: ignore[override]
+    def __getnewargs__(self) -> tuple[tuple[Move, ...], bool]:
         return tuple(self), self.can_pass  # pickle remakes the right subclass
 
     # immutable, of immutable Moves: a copy is the listing itself

@@ -17,12 +17,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ddzrules.errors import DdzError, brief, escaped
 
 if TYPE_CHECKING:
     from lark import Lark, Token, Transformer, Tree
+    from lark.tree import Meta
 
 
 @dataclass(frozen=True)
@@ -132,7 +133,7 @@ def caret_excerpt(text: str, line: int, column: int) -> str:
     return f"  {src}\n  {' ' * (column - 1)}^"
 
 
-def _pos(tok: Token | Tree) -> Pos:
+def _pos(tok: Token | Tree[Token]) -> Pos:
     from lark import Token
 
     if isinstance(tok, Token):
@@ -140,20 +141,26 @@ def _pos(tok: Token | Tree) -> Pos:
     return Pos(tok.meta.line, tok.meta.column)
 
 
+#: a ``count`` rule: low, high and where it stands
+_Count = tuple[int, int, Pos]
+
+
 @lru_cache(maxsize=1)
-def _to_ast() -> type[Transformer]:  # type: ignore[type-arg]
+def _to_ast() -> type[Transformer[Token, tuple[Alternative, ...]]]:
     """The :class:`ToAst` transformer class, made on first use: importing lark costs tens
     of milliseconds, and a load served from the pattern cache never parses."""
     from lark import Token, Transformer, v_args
 
     @v_args(meta=True)
-    class ToAst(Transformer):  # type: ignore[type-arg]
-        """Parse tree → AST. Each method receives its children already transformed."""
+    class ToAst(Transformer[Token, tuple[Alternative, ...]]):
+        """Parse tree → AST. Each method receives its children already transformed. A rule
+        whose children are of several kinds takes ``list[Any]``: lark does not type them,
+        and the grammar (``pattern.lark``) fixes which kind stands where."""
 
-        def pattern(self, meta, children):
+        def pattern(self, meta: Meta, children: list[Alternative]) -> tuple[Alternative, ...]:
             return tuple(children)
 
-        def alternative(self, meta, children):
+        def alternative(self, meta: Meta, children: list[Any]) -> Alternative:
             core = children[0]
             kickers = tuple(c for c in children[1:] if isinstance(c, Kicker))
             constraints: tuple[Constraint, ...] = ()
@@ -162,23 +169,23 @@ def _to_ast() -> type[Transformer]:  # type: ignore[type-arg]
                     constraints = c
             return Alternative(core, kickers, constraints, Pos(meta.line, meta.column))
 
-        def count(self, meta, children):
+        def count(self, meta: Meta, children: list[Token]) -> _Count:
             lo = _number(children[0])
             hi = _number(children[1]) if len(children) > 1 else lo
             return (lo, hi, Pos(meta.line, meta.column))
 
-        def group(self, meta, children):
+        def group(self, meta: Meta, children: list[Any]) -> Group:
             lo, hi, pos = children[0]
             bound = children[1] if len(children) > 1 else None
             return Group(lo, hi, bound, pos)
 
-        def length(self, meta, children):
+        def length(self, meta: Meta, children: list[Token]) -> tuple[int, int | None]:
             lo = _number(children[0])
             if len(children) == 1:
                 return (lo, lo)
             return (lo, _number(children[2]) if len(children) > 2 else None)
 
-        def chain(self, meta, children):
+        def chain(self, meta: Meta, children: list[Any]) -> Chain:
             unit, hi, pos = children[0]
             if unit != hi:
                 raise _semantic_at(pos, "a chain unit is one count, not a range")
@@ -186,21 +193,21 @@ def _to_ast() -> type[Transformer]:  # type: ignore[type-arg]
             bound = children[2] if len(children) > 2 else None
             return Chain(unit, lo_len, hi_len, bound, pos)
 
-        def literal(self, meta, children):
+        def literal(self, meta: Meta, children: list[Token]) -> Literal:
             tok = children[0]
             return Literal(str(tok), _pos(tok))
 
-        def bound(self, meta, children):
+        def bound(self, meta: Meta, children: list[Token]) -> RankBound:
             lo, hi = children
             return RankBound(str(lo), str(hi), _pos(lo), _pos(hi))
 
-        def multiplier(self, meta, children):
+        def multiplier(self, meta: Meta, children: list[Token]) -> tuple[int, int]:
             if children and isinstance(children[-1], Token) and children[-1].type == "N":
                 factor = _number(children[0]) if len(children) > 1 else 1
                 return (0, factor)
             return (_number(children[0]), 0)
 
-        def kicker(self, meta, children):
+        def kicker(self, meta: Meta, children: list[Any]) -> Kicker:
             unit = _number(children[0])
             fixed, per_n = 1, 0
             bound = None
@@ -211,10 +218,10 @@ def _to_ast() -> type[Transformer]:  # type: ignore[type-arg]
                     bound = c
             return Kicker(unit, fixed, per_n, bound, Pos(meta.line, meta.column))
 
-        def constraints(self, meta, children):
+        def constraints(self, meta: Meta, children: list[Constraint]) -> tuple[Constraint, ...]:
             return tuple(children)
 
-        def constraint(self, meta, children):
+        def constraint(self, meta: Meta, children: list[Token]) -> Constraint:
             name = children[0]
             if len(children) > 1:
                 return Constraint(str(name), _number(children[2]), _pos(name), str(children[1]))
@@ -306,7 +313,9 @@ def parse_pattern(text: str) -> Pattern:
             f"{what}; expected {_describe_expected(set(e.expected))}", text, line, col) from None
     except UnexpectedCharacters as e:
         raise PatternSyntaxError(
-            f"unexpected character {text[e.pos_in_stream]!r}", text, e.line, e.column) from None
+            # lark declares pos_in_stream None; UnexpectedCharacters sets the lexer's int
+            f"unexpected character {text[cast(int, e.pos_in_stream)]!r}", text, e.line,
+            e.column) from None
     except UnexpectedInput as e:  # pragma: no cover - other lark errors
         raise PatternSyntaxError(str(e), text, e.line, e.column) from None
     try:

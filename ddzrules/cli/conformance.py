@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Self
 
 import click
 from rich.table import Table
@@ -12,6 +13,12 @@ from rich.table import Table
 from ddzrules.cli import console, emit_json, err_console, json_option, main, styled, user_errors
 from ddzrules.conformance import MAX_PERFT_NODES, MAX_VECTORS, MAX_WORK
 from ddzrules.errors import DdzError
+
+if TYPE_CHECKING:
+    from types import TracebackType
+
+    from ddzrules.conformance import Limits
+    from ddzrules.conformance.run import Report
 
 
 @main.group()
@@ -93,7 +100,7 @@ def run(suite: str, engine: str, spec: str | None, options: tuple[str, ...], cat
     refused with its file and line.
     """
     from ddzrules.conformance import Limits
-    from ddzrules.conformance.run import junit_xml, run_suite
+    from ddzrules.conformance.run import junit_xml
 
     opts: dict[str, str] = {}
     for item in options:
@@ -104,7 +111,7 @@ def run(suite: str, engine: str, spec: str | None, options: tuple[str, ...], cat
     if spec:
         opts["spec"] = spec
     limits = Limits(max_vectors=max_vectors, max_work=max_work, max_perft_nodes=max_perft_nodes)
-    report = _run_with_progress(run_suite, suite, engine, opts, categories, strict, limits)
+    report = _run_with_progress(suite, engine, opts, categories, strict, limits)
     if junit:
         try:
             Path(junit).write_text(junit_xml(report), encoding="utf-8")
@@ -117,8 +124,11 @@ def run(suite: str, engine: str, spec: str | None, options: tuple[str, ...], cat
     sys.exit(0 if report.ok else 1)
 
 
-def _run_with_progress(run_suite, suite, engine, opts, categories, strict, limits):  # type: ignore[no-untyped-def]
+def _run_with_progress(suite: str, engine: str, opts: dict[str, str], categories: tuple[str, ...],
+                       strict: bool, limits: Limits) -> Report:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from ddzrules.conformance.run import run_suite
 
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=err_console, transient=True, disable=not err_console.is_terminal) as bar:
@@ -131,7 +141,7 @@ def _run_with_progress(run_suite, suite, engine, opts, categories, strict, limit
         return run_suite(suite, engine, opts, categories or None, progress, strict, limits)
 
 
-def _print_report(report, max_groups: int) -> None:  # type: ignore[no-untyped-def]
+def _print_report(report: Report, max_groups: int) -> None:
     # every text from the suite or the adapter goes through styled (escaped, control
     # characters written as escapes): the console reads no markup and passes no escapes
     console.print(styled("[bold]{}[/] suite ({}) against [bold]{}[/]", report.spec, report.level, report.engine))
@@ -212,7 +222,7 @@ def schema_cmd(name: str) -> None:
 class _spinner:
     """A transient status line on stderr while a suite is generated (only on a terminal)."""
 
-    def __enter__(self):  # type: ignore[no-untyped-def]
+    def __enter__(self) -> Self:
         self._status = err_console.status("generating …") if err_console.is_terminal else None
         if self._status is not None:
             self._status.__enter__()
@@ -222,6 +232,7 @@ class _spinner:
         if self._status is not None:
             self._status.update(text)
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 traceback: TracebackType | None) -> None:
         if self._status is not None:
-            self._status.__exit__(*exc)
+            self._status.__exit__(kind, error, traceback)

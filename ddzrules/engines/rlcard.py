@@ -145,12 +145,12 @@ class RLCardEngine:
         for action, types in self._card_type.items():
             cards = action.translate(FROM_RLCARD)
             counts = Counter(RANK_INDEX[c] for c in cards)
-            for type_name, weight in types:
+            for type_name, weight_text in types:
                 m = _TYPE_RE.match(type_name)
                 assert m is not None
                 base, length = m.group(1), int(m.group(2) or 1)
                 if base not in TYPES:
-                    structural.setdefault(base, []).append((action, -1, -1, length, int(weight)))
+                    structural.setdefault(base, []).append((action, -1, -1, length, int(weight_text)))
                     continue
                 per_unit = TYPES[base][1]
                 if base == "rocket":
@@ -161,7 +161,7 @@ class RLCardEngine:
                     starts = [r for r in mains if r + length - 1 < (TWO if length > 1 else BIG_JOKER + 1)
                               and all(r + i in counts and counts[r + i] >= per_unit for i in range(length))]
                     low = starts[0] if len(starts) == 1 else -1
-                structural.setdefault(base, []).append((action, low, low + length - 1, length, int(weight)))
+                structural.setdefault(base, []).append((action, low, low + length - 1, length, int(weight_text)))
         offsets: dict[str, int | None] = {}
         for base, rows in structural.items():
             diffs = Counter(w - low for _, low, _, _, w in rows if low >= 0)

@@ -164,15 +164,16 @@ class BeanSettlement:
     }
 
     def __init__(self, params: dict[str, Any]) -> None:
-        self.rate = params.get("rate", 1)
-        self.take = params.get("take", 0)
-        self.wild_factor = params.get("wild_factor", 1)
-        self.cap = params.get("cap")
+        # of the types params_schema admits: the runtime checks the parameters against it first
+        self.rate: int = params.get("rate", 1)
+        self.take: int = params.get("take", 0)
+        self.wild_factor: float = params.get("wild_factor", 1)
+        self.cap: int | None = params.get("cap")
         self.cap_unit: str = params.get("cap_unit", "beans")
-        self.start = params.get("start")
-        self.bomb_factor = params.get("bomb_factor", 2)
-        self.bomb_factors = params.get("bomb_factors", {})
-        self.take_on_escape = params.get("take_on_escape", True)
+        self.start: int | None = params.get("start")
+        self.bomb_factor: float = params.get("bomb_factor", 2)
+        self.bomb_factors: dict[str, float] = params.get("bomb_factors", {})
+        self.take_on_escape: bool = params.get("take_on_escape", True)
 
     @property
     def cap_beans(self) -> int | None:
