@@ -203,7 +203,7 @@ _BYTE_CARDS = [[RANKS[2 * k] * (b & MASK) + (RANKS[2 * k + 1] * (b >> BITS) if 2
                 for b in range(256)] for k in range(8)]
 
 
-class _ChunkCards(dict):  # type: ignore[type-arg]
+class _ChunkCards(dict[int, str]):
     """The card text of 20 bits of a packed count (five ranks from rank ``5 * part``),
     made on first use: a card string is then three lookups (:func:`to_strings`)."""
 

@@ -104,6 +104,8 @@ class Spec:
         return (self.name, self.data, self.file, self.chain, self.positions, self.key_positions) == \
             (other.name, other.data, other.file, other.chain, other.positions, other.key_positions)
 
+    # unhashable, as its data is mutable: Python's idiom, which mypy refuses against
+    # object.__hash__'s declared method
     __hash__ = None  # type: ignore[assignment]
 
     def _sources_read(self) -> tuple[dict[Path_, ScalarSource], dict[Path_, ScalarSource]]:

@@ -19,7 +19,7 @@ from functools import wraps
 from importlib import import_module
 from itertools import islice
 from pathlib import Path
-from typing import IO, Any, NoReturn, TypeVar
+from typing import IO, Any, Literal, NoReturn, ParamSpec, TypeVar, overload
 
 import click
 from rich.console import Console
@@ -34,6 +34,8 @@ from ddzrules.spec import bundled_names, dump_yaml, load_spec
 from ddzrules.variant import Variant, load_variant
 
 F = TypeVar("F", bound=Callable[..., Any])
+P = ParamSpec("P")
+R = TypeVar("R")
 # soft_wrap: a message or path is never broken across lines (output is read by scripts
 # and tests as much as by people); tables still fit the width
 # markup=False: nothing printed is ever read as console markup (a hint such as
@@ -63,11 +65,11 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def user_errors(fn: F) -> F:
+def user_errors(fn: Callable[P, R]) -> Callable[P, R]:
     """Turn every error a user can cause into a message and exit code 1."""
 
     @wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return fn(*args, **kwargs)
         except BrokenPipeError:  # output piped into `head`: stop quietly
@@ -79,7 +81,7 @@ def user_errors(fn: F) -> F:
             # never as markup: a message quotes the user's input ("3[/]" is no rich tag)
             _fail(str(e))
 
-    return wrapper  # type: ignore[return-value]
+    return wrapper
 
 
 #: DEL and the C1 controls (U+0080-U+009F: U+009B is a terminal's CSI), which json.dumps
@@ -503,6 +505,16 @@ _JSON_TYPES = {dict: "an object", list: "an array", bool: "a boolean", int: "a n
                float: "a number"}
 
 
+@overload
+def _text_field(q: dict[str, Any], name: str, default: str | None = None, *,
+                required: Literal[True]) -> str: ...
+
+
+@overload
+def _text_field(q: dict[str, Any], name: str, default: str | None = None,
+                required: bool = False) -> str | None: ...
+
+
 def _text_field(q: dict[str, Any], name: str, default: str | None = None,
                 required: bool = False) -> str | None:
     """The string field ``name`` of a question; ``default`` when absent (``null`` when
@@ -616,39 +628,38 @@ def _run_batch(source: str, fields: tuple[str, ...], answer: Answer, wild: str |
     sys.exit(1 if failed else 0)
 
 
-def _batch_usage(batch: str | None, given: dict[str, Any], needed: tuple[str, ...]) -> bool:
-    """True in batch mode. A usage error when a question's arguments (``given``, by
-    name) come with --batch, or when one of ``needed`` is missing without it."""
+def _batch_usage(batch: str | None, given: dict[str, Any], needed: tuple[str, ...]) -> None:
+    """A usage error when a question's arguments (``given``, by name) come with --batch,
+    or when one of ``needed`` is missing without it (so each of them is given then)."""
     if batch is not None:
         for name, value in given.items():
             if value:
                 raise click.UsageError(f"{name} and --batch do not go together: each line of "
                                        "the --batch file is one question.")
-        return True
+        return
     for name in needed:
         if given[name] is None:
             raise click.UsageError(f"Missing {name} (or give --batch FILE).")
-    return False
 
 
 def _classify_line(v: Variant) -> Answer:
     def answer(q: dict[str, Any], wild: str | None) -> dict[str, Any]:
         cards = _text_field(q, "cards", required=True)
-        return _classify_answer(v, cards, _text_field(q, "wild", wild))  # type: ignore[arg-type]
+        return _classify_answer(v, cards, _text_field(q, "wild", wild))
     return answer
 
 
 def _compare_line(v: Variant) -> Answer:
     def answer(q: dict[str, Any], wild: str | None) -> dict[str, Any]:
         a, b = _text_field(q, "a", required=True), _text_field(q, "b", required=True)
-        return _compare_answer(v, a, b, _text_field(q, "wild", wild))  # type: ignore[arg-type]
+        return _compare_answer(v, a, b, _text_field(q, "wild", wild))
     return answer
 
 
 def _moves_line(v: Variant) -> Answer:
     def answer(q: dict[str, Any], wild: str | None) -> dict[str, Any]:
         hand = _text_field(q, "hand", required=True)
-        return _moves_answer(v, hand, _text_field(q, "after"),  # type: ignore[arg-type]
+        return _moves_answer(v, hand, _text_field(q, "after"),
                              _text_field(q, "wild", wild))
     return answer
 
@@ -662,10 +673,10 @@ def _moves_line(v: Variant) -> Answer:
 @user_errors
 def classify(spec: str, cards: str | None, wild: str | None, as_json: bool, batch: str | None) -> None:
     """Every reading of CARDS under SPEC (--batch: of every line's cards)."""
-    batch_mode = _batch_usage(batch, {"argument 'CARDS'": cards}, ("argument 'CARDS'",))
+    _batch_usage(batch, {"argument 'CARDS'": cards}, ("argument 'CARDS'",))
     v = load_variant(spec)
-    if batch_mode:
-        _run_batch(batch, ("cards", "wild"), _classify_line(v), wild)  # type: ignore[arg-type]
+    if batch is not None:
+        _run_batch(batch, ("cards", "wild"), _classify_line(v), wild)
     assert cards is not None
     if as_json:
         emit_json(_classify_answer(v, cards, wild))
@@ -690,12 +701,12 @@ def classify(spec: str, cards: str | None, wild: str | None, as_json: bool, batc
 def compare(spec: str, a: str | None, b: str | None, wild: str | None, as_json: bool,
             batch: str | None) -> None:
     """Does A beat B, B beat A, or neither? (--batch: for every line's a and b)"""
-    batch_mode = _batch_usage(batch, {"argument 'A'": a, "argument 'B'": b},
-                              ("argument 'A'", "argument 'B'"))
+    _batch_usage(batch, {"argument 'A'": a, "argument 'B'": b}, ("argument 'A'", "argument 'B'"))
     v = load_variant(spec)
-    if batch_mode:
-        _run_batch(batch, ("a", "b", "wild"), _compare_line(v), wild)  # type: ignore[arg-type]
-    answer = _compare_answer(v, a, b, wild)  # type: ignore[arg-type]
+    if batch is not None:
+        _run_batch(batch, ("a", "b", "wild"), _compare_line(v), wild)
+    assert a is not None and b is not None
+    answer = _compare_answer(v, a, b, wild)
     if as_json:
         emit_json(answer)
         return
@@ -715,11 +726,11 @@ def compare(spec: str, a: str | None, b: str | None, wild: str | None, as_json: 
 def moves(spec: str, hand: str | None, after: str | None, limit: int, wild: str | None, as_json: bool,
           batch: str | None) -> None:
     """Every legal play from a hand, leading or answering --after (--batch: for every line)."""
-    batch_mode = _batch_usage(batch, {"option '--hand'": hand, "option '--after'": after,
-                                      "option '--limit'": limit}, ("option '--hand'",))
+    _batch_usage(batch, {"option '--hand'": hand, "option '--after'": after, "option '--limit'": limit},
+                 ("option '--hand'",))
     v = load_variant(spec)
-    if batch_mode:
-        _run_batch(batch, ("hand", "after", "wild"), _moves_line(v), wild)  # type: ignore[arg-type]
+    if batch is not None:
+        _run_batch(batch, ("hand", "after", "wild"), _moves_line(v), wild)
     assert hand is not None
     if as_json:
         emit_json(_moves_answer(v, hand, after, wild))
