@@ -72,7 +72,7 @@ def ddzrules_batch(spec: str, warm: int = 3, wild_tables: str = "auto", warm_max
 
     rules = LOADED[spec] = GameRules.load(spec)
     players = rules.players
-    wilds = rules.variant._wilds() if rules.variant.rules.stand_for else None
+    wilds = rules.variant.wild_moves() if rules.variant.rules.stand_for else None
     if wilds is not None and wild_tables != "auto":
         if wild_tables == "first":
             wilds.load_after = wilds.table_after = 0  # every query by table: read from the disk cache or built

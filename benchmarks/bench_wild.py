@@ -98,7 +98,7 @@ def timing(args: argparse.Namespace) -> None:
     tables: list[dict[str, object]] = []
     rows: list[dict[str, float]] = []
     v = load_variant("laizi")
-    wm = v._wilds()
+    wm = v.wild_moves()
     for w in v.rules.stand_for:
         t = time.process_time()
         table = wm.table(w)
@@ -163,7 +163,7 @@ def main() -> None:
     ap.add_argument("--json", action="store_true", help="the figures as JSON")
     args = ap.parse_args()
     if args.check:
-        sys.exit(1 if check(load_variant("laizi")._wilds(), args.check, args.seed) else 0)
+        sys.exit(1 if check(load_variant("laizi").wild_moves(), args.check, args.seed) else 0)
     timing(args)
 
 

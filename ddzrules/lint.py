@@ -487,8 +487,8 @@ def _table_warnings(files: list[SpecFile], spec: Spec, rules: Any) -> list[Probl
     out: list[Problem] = []
     child = files[0]
     v = Variant(spec, rules)
-    v._ensure_table()
-    table = getattr(v, "_table", None)
+    v.ensure_table()
+    table = getattr(v, "plays_by_packed", None)
     if not table:
         return out
     per: dict[str, int] = {}

@@ -1052,7 +1052,7 @@ class _PlayLister:
             # (Variant._prepare_fast); False when the universe is not tabulated
             fast = getattr(self.variant, "_fast", False)
             if fast is None:
-                fast = self.variant._prepare_fast()
+                fast = self.variant.fast_index()
             if fast is not False and not (hasattr(fast, "plan") and type(getattr(fast, "moves", None)) is tuple):
                 fast = False
             self._fast = fast
@@ -1081,7 +1081,7 @@ class _PlayLister:
             if known is None or known[0] is not prev:
                 recipe = None
                 if prev.tier < 0:
-                    combo = self.variant._combo_index.get(prev.combo)
+                    combo = self.variant.combo_index.get(prev.combo)
                     if combo is None:
                         return None
                     recipe = fast.plan.answerer(combo, prev.size, prev.length, prev.rank)
@@ -1117,7 +1117,7 @@ class _PlayLister:
                     self._wild_prev.clear()
                 known = self._wild_prev[(id(prev), wild)] = (prev, self.variant.reading(prev, wild))
             prev = known[1]
-        wilds = self.variant._wilds()
+        wilds = self.variant.wild_moves()
         counts = list(hand)
         got = wilds.legal_positions(counts, prev, wild)
         return wilds.legal_moves_enumerated(counts, prev, wild) if got is None else got
@@ -1182,7 +1182,7 @@ class _PlayLister:
                         other.clear()
                 if len(index) + len(ps) > _WILD_ACTIONS_LIMIT:
                     index.clear()
-            moves = self.variant._wilds()._moves_at(table, ps)
+            moves = self.variant.wild_moves().moves_at(table, ps)
             cards = list(map(_cards_of, moves))
             k = len(moves)
             made = _make_actions([seat] * k, _repeat("play", k), cards, moves)

@@ -98,8 +98,8 @@ class Variant:
         for s in rules.shapes:
             self._shapes_by_combo.setdefault(s.combo, []).append(s)
         self._bomb_shapes = [s for s in rules.shapes if rules.combos[s.combo].tier >= 0]
-        self._combo_index = {name: i for i, name in enumerate(self.combo_names)}
-        #: the fast listing index (see _prepare_fast); None until first needed, False when
+        self.combo_index = {name: i for i, name in enumerate(self.combo_names)}
+        #: the fast listing index (see fast_index); None until first needed, False when
         #: the universe is not tabulated
         self._fast: _FastIndex | None | Literal[False] = None
         self._wild_moves: WildMoves | None = None
@@ -166,7 +166,7 @@ class Variant:
             return C.unpack(packed)
         return C.check_counts(C.counts_of(cards))
 
-    def _check_deck(self, counts: list[int], what: str) -> None:
+    def check_deck(self, counts: list[int], what: str) -> None:
         if len(counts) == len(self.rules.deck) and not any(map(gt, counts, self.rules.deck)):
             return
         for r, c in enumerate(counts):
@@ -175,7 +175,7 @@ class Variant:
                                f"{self.rules.deck[r]} in its deck")
 
     # ------------------------------------------------------------------ table
-    def _ensure_table(self) -> None:
+    def ensure_table(self) -> None:
         if self._tabulated is not None:
             return
         rows = _load_cached(self.rules)
@@ -206,9 +206,9 @@ class Variant:
         return found
 
     @property
-    def _table(self) -> dict[int, tuple[Move, ...]] | None:
+    def plays_by_packed(self) -> dict[int, tuple[Move, ...]] | None:
         """The whole table, packed count -> readings (every Move made: for census-like uses)."""
-        self._ensure_table()
+        self.ensure_table()
         if self._rows is None:
             return None
         if self._full is None:
@@ -217,10 +217,10 @@ class Variant:
         return self._full
 
     @property
-    def _by_string(self) -> dict[str, tuple[Move, ...]]:
+    def plays_by_string(self) -> dict[str, tuple[Move, ...]]:
         """The whole table by canonical card string ({} when not tabulated)."""
         if self._full_strings is None:
-            table = self._table
+            table = self.plays_by_packed
             if table is None:
                 return {}
             self._full_strings = {ms[0].cards: ms for ms in table.values()}
@@ -256,18 +256,18 @@ class Variant:
         [('plane_solos', '5'), ('plane', '6'), ('plane_solos', '6')]
         """
         if wild is not None:
-            w = self._wild_rank(wild)
+            w = self.wild_rank_index(wild)
             counts = self._counts(cards)
             if counts[w]:
                 if sum(counts) > self.rules.max_hand or any(map(gt, counts, self.rules.deck)):
                     return ()  # no play of the universe, as the natural table says (and not a long walk)
-                return self._wilds().classify(counts, w)
+                return self.wild_moves().classify(counts, w)
         try:  # the common case: a canonical card string looked up before
             return self._strings[cards]  # type: ignore[index]
         except (KeyError, TypeError):  # not looked up yet, or unhashable (a list of ranks)
             pass
         if self._tabulated is None:
-            self._ensure_table()
+            self.ensure_table()
         counts = self._counts(cards)
         if self._rows is not None:
             return self._readings(C.pack(counts))
@@ -285,10 +285,10 @@ class Variant:
         >>> [m.combo for m in lookup("33344469")], lookup("333444 69"), lookup("3334")[0].combo
         (['plane_wings'], None, 'trio_with_hand')
         """
-        self._ensure_table()
+        self.ensure_table()
         if self._rows is None:  # pragma: no cover - universes too large to tabulate
             return lambda cards: self.classify(cards) or None
-        return self._by_string.get
+        return self.plays_by_string.get
 
     def reading(self, cards: CardsLike, wild: int | str | None = None) -> Move:
         """The reading of a play for the runtime: the single one, or the strongest
@@ -369,19 +369,19 @@ class Variant:
         of the plays (unsorted, perhaps with placeholders) for legal_moves to finish."""
         owned: Move | None = None  # ``after`` as a reading of this variant, once known
         if wild is not None:
-            w = self._wild_rank(wild)
+            w = self.wild_rank_index(wild)
             counts = self._counts(hand)
-            self._check_deck(counts, "the hand")
+            self.check_deck(counts, "the hand")
             owned = None if after is None else self.reading(after, w)
             if counts[w]:
-                return self._wilds().legal_moves(counts, owned, w)
+                return self.wild_moves().legal_moves(counts, owned, w)
             # no wild card in hand: the natural listing (of a play perhaps read with wild cards)
             hand, after = C.deck_list(counts), owned
         fast = self._fast
         if fast is None:
-            fast = self._prepare_fast()
+            fast = self.fast_index()
         counts = self._counts(hand)
-        self._check_deck(counts, "the hand")
+        self.check_deck(counts, "the hand")
         if not isinstance(fast, _FastIndex) or sum(counts) > fast.max_hand:
             # plays larger than the table's
             prev = None if after is None else owned if owned is not None else self.reading(after)
@@ -405,7 +405,7 @@ class Variant:
                 target = self.reading(after)
             recipe = None
             if target.tier < 0:
-                combo = self._combo_index[target.combo]  # a reading of this variant
+                combo = self.combo_index[target.combo]  # a reading of this variant
                 recipe = fast.plan.answerer(combo, target.size, target.length, target.rank)
             known = (target, recipe)
             if type(after) is str and readings:
@@ -427,7 +427,7 @@ class Variant:
             return LegalMoves(tuple(sorted(moves, key=_move_order)), can_pass=False)
         out: list[Move] = []
         if prev.tier < 0:
-            shapes = self._shapes_by_combo.get(self._combo_index[prev.combo], [])
+            shapes = self._shapes_by_combo.get(self.combo_index[prev.combo], [])
             found = self._collect(counts, shapes=shapes, exact_size=prev.size, min_rank=prev.rank,
                                   length=prev.length)
             out.extend(m for m in (self._move(*i) for i in found) if m.beats(prev))
@@ -435,8 +435,8 @@ class Variant:
         out.extend(m for m in (self._move(*i) for i in found) if m.beats(prev))
         return LegalMoves(tuple(sorted(out, key=_move_order)), can_pass=True)
 
-    def _prepare_fast(self) -> _FastIndex | Literal[False]:
-        self._ensure_table()
+    def fast_index(self) -> _FastIndex | Literal[False]:
+        self.ensure_table()
         if self._rows is None:
             self._fast = False
             return False
@@ -448,10 +448,10 @@ class Variant:
         """Count the move universe: every play from the full deck that fits the largest
         hand (with ``wild``: every (cards, reading) reachable with 0–4 wild cards)."""
         if wild is not None:
-            w = self._wild_rank(wild)
-            per_combo, total, readings_n, by_wilds = self._wilds().census(w, self.rules.max_hand)
+            w = self.wild_rank_index(wild)
+            per_combo, total, readings_n, by_wilds = self.wild_moves().census(w, self.rules.max_hand)
             return Census(per_combo, total, readings_n, by_wilds)
-        self._ensure_table()
+        self.ensure_table()
         if self._rows is not None:  # counted from the table's arrays: no Move needed
             rows = self._rows
             idents = dict.fromkeys(zip(rows.packs, rows.combos, rows.ranks, rows.lengths))
@@ -469,7 +469,7 @@ class Variant:
         return Census(ordered, total, n_readings)
 
     # ------------------------------------------------------------------ wildcards
-    def _wild_rank(self, wild: int | str) -> int:
+    def wild_rank_index(self, wild: int | str) -> int:
         """The rank index of a wild rank given as text (``"7"``) or as an index (7 is "T")."""
         if isinstance(wild, str):
             w = C.parse_rank(wild)
@@ -477,7 +477,7 @@ class Variant:
             raise C.CardError("", None, f"a wild rank is a rank such as '7' or its index 0-14, not {brief(wild)}")
         else:
             w = index(wild)  # also numpy integers, which str() would misread as a rank's name
-        self._wilds().check_rank(w)
+        self.wild_moves().check_rank(w)
         return w
 
     def _own(self, m: Move, wild: int | str | None = None) -> Move:
@@ -487,15 +487,15 @@ class Variant:
         bomb tiers, so comparing it by its own fields would answer wrongly."""
         if id(m) in self._interned_ids:  # the common case: a Move this variant made
             return m
-        w = None if wild is None else self._wild_rank(wild)
+        w = None if wild is None else self.wild_rank_index(wild)
         try:
-            combo = self._combo_index.get(m.combo)
+            combo = self.combo_index.get(m.combo)
             mine = None
             if combo is not None:  # else no combo of this variant: read by its cards below
                 ident = (m.packed, combo, m.rank, m.length)
                 mine = self._intern.get(ident)
                 if mine is None and w is not None:
-                    mine = self._wilds().interned(w, ident)
+                    mine = self.wild_moves().interned(w, ident)
         except TypeError:  # unhashable fields: a Move built by hand, read by its cards below
             mine = None
         if mine is not None and mine == m:
@@ -507,7 +507,7 @@ class Variant:
             raise DdzError(f"{_show(m)} is not a combo of {self.name}")
         return readings[-1]
 
-    def _wilds(self) -> WildMoves:
+    def wild_moves(self) -> WildMoves:
         if self._wild_moves is None:
             from ddzrules.wild import WildMoves
 
@@ -516,7 +516,7 @@ class Variant:
 
     def universe(self) -> list[str]:
         """Every distinct play of the universe as a canonical string, sorted."""
-        self._ensure_table()
+        self.ensure_table()
         if self._rows is None:  # pragma: no cover
             raise DdzError(f"{self.name}: the universe is too large to list")
         return sorted(C.to_strings(dict.fromkeys(self._rows.packs)))

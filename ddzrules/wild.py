@@ -666,7 +666,7 @@ class WildMoves:
             self._tables[wild] = table
         return table
 
-    def _moves_at(self, table: WildTable, positions: list[int]) -> list[Move]:
+    def moves_at(self, table: WildTable, positions: list[int]) -> list[Move]:
         """The Moves of table positions (made on first use, in bulk, shared with Moves the
         walks made before the table was there)."""
         moves = table.moves
@@ -745,14 +745,14 @@ class WildMoves:
         nat = list(counts)
         wilds = nat[wild]
         nat[wild] = 0
-        return tuple(sorted(self._moves_at(table, table.exact(nat, wilds)), key=_reading_order))
+        return tuple(sorted(self.moves_at(table, table.exact(nat, wilds)), key=_reading_order))
 
     def legal_moves(self, counts: list[int], after: Move | None, wild: int) -> LegalMoves:
         got = self.legal_positions(counts, after, wild)
         if got is None:
             return self.legal_moves_enumerated(counts, after, wild)
         table, positions = got
-        return LegalMoves(tuple(self._moves_at(table, positions)), can_pass=after is not None)
+        return LegalMoves(tuple(self.moves_at(table, positions)), can_pass=after is not None)
 
     def legal_positions(self, counts: list[int], after: Move | None, wild: int) -> tuple[WildTable, list[int]] | None:
         """The table of ``wild`` and the positions in it (ascending: legal-move order) of the
@@ -783,7 +783,7 @@ class WildMoves:
                      if lo <= meta[p] < hi and meta[p] & 0xFF == length]
         bombs = table.sized(nat, wilds, 0, True)  # ascending, as the plain plays
         if bombs:
-            plain += compress(bombs, [m.beats(after) for m in self._moves_at(table, bombs)])
+            plain += compress(bombs, [m.beats(after) for m in self.moves_at(table, bombs)])
         return table, plain
 
     def census(self, wild: int, max_size: int) -> tuple[dict[str, int], int, int, dict[int, int]]:

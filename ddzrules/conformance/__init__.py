@@ -110,7 +110,7 @@ def wild_ranks(v: Variant) -> list[int]:
 
 def _wild_ok(v: Variant, r: int) -> bool:
     try:
-        v._wild_rank(r)
+        v.wild_rank_index(r)
     except DdzError:
         return False
     return True
@@ -134,10 +134,10 @@ class _Universe:
 
     def __init__(self, v: Variant) -> None:
         self.v = v
-        v._ensure_table()
-        if v._table is None:
+        v.ensure_table()
+        if v.plays_by_packed is None:
             raise DdzError(f"{v.name}: the universe is too large to generate a suite from")
-        self.table: dict[str, tuple[Move, ...]] = dict(v._by_string)
+        self.table: dict[str, tuple[Move, ...]] = dict(v.plays_by_string)
         self.strings = sorted(self.table, key=play_sort_key)
         self.by_combo: dict[str, list[Move]] = defaultdict(list)
         for cards in self.strings:
@@ -494,7 +494,7 @@ class Position:
     @staticmethod
     def from_dict(v: Variant, data: dict[str, Any]) -> Position:
         hands = [C.counts_of(C.parse_ranks(h)) for h in data["hands"]]
-        v._check_deck([sum(col) for col in zip(*hands)] if hands else [], "the hands of the position")
+        v.check_deck([sum(col) for col in zip(*hands)] if hands else [], "the hands of the position")
         to_act = int(data["to_act"])
         if not 0 <= to_act < len(hands):
             raise DdzError(f"to_act {to_act} is no seat of a position with {len(hands)} hands")

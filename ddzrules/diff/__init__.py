@@ -341,7 +341,7 @@ def hands_diff(a: Variant, b: Variant, hands: int, seed: int) -> dict[str, Any]:
     leads_differ = answers_differ = answered = 0
     witness_lead: str | None = None
     witness_answer: dict[str, str] | None = None
-    tb = b._by_string
+    tb = b.plays_by_string
     for i in range(hands):
         deck = list(full)
         rng.shuffle(deck)
@@ -383,9 +383,9 @@ def diff_specs(a: Variant, b: Variant, hands: int = 0, games: int = 0, seed: int
     The paired games run where :func:`~ddzrules.simulate.compare_specs` says: ``backend``
     ``"local"`` (``workers`` processes) or ``"ray"`` (``address`` a cluster to join);
     the figures are the same."""
-    a._ensure_table()
-    b._ensure_table()
-    ta, tb = dict(a._by_string), dict(b._by_string)
+    a.ensure_table()
+    b.ensure_table()
+    ta, tb = dict(a.plays_by_string), dict(b.plays_by_string)
     renamed = _renames(a, b, ta, tb)
     notes: list[str] = []
     same_deck = list(a.rules.deck) == list(b.rules.deck)

@@ -58,7 +58,7 @@ def _show(moves: object) -> list[tuple[str, str, int, int]]:
 @pytest.mark.parametrize("name", bundled_names())
 def test_fast_listing_matches_enumeration(name: str) -> None:
     v = load_variant(name)
-    fast = v._prepare_fast() if v._fast is None else v._fast
+    fast = v.fast_index() if v._fast is None else v._fast
     if fast is False:
         pytest.skip("no tabulated universe")
     deck = list(v.rules.deck)

@@ -29,7 +29,7 @@ HANDS_PER_COUNT = 80
 
 @pytest.fixture(scope="module")
 def wm() -> WildMoves:
-    wilds = load_variant("laizi")._wilds()
+    wilds = load_variant("laizi").wild_moves()
     wilds.table_after = 0  # every query by table, to compare it with the enumeration
     return wilds
 
@@ -86,7 +86,7 @@ def test_census_from_table(wm: WildMoves) -> None:
 
 def test_census_matches_enumeration_small_universe() -> None:
     """Below the hand size the table is not used: census by enumeration, the same figures."""
-    wm = load_variant("laizi")._wilds()
+    wm = load_variant("laizi").wild_moves()
     a = wm.census(4, 8)
     b = wm.census_enumerated(4, 8)
     assert a == b
@@ -102,7 +102,7 @@ def test_table_is_built_once_and_moves_are_shared(wm: WildMoves) -> None:
 
 
 def test_enumeration_used_without_table() -> None:
-    wm = load_variant("laizi")._wilds()
+    wm = load_variant("laizi").wild_moves()
     wm.table_after = 0
     wm.use_table = False
     counts = _deal(random.Random(9), 3, 17, 7)
@@ -117,7 +117,7 @@ def test_variant_api_goes_through_table_once_it_pays() -> None:
     """A few questions walk the hand; the table is built once a wild rank has been asked
     about more than ``table_after`` times, and answers the same from then on."""
     v = load_variant("laizi")
-    wilds = v._wilds()
+    wilds = v.wild_moves()
     wilds.table_after = 3
     first = v.classify("445567", wild="7")
     assert [(m.combo, m.substitution) for m in first if m.combo == "pair_chain"] == [
@@ -135,9 +135,9 @@ def test_table_on_disk_read_after_load_after_queries(cache: Path) -> None:
     rank; one it does not hold is built only after ``table_after``; the answers are the
     walk's throughout."""
     wild = 4
-    load_variant("laizi")._wilds().table(wild)  # now on disk
+    load_variant("laizi").wild_moves().table(wild)  # now on disk
     hand = _deal(random.Random(11), 2, 17, wild)
-    wm = load_variant("laizi")._wilds()
+    wm = load_variant("laizi").wild_moves()
     wm.load_after, wm.table_after = 2, 1000
     walked = [wm.legal_moves(hand, None, wild).moves for _ in range(2)]
     assert not wm._tables
@@ -157,11 +157,11 @@ def test_table_kept_in_disk_cache(cache: Path) -> None:
     order and substitutions, and the same answers); an edited file is refused with a
     CacheWarning and the table rebuilt."""
     wild = 4  # "7": the smallest table
-    first = load_variant("laizi")._wilds()
+    first = load_variant("laizi").wild_moves()
     built = first.table(wild)
     assert first.built == {wild} and not first.loaded
     (path,) = cache.glob("wild-*.bin")
-    again = load_variant("laizi")._wilds()
+    again = load_variant("laizi").wild_moves()
     loaded = again.table(wild)
     assert again.loaded == {wild} and not again.built
     assert (loaded.packed, loaded.meta, loaded.substs) == (built.packed, built.meta, built.substs)
@@ -173,7 +173,7 @@ def test_table_kept_in_disk_cache(cache: Path) -> None:
     data = bytearray(path.read_bytes())
     data[len(data) // 2] ^= 0x10
     path.write_bytes(bytes(data))
-    third = load_variant("laizi")._wilds()
+    third = load_variant("laizi").wild_moves()
     with pytest.warns(CacheWarning):
         third.table(wild)
     assert third.built == {wild}
@@ -183,7 +183,7 @@ def test_cache_payload_structure_checked() -> None:
     """A payload that passed its digest is still checked: cards outside the deck, readings
     out of legal-move order, a substitution that does not match its wild cards, the
     substitutions out of their order (by length, then ranks)."""
-    wm = load_variant("laizi")._wilds()
+    wm = load_variant("laizi").wild_moves()
     wild = 4
     table = wm.table(wild)
     body = table.encode(wm.rules.content_hash)

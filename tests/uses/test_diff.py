@@ -85,7 +85,7 @@ def test_comparison_counts_are_exact_by_brute_force() -> None:
     # others have the same readings under both specs): brute-force every such pair
     a, b = load_variant("compat/rlcard"), load_variant("compat/douzero")
     d = diff_specs(a, b)
-    ta, tb = a._by_string, b._by_string
+    ta, tb = a.plays_by_string, b.plays_by_string
     common = sorted(set(ta) & set(tb))
     odd = [c for c in common if {(m.combo, m.rank, m.length) for m in ta[c]} !=
            {(m.combo, m.rank, m.length) for m in tb[c]}]
