@@ -15,7 +15,7 @@ Each Ray configuration lives in a child process of its own (one Ray per process)
 the parent runs the rounds interleaved — local 1, local 2, Ray 1, Ray 2, then again —
 and reports wall-clock games per second (the point is parallelism), the median over
 rounds. The **overhead per task** is measured in the 2-CPU Ray: the wall time of
-``--tasks`` empty tasks (``play_range`` over no game) submitted together, divided by
+``--tasks`` empty tasks (``play_span`` over no game) submitted together, divided by
 their number, and of one empty task waited for alone (the round trip).
 
 Needs the ``ray`` extra. On a machine with 2 cores, 2 workers can at best double the
@@ -37,14 +37,13 @@ from typing import Any
 CHILD = r"""
 import json, sys, time
 import ray
-from ddzrules.simulate import compare_specs
-from ddzrules.simulate.ray_backend import play_range
+from ddzrules.simulate import compare_specs, play_span
 cpus, spec, games, tasks = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 t0 = time.perf_counter()
 ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
 compare_specs([spec], 20, 0, ["random"], backend="ray")  # warm: every worker loads the rules
 print(json.dumps({"startup": time.perf_counter() - t0}), flush=True)
-remote = ray.remote(num_cpus=1)(play_range)
+remote = ray.remote(num_cpus=1)(play_span)
 for line in sys.stdin:
     cmd, seed = line.split()
     if cmd == "games":

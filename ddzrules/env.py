@@ -644,7 +644,7 @@ class raw_env(AECEnv):
         shown = np.zeros((n, NUM_RANKS), np.int8)
         for s in game.shown_hands:
             if s != me:
-                shown[rel[s]] = _counts(game._seen_hand(s))
+                shown[rel[s]] = _counts(game.seen_hand(s))
         window = slice(self._hist_end - self.history_len, self._hist_end)
         seats = self._hist_seats[window]
         history_seat = one_hot[np.where(seats < 0, n, rel[np.maximum(seats, 0)])]

@@ -90,3 +90,8 @@ class PluginError(DdzError):
         self.hook = hook
         self.problem = problem
         super().__init__(f"plugin {plugin!r}, {hook}: {problem}")
+
+
+class BudgetExceeded(Exception):
+    """Raised by a search (perft) that visited more positions than its budget allows:
+    the vector fails with this message and the run goes on."""

@@ -2226,7 +2226,7 @@ class Game:
             return None
         return self.winner == self._landlord
 
-    def _seen_hand(self, seat: int) -> str:
+    def seen_hand(self, seat: int) -> str:
         """A hand as far as it has been dealt (all of it, except while deciding 明牌
         before or during the deal)."""
         if self._visible_dealt is None:
@@ -2243,12 +2243,12 @@ class Game:
         view = _new(PlayerView)  # its fields set at once, not through the dataclass __init__
         view.__dict__ = {
             "seat": seat, "phase": phase,
-            "hand": _counts_string(self.hands[seat]) if self._visible_dealt is None else self._seen_hand(seat),
+            "hand": _counts_string(self.hands[seat]) if self._visible_dealt is None else self.seen_hand(seat),
             "hand_sizes": list(map(sum, self.hands)), "landlord": self._landlord,
             "to_act": None if phase == "over" else self._turn,
             "stake": self._stake, "multiple": self.multiple if self._events else 1.0,
             "kitty": _counts_string(self.kitty) if self.kitty_visible else None,
-            "shown_hands": {s: self._seen_hand(s) for s in self._shown_hands if s != seat} if self._shown_hands else {},
+            "shown_hands": {s: self.seen_hand(s) for s in self._shown_hands if s != seat} if self._shown_hands else {},
             "last_play": self.last_play, "last_seat": self.last_seat,
             "extra": dict(self._public), "private": dict(self._private[seat]),
             "partners": self.rules._partners.get((self._landlord, seat)) or self.partners(seat),

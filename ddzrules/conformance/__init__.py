@@ -33,8 +33,7 @@ from typing import Any, BinaryIO
 
 from ddzrules import __version__
 from ddzrules import cards as C
-from ddzrules.engines import BudgetExceeded
-from ddzrules.errors import DdzError
+from ddzrules.errors import BudgetExceeded, DdzError
 from ddzrules.moves import Move
 from ddzrules.variant import Variant, load_variant
 

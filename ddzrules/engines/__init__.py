@@ -52,6 +52,7 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any, Protocol
 
+from ddzrules.errors import BudgetExceeded as BudgetExceeded  # re-exported: it lived here
 from ddzrules.errors import DdzError
 
 #: the entry-point group third-party adapters register under
@@ -64,11 +65,6 @@ class Unsupported(Exception):
 
 class EngineError(DdzError):
     """An adapter that cannot be found, built or used."""
-
-
-class BudgetExceeded(Exception):
-    """Raised by a search (perft) that visited more positions than its budget allows:
-    the vector fails with this message and the run goes on."""
 
 
 @dataclass(frozen=True)

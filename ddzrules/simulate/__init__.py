@@ -30,7 +30,7 @@ from ddzrules import cards as C
 from ddzrules.bots import BOTS, Agent, make_bot
 from ddzrules.errors import DdzError, brief
 from ddzrules.moves import Move
-from ddzrules.runtime import Game, GameRules, MatchInfo, implemented_hooks
+from ddzrules.runtime import Game, GameRules, MatchInfo, PluginRegistry, implemented_hooks
 from ddzrules.simulate.stats import (
     CONFIDENCE,
     Moments,
@@ -596,6 +596,25 @@ def _play_index(args: tuple[int, int]) -> list[GameSummary]:
     return out
 
 
+#: the rule sets of :func:`play_span` in this process, by (specs, bots, plugins)
+_span_sets: dict[tuple[Any, ...], list[tuple[GameRules, list[str]]]] = {}
+
+
+def play_span(specs: Sequence[str], bots: Sequence[Sequence[str]], seed: int, start: int,
+              stop: int) -> list[list[GameSummary]]:
+    """The summaries of games ``start`` to ``stop - 1`` of a run seeded ``seed`` under every
+    spec: a remote worker's task (:mod:`ddzrules.simulate.ray_backend`). The rules are
+    loaded once a process for the same specs, bots and plugins (``DDZRULES_PLUGINS``)."""
+    global _worker_sets
+    key = (tuple(specs), tuple(tuple(b) for b in bots), os.environ.get(PluginRegistry.ENV))
+    if key not in _span_sets:
+        _span_sets.clear()
+        _init_worker(specs, bots)
+        _span_sets[key] = list(_worker_sets)
+    _worker_sets = _span_sets[key]
+    return [_play_index((seed, i)) for i in range(start, stop)]
+
+
 #: where the games run: worker processes of this machine, or Ray tasks
 BACKENDS = ("local", "ray")
 
@@ -610,7 +629,7 @@ def _run(specs: Sequence[str], bots: Sequence[Sequence[str]], games: int, seed: 
     if backend == "ray":
         from ddzrules.simulate.ray_backend import run_ray
 
-        yield from run_ray(specs, bots, games, seed, workers, address)
+        yield from run_ray(specs, bots, games, seed, workers, address, play_span)
         return
     check_workers(workers)
     workers = min(workers or 1, games)  # never a process without a game to play

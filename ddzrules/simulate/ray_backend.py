@@ -11,12 +11,17 @@ from __future__ import annotations
 import os
 import socket
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from ddzrules.errors import DdzError
 from ddzrules.runtime import PluginRegistry
+
+#: what a Ray task runs: ``play(specs, bots, seed, start, stop)``, the summaries of games
+#: ``start`` to ``stop - 1`` under every spec (:func:`ddzrules.simulate.play_span`, handed
+#: in by the simulator, so this module needs nothing of it: a task pickles it by name)
+PlaySpan = Callable[[Sequence[str], Sequence[Sequence[str]], int, int, int], list[list[Any]]]
 
 #: seconds allowed to reach a cluster's address before giving up
 CONNECT_TIMEOUT = 5.0
@@ -28,7 +33,6 @@ TASKS_PER_CPU = 4
 IN_FLIGHT_PER_CPU = 4
 
 # per worker process: the rule sets last loaded, keyed by (specs, bots, plugins)
-_loaded: dict[tuple[Any, ...], Any] = {}
 
 
 def _import_ray() -> Any:
@@ -71,21 +75,6 @@ def task_ranges(games: int, cpus: int) -> list[tuple[int, int]]:
     return [(start, min(games, start + size)) for start in range(0, games, size)]
 
 
-def play_range(specs: Sequence[str], bots: Sequence[Sequence[str]], seed: int, start: int,
-               stop: int) -> list[list[Any]]:
-    """The summaries of games ``start`` to ``stop - 1`` under every spec (a Ray task's
-    body; the rules are loaded once per worker process)."""
-    from ddzrules import simulate
-
-    key = (tuple(specs), tuple(tuple(b) for b in bots), os.environ.get(PluginRegistry.ENV))
-    if key not in _loaded:
-        _loaded.clear()
-        simulate._init_worker(specs, bots)
-        _loaded[key] = list(simulate._worker_sets)
-    simulate._worker_sets = _loaded[key]
-    return [simulate._play_index((seed, i)) for i in range(start, stop)]
-
-
 @contextmanager
 def _bounded_connect(joining: bool) -> Iterator[None]:
     """While joining a cluster: at most about :data:`CONNECT_TIMEOUT` seconds of Ray's
@@ -124,7 +113,7 @@ def _spec_path(spec: str) -> str:
 
 
 def run_ray(specs: Sequence[str], bots: Sequence[Sequence[str]], games: int, seed: int,
-            workers: int | None = None, address: str | None = None) -> Iterator[list[Any]]:
+            workers: int | None, address: str | None, play: PlaySpan) -> Iterator[list[Any]]:
     """Yield, game index by game index, the summaries of that game under every spec,
     the games played as Ray tasks. Without ``address`` a local Ray is started with
     ``workers`` CPUs (default: every core) and shut down at the end; with one, that
@@ -148,16 +137,16 @@ def run_ray(specs: Sequence[str], bots: Sequence[Sequence[str]], games: int, see
             raise DdzError(f"cannot {what}: {type(e).__name__}: {e}") from None
         started = True
     try:
-        yield from _run_tasks(ray, [_spec_path(s) for s in specs], bots, games, seed)
+        yield from _run_tasks(ray, [_spec_path(s) for s in specs], bots, games, seed, play)
     finally:
         if started:
             ray.shutdown()
 
 
 def _run_tasks(ray: Any, specs: list[str], bots: Sequence[Sequence[str]], games: int,
-               seed: int) -> Iterator[list[Any]]:
+               seed: int, play: PlaySpan) -> Iterator[list[Any]]:
     cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
-    remote = ray.remote(num_cpus=1, max_retries=2)(play_range)
+    remote = ray.remote(num_cpus=1, max_retries=2)(play)
     env = _runtime_env()
     if env:  # a Ray initialised elsewhere: the plugins still reach the workers
         remote = remote.options(runtime_env=env)
