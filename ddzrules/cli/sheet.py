@@ -27,7 +27,8 @@ class _ExitOneCommand(click.Command):
         try:
             return super().parse_args(ctx, args)
         except click.UsageError as e:
-            e.exit_code = 1
+            # click 8.5 types exit_code as a class variable; this error's own value is what is meant
+            setattr(e, "exit_code", 1)  # noqa: B010
             raise
 
 
