@@ -487,8 +487,7 @@ def _table_warnings(files: list[SpecFile], spec: Spec, rules: Any) -> list[Probl
     out: list[Problem] = []
     child = files[0]
     v = Variant(spec, rules)
-    v.ensure_table()
-    table = getattr(v, "plays_by_packed", None)
+    table = v.plays_by_packed  # builds the table when first asked
     if not table:
         return out
     per: dict[str, int] = {}
