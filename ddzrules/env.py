@@ -72,7 +72,7 @@ import json
 import operator
 import random
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, SupportsIndex, cast
 
 import gymnasium
 import numpy as np
@@ -154,7 +154,7 @@ def game_seed(seed: object) -> int:
     if isinstance(seed, bool) or not hasattr(type(seed), "__index__"):
         raise SeedError(f"reset(seed=...) takes an integer 0 to 2**64 - 1 (the game's seed, which a "
                         f"record replays), not {brief(seed)} ({type(seed).__name__})")
-    value = operator.index(seed)  # type: ignore[call-overload]
+    value = operator.index(cast(SupportsIndex, seed))  # its type has __index__ (checked above)
     if not 0 <= value < SEED_LIMIT:
         raise SeedError(f"reset(seed=...) takes an integer 0 to 2**64 - 1 (the game's seed, which a "
                         f"record replays), not {brief(value)}")
@@ -323,7 +323,7 @@ class raw_env(AECEnv):
         self._tables()
         self.history_len = HISTORY_ROUNDS * n
         self.possible_agents = [f"player_{i}" for i in range(n)]
-        self.agents = []
+        self.agents: list[str] = []
         n_actions = len(self.action_list)
         deck = np.array(rules.variant.rules.deck[:NUM_RANKS], dtype=np.int64)
         top = int(max(deck.max(), 1))
@@ -367,6 +367,15 @@ class raw_env(AECEnv):
         "_eye", "_wild_eye", "_phase_eye", "_orders", "_relative"})
     #: memos a copy starts afresh (or, keyed by objects both share, from a copy)
     _MEMOS: ClassVar[frozenset[str]] = frozenset({"_obs_memo", "_row_memo", "_by_move"})
+    # the running tallies of the game's history (set by _reset_tallies, kept by _sync)
+    _synced: int
+    _last_seen: Action | None
+    _in_tricks: bool
+    _played: np.ndarray
+    _bids: np.ndarray
+    _hist_rows: np.ndarray
+    _hist_seats: np.ndarray
+    _hist_end: int
 
     def _tables(self) -> None:
         """The action table and the constants of observations, from the rules."""
@@ -454,11 +463,11 @@ class raw_env(AECEnv):
         self._obs_memo.clear()
         self._reset_tallies()
         self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(self.agents, 0)
+        self.rewards: dict[str, float] = dict.fromkeys(self.agents, 0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._after_action()
 
     def _index(self, action: Action) -> int:
@@ -469,6 +478,7 @@ class raw_env(AECEnv):
             move = action.move
             assert move is not None
             memo = self._by_move.get(id(move))
+            i: int | None
             if memo is not None:
                 i = memo[1]
             else:
@@ -526,7 +536,7 @@ class raw_env(AECEnv):
             self._was_dead_step(action)
             return
         try:
-            i = int(action)  # type: ignore[arg-type]
+            i = int(action)  # type: ignore[arg-type]  # None: the TypeError caught below
         except (TypeError, ValueError):
             raise IllegalActionError(f"an action is an integer id, not {action!r}") from None
         if i != action or not 0 <= i < len(self.action_list):
@@ -546,7 +556,7 @@ class raw_env(AECEnv):
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         self._started("last")
-        return super().last(observe)  # type: ignore[no-any-return]
+        return super().last(observe)
 
     def describe(self, action_id: int) -> str:
         """What an action id means, as text (``pass``, ``play 33 (pair)``, ``bid 2`` …)."""
@@ -604,7 +614,7 @@ class raw_env(AECEnv):
     def _reset_tallies(self) -> None:
         n = self.n
         self._synced = 0
-        self._last_seen: Action | None = None
+        self._last_seen = None
         self._in_tricks = False
         self._played = np.zeros((n, NUM_RANKS), np.int8)
         self._bids = np.zeros((n, len(self.bid_columns)), np.int8)
@@ -694,7 +704,7 @@ class raw_env(AECEnv):
         pass
 
 
-class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
+class SingleAgentEnv(gymnasium.Env):
     """A Gymnasium environment: one seat of ``spec`` played by the learner, the other
     seats by bundled bots (:mod:`ddzrules.bots`).
 
@@ -713,7 +723,7 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
     bots, so a seed replays the same game for the same actions.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"]}
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"]}  # noqa: RUF012 - gymnasium.Env declares an instance variable
 
     def __init__(self, spec: str = "hubei-3p", seat: int = 0, opponents: str | list[str] = "heuristic",
                  normalize: bool = False, render_mode: str | None = None) -> None:
@@ -758,7 +768,7 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
             raise DdzError("the game is over: call reset()")
         self.aec.step(action)
         self._run_bots()
-        over = self.aec.game.over  # type: ignore[union-attr]
+        over = game.over  # the same game: step() does not replace it
         reward = self.aec.rewards[self.agent] if over else 0
         return self._obs(), reward, over, False, self._info()
 

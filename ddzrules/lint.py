@@ -100,6 +100,12 @@ def finding_dict(p: Problem) -> dict[str, Any]:
             "code": p.code or "error", "message": p.message, "hint": p.hint}
 
 
+def _dict_at(data: dict[str, Any], key: str) -> dict[Any, Any]:
+    """``data[key]`` when it is a mapping, else an empty one (a malformed or missing key)."""
+    value = data.get(key)
+    return value if isinstance(value, dict) else {}
+
+
 def _tag(problems: list[Problem], code: str, prefix: str = "") -> list[Problem]:
     """Problems with a code (kept when the raiser gave one) and an optional prefix."""
     return [dataclasses.replace(p, code=p.code or code, message=prefix + p.message) for p in problems]
@@ -228,7 +234,7 @@ def _compilable(spec: Spec, broken: set[str], unknown_bombs: bool = False) -> Sp
     out = Spec(spec.name, data, spec.file, spec.chain, spec.positions, spec.key_positions)
     bombs = data.get("bombs")
     if isinstance(bombs, list):
-        names = data.get("combos") if isinstance(data.get("combos"), dict) else {}
+        names = _dict_at(data, "combos")
         keep = [i for i, b in enumerate(bombs) if isinstance(b, str) and b not in broken
                 and (not unknown_bombs or b in names)]
         if len(keep) < len(bombs):
@@ -325,7 +331,7 @@ def _blame_child(p: Problem, child: SpecFile, spec: Spec) -> Problem:
     its own): reported at the child's line that causes it, naming both places."""
     combos = spec.data.get("combos") or {}
     bombs = [b for b in spec.data.get("bombs") or []]
-    child_combos = child.data.get("combos") if isinstance(child.data.get("combos"), dict) else {}
+    child_combos = _dict_at(child.data, "combos")
     where = f"{p.location}" if p.location else "the parent"
     key: Path_ | None = None
     hint = ""
@@ -381,7 +387,7 @@ def _plugin_entries(spec: Spec, complete: bool) -> list[Problem]:
     data = spec.data
     players = data.get("players")
     players = players if type(players) is int and 2 <= players <= 8 else 3
-    table = data.get("table") if isinstance(data.get("table"), dict) else {}
+    table = _dict_at(data, "table")
     kind = table.get("kind") if table.get("kind") in ("landlord", "free-for-all", "partnerships") \
         else "landlord"
     kitty = 3 if kind == "landlord" else 0
@@ -442,10 +448,10 @@ def _text_warnings(files: list[SpecFile], spec: Spec, unreferenced: bool,
     a parent is missing: the readings a comment names may be stated there)."""
     out: list[Problem] = []
     child = files[0]
-    readings = spec.data.get("readings") if isinstance(spec.data.get("readings"), dict) else {}
+    readings = _dict_at(spec.data, "readings")
     if len(files) > 1:
         inherited = _merged(files, 1).data.get("combos") or {}
-        mine = child.data.get("combos") if isinstance(child.data.get("combos"), dict) else {}
+        mine = _dict_at(child.data, "combos")
         for name, value in mine.items():
             if value is None or name in inherited:
                 continue
@@ -470,7 +476,7 @@ def _text_warnings(files: list[SpecFile], spec: Spec, unreferenced: bool,
                                hint="add it to readings: or correct the comment"))
     if unreferenced:
         named = {rid for f in files for _, _, rid in _reading_refs(f)}
-        mine_r = child.data.get("readings") if isinstance(child.data.get("readings"), dict) else {}
+        mine_r = _dict_at(child.data, "readings")
         for rid, text in mine_r.items():
             if text is not None and rid not in named:
                 out.append(_warn(child, ("readings", rid), "unreferenced-reading",
@@ -500,7 +506,7 @@ def _table_warnings(files: list[SpecFile], spec: Spec, rules: Any) -> list[Probl
             for b in names[i + 1:]:
                 pairs.setdefault((a, b), ms[0].cards)
     combos = spec.data.get("combos") or {}
-    readings = spec.data.get("readings") if isinstance(spec.data.get("readings"), dict) else {}
+    readings = _dict_at(spec.data, "readings")
     said = " ".join(f"{k} {v}" for k, v in readings.items() if v).lower()
 
     def mentioned(name: str) -> bool:
@@ -565,10 +571,10 @@ def _validate(name: str, report: Report, unreferenced_readings: bool) -> None:
         for i, f in enumerate(files[:-1]):
             parent = _merged(files, i + 1).data
             clean = {k: v for k, v in f.data.items() if k != "extends"}
-            for p, keys in dangling_removals(parent, clean):
-                close = difflib.get_close_matches(str(p[-1]), keys, n=1)
-                loc, excerpt = _key_loc(f, p)
-                report.findings.append(Problem(loc, dotted(p), f"removes {p[-1]!r}, which the parent "
+            for path, keys in dangling_removals(parent, clean):
+                close = difflib.get_close_matches(str(path[-1]), keys, n=1)
+                loc, excerpt = _key_loc(f, path)
+                report.findings.append(Problem(loc, dotted(path), f"removes {path[-1]!r}, which the parent "
                                                "does not have" + (f" (did you mean {close[0]!r}?)"
                                                                   if close else ""),
                                                excerpt, code="missing-removal"))

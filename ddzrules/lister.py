@@ -380,7 +380,7 @@ class _FastShape:
         pid, caps = spec
         got = hand.pools.get(pid)
         if got is None:
-            u = self.kick.unit  # type: ignore[union-attr]
+            u = self.kick.unit  # type: ignore[union-attr]  # a kicked kind: kick is set
             counts = hand.counts if u == 1 else [c // u for c in hand.counts]
             mult = list(map(min, counts, caps))
             got = hand.pools[pid] = (list(_chain.from_iterable(map(_repeat, _WEIGHTS[u], mult))),
@@ -392,13 +392,13 @@ class _FastShape:
         if groups == 1:
             arr = self.single.get(key)
             if arr is not None:
-                out.extend(_compress(arr, hand.at_least(self.kick.unit)))  # type: ignore[union-attr]
+                out.extend(_compress(arr, hand.at_least(self.kick.unit)))  # type: ignore[union-attr]  # a kicked kind: kick is set
             return
         if groups == 2 and key not in self.unpaired:
             got = self.pairs.get(key)
             if got is not None:
                 triangle, valid = got
-                select = (hand.pair_select(self.kick.unit) & valid).to_bytes(_TRIANGLE, "little")  # type: ignore[union-attr]
+                select = (hand.pair_select(self.kick.unit) & valid).to_bytes(_TRIANGLE, "little")  # type: ignore[union-attr]  # a kicked kind: kick is set
                 out.extend(_compress(triangle, select))
             return
         if groups == 3:
@@ -426,7 +426,7 @@ class _FastShape:
         ranks start..top: for each held q3, the triangle of the hand's pairs below q3;
         for each q3 held twice, the ranks below it; each q3 held three times."""
         pre, col, three, valid, doubled, tripled = triples
-        u = self.kick.unit  # type: ignore[union-attr]
+        u = self.kick.unit  # type: ignore[union-attr]  # a kicked kind: kick is set
         cut = _ZEROS[top - start + 1]
         one = hand.at_least(u)
         one = one[:start] + cut + one[top + 1:]
@@ -450,7 +450,7 @@ class _FastShape:
                 out.extend(_chain.from_iterable(_compress(row, hand.at_least(c))))
         elif kind == "groupk":
             if self.kgroups == 1:  # one kicker group: the core's readings by kicker rank
-                kmask = hand.at_least(self.kick.unit)  # type: ignore[union-attr]
+                kmask = hand.at_least(self.kick.unit)  # type: ignore[union-attr]  # a kicked kind: kick is set
                 for c, row in self.by_count.items():
                     out.extend(_chain.from_iterable(map(_compress, _compress(row, hand.at_least(c)),
                                                         _repeat(kmask))))
@@ -473,7 +473,7 @@ class _FastShape:
                 got = self.memo[mask] = self._chain_cores(self.runs.compute(mask))
             if got is not _NO_CORES:
                 ones, twos, more = got
-                u = self.kick.unit  # type: ignore[union-attr]
+                u = self.kick.unit  # type: ignore[union-attr]  # a kicked kind: kick is set
                 if ones:
                     out.extend(_chain.from_iterable(map(_compress, ones, _repeat(hand.at_least(u)))))
                 if twos:
@@ -502,7 +502,7 @@ class _FastShape:
             if kind == "group0":
                 out.extend(_chain.from_iterable(_compress(self.by_count[c][lo:], hand.at_least(c)[lo:])))
             elif self.kgroups == 1:
-                kmask = hand.at_least(kick.unit)  # type: ignore[union-attr]
+                kmask = hand.at_least(kick.unit)  # type: ignore[union-attr]  # a kicked kind: kick is set
                 out.extend(_chain.from_iterable(map(_compress, _compress(self.by_count[c][lo:], hand.at_least(c)[lo:]),
                                                     _repeat(kmask))))
             else:
@@ -658,7 +658,7 @@ class MovePlan:
             elif fs.kind == "groupk" and fs.kgroups == 1:
                 for c, row in fs.by_count.items():
                     units.add(c)
-                    ku = fs.kick.unit  # type: ignore[union-attr]
+                    ku = fs.kick.unit  # type: ignore[union-attr]  # a kicked kind: kick is set
                     if last is not None and last[0] == 1 and last[1] == c:
                         # same cores: one step, each core's readings by kicker rank laid end to end
                         none = (NO_READING,) * C.NUM_RANKS
@@ -676,17 +676,17 @@ class MovePlan:
                 self.steps.append((3, need, fs.literal_items, fs.plain_t.get(0, ())))
             elif fs.kind == "chaink":
                 self.steps.append((5, fs.unit, (fs.lo, fs.hi1, fs.memo), fs))
-                units.update(self._pair_units(fs.kick.unit))  # type: ignore[union-attr]
+                units.update(self._pair_units(fs.kick.unit))  # type: ignore[union-attr]  # a kicked kind: kick is set
             elif fs.pair_rows:
                 for c, rows in fs.pair_rows.items():
                     units.add(c)
-                    self.steps.append((6, c, (c, fs.kick.unit), rows))  # type: ignore[union-attr]
-                units.update(self._pair_units(fs.kick.unit))  # type: ignore[union-attr]
+                    self.steps.append((6, c, (c, fs.kick.unit), rows))  # type: ignore[union-attr]  # a kicked kind: kick is set
+                units.update(self._pair_units(fs.kick.unit))  # type: ignore[union-attr]  # a kicked kind: kick is set
             else:
                 self.steps.append((4, fs.unit, fs, None))
         self.top_unit = max(u for u in units if u <= C.MASK)
         self.mask_pad = [None] * (C.MASK - self.top_unit)
-        self.lead = self._compile_lead()  # type: ignore[method-assign]
+        self.lead = self._compile_lead()
         self._bomb_plays = self._compile_answer(-1, 0, 0, 0)
 
     @staticmethod
@@ -770,7 +770,7 @@ class MovePlan:
         then the bombs. What varies with the play to beat (ranks, counts, rows) is bound
         as constants, so plays of one kind share one compiled text."""
         family = self.by_combo.get(combo, ())
-        src = _Source("answer", [fs.kick.unit for fs in family if fs.kind == "chaink" or fs.pair_rows])  # type: ignore[union-attr]
+        src = _Source("answer", [fs.kick.unit for fs in family if fs.kind == "chaink" or fs.pair_rows])  # type: ignore[union-attr]  # a kicked kind: kick is set
         src.prologue("_Hand(raw)")
         lo = min_rank + 1
         for fs in family:
@@ -787,9 +787,9 @@ class MovePlan:
                 if fs.kind == "group0":
                     src.add(1, f"out.extend({cores})")
                 elif fs.kgroups == 1:
-                    src.add(1, f"out.extend(_chain_it(map(_compress, {cores}, _repeat({src.mask(fs.kick.unit)}))))")  # type: ignore[union-attr]
+                    src.add(1, f"out.extend(_chain_it(map(_compress, {cores}, _repeat({src.mask(fs.kick.unit)}))))")  # type: ignore[union-attr]  # a kicked kind: kick is set
                 else:
-                    src.pairs(1, fs.kick.unit, cores)  # type: ignore[union-attr]
+                    src.pairs(1, fs.kick.unit, cores)  # type: ignore[union-attr]  # a kicked kind: kick is set
             elif fs.kind in ("chain0", "chaink"):
                 kick_cards = fs.kick.unit * fs.kick.groups(length) if fs.kick else 0
                 if shape.min_len <= length <= shape.max_len and fs.unit * length + kick_cards == size:
@@ -895,7 +895,7 @@ class _Source:
 
     def cores(self, depth: int, fs: _FastShape) -> None:
         """The readings of the chain cores in ``got`` (see ``_FastShape._cores``)."""
-        ku = fs.kick.unit  # type: ignore[union-attr]
+        ku = fs.kick.unit  # type: ignore[union-attr]  # a kicked kind: kick is set
         self.add(depth, "if got is not _NO_CORES:")
         self.add(depth + 1, "ones, twos, more = got", "if ones:",
                  f"    out.extend(_chain_it(map(_compress, ones, _repeat({self.mask(ku)}))))")
@@ -924,4 +924,4 @@ class _Source:
         exec(code, self.env)  # noqa: S102
         fn = self.env[self.name]
         fn.source = text
-        return fn  # type: ignore[no-any-return]
+        return fn  # type: ignore[no-any-return]  # the function exec just defined

@@ -39,17 +39,18 @@ import struct
 import sys
 from array import array
 from bisect import bisect_left
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import compress, repeat
 from operator import and_, itemgetter, lshift, or_
 
 from ddzrules import cards as C
 from ddzrules.compiler import Rules
 
+_append_set_bits: Callable[[bytes, object, list[int]], None] | None
 try:  # the compiled build's C kernel for _set_bits (docs/compiled.md)
     from ddzrules._quick import append_set_bits as _append_set_bits
 except ImportError:  # the pure build does the same in Python
-    _append_set_bits = None  # type: ignore[assignment]
+    _append_set_bits = None
 
 #: (packed, combo, rank, length) -> the ranks its wild cards stand for
 Found = dict[tuple[int, int, int, int], tuple[int, ...]]
@@ -79,7 +80,7 @@ def _subst_order(s: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
     return len(s), s
 
 
-def _le(col: array) -> bytes:  # type: ignore[type-arg]
+def _le(col: array[int]) -> bytes:
     """An array's bytes, little-endian whatever the machine."""
     if _LITTLE:
         return col.tobytes()
@@ -88,7 +89,7 @@ def _le(col: array) -> bytes:  # type: ignore[type-arg]
     return col.tobytes()
 
 
-def _from_le(typecode: str, raw: bytes) -> array:  # type: ignore[type-arg]
+def _from_le(typecode: str, raw: bytes) -> array[int]:
     col = array(typecode)
     col.frombytes(raw)
     if not _LITTLE:
@@ -147,7 +148,7 @@ def _sizes(cols: list[bytes], n: int) -> bytes:
     return sum(int.from_bytes(c, "little") for c in cols).to_bytes(n, "little")
 
 
-def _order_keys(rules: Rules, order_bits: Sequence[int], meta_raw: bytes, sizes: bytes) -> array:  # type: ignore[type-arg]
+def _order_keys(rules: Rules, order_bits: Sequence[int], meta_raw: bytes, sizes: bytes) -> array[int]:
     """Per reading, the high part of its legal-move order (tier, size, rank, combo name)
     as one 32-bit int, made by C-level byte slicing (``meta_raw``: little-endian meta)."""
     combos = len(rules.combos)
@@ -173,7 +174,8 @@ class _Block:
     __slots__ = ("_table", "checks", "full", "positions", "span")
 
     def __init__(self, table: WildTable, span: tuple[int, int, int, int]) -> None:
-        self.positions: array | None = None  # type: ignore[type-arg]
+        #: a range when the block is a whole run of readings, else the picked positions
+        self.positions: Sequence[int] | None = None
         #: (start, end, fewest wild cards, most wild cards)
         self.span = span
         #: (rank, bit set of the readings holding at most c cards of it, for c = 0, 1, ...)
@@ -187,12 +189,13 @@ class _Block:
         start, end, lo, hi = self.span
         whole = lo == 0 and hi >= table.most_wilds
         if whole:  # every reading of the run: its positions a range, its cards one slice
-            positions = self.positions = range(start, end)  # type: ignore[assignment]
+            positions: Sequence[int] = range(start, end)
             raw = _le(table.packed[start:end])
         else:
-            positions = self.positions = array("I", compress(range(start, end),
-                                                            table.wcol[start:end].translate(_WITHIN[lo, hi])))
+            positions = array("I", compress(range(start, end),
+                                            table.wcol[start:end].translate(_WITHIN[lo, hi])))
             raw = _le(array("Q", map(table.packed.__getitem__, positions)))
+        self.positions = positions
         self.full = (1 << len(positions)) - 1
         checks = []
         for r in range(C.NUM_RANKS):
@@ -222,7 +225,7 @@ class _Block:
         return x
 
 
-def _set_bits(x: int, positions: array, out: list[int]) -> None:  # type: ignore[type-arg]
+def _set_bits(x: int, positions: Sequence[int], out: list[int]) -> None:
     """Append ``positions[i]`` for every bit ``i`` set in ``x``, ascending: when many are
     set, one C-level pass (the bits as bytes selecting positions); else the set bits
     found in base-2 text (``str.find`` runs in C)."""
@@ -248,9 +251,9 @@ class WildTable:
     Made by :meth:`build` (from a full-deck walk) or :meth:`decode` (from a cache file);
     both give the readings in legal-move order and file them the same way."""
 
-    def __init__(self, rules: Rules, wild: int, order_bits: Sequence[int], max_size: int, packed: array,  # type: ignore[type-arg]
-                 meta: array, subst_index: array, substs: list[tuple[int, ...]],  # type: ignore[type-arg]
-                 columns: tuple[list[bytes], bytes, array] | None = None) -> None:  # type: ignore[type-arg]
+    def __init__(self, rules: Rules, wild: int, order_bits: Sequence[int], max_size: int, packed: array[int],
+                 meta: array[int], subst_index: array[int], substs: list[tuple[int, ...]],
+                 columns: tuple[list[bytes], bytes, array[int]] | None = None) -> None:
         self.wild = wild
         self.max_size = max_size
         #: per position in legal-move order: packed cards, combo << 16 | rank << 8 | length,
@@ -394,11 +397,11 @@ class WildTable:
             for block in blocks:
                 x = block.select(hand)
                 if x:
-                    _set_bits(x, block.positions, out)  # type: ignore[arg-type]
+                    _set_bits(x, block.positions, out)  # type: ignore[arg-type]  # set: select() filled it
         for block in self.bombs[w]:
             x = block.select(hand)
             if x:
-                _set_bits(x, block.positions, out)  # type: ignore[arg-type]
+                _set_bits(x, block.positions, out)  # type: ignore[arg-type]  # set: select() filled it
         return out
 
     def exact(self, nat: list[int], wilds: int) -> list[int]:
@@ -425,7 +428,7 @@ class WildTable:
         for block in blocks:
             x = block.select(hand)
             if x:
-                _set_bits(x, block.positions, out)  # type: ignore[arg-type]
+                _set_bits(x, block.positions, out)  # type: ignore[arg-type]  # set: select() filled it
         return out
 
     def fill(self) -> None:

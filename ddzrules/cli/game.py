@@ -601,7 +601,7 @@ def plugins_cmd(params: str | None, docs: str | None, plugins: tuple[str, ...], 
         if params is not None:
             _print_params(registry, params, as_json)
             return
-        rows = []
+        rows: list[dict[str, Any]] = []
         for name in registry.names():
             cls = registry.get(name)
             rows.append({"name": name, "source": registry.source(name),

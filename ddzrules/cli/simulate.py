@@ -312,7 +312,7 @@ def _match(spec: str, games: int, seed: int, names: list[str], holdings: int | N
     rules = load_rules(spec, plugins)
     kinds = seat_bots(names, rules.players)
     totals = [0] * rules.players
-    rows = []
+    rows: list[dict[str, Any]] = []
     previous: int | None = None  # the seat out first in the last game (first-leader by: previous-winner)
     for i in range(games):
         gseed = game_seed(seed, i)

@@ -331,9 +331,9 @@ def gen_compare(v: Variant, u: _Universe, level: Level, rng: random.Random) -> l
                 fa = rng.choice(families_of[ca])
                 a = rng.choice(u.unique_by_family[fa])
                 if ca == cb:
-                    fam = u.unique_by_family[fa]
-                    lower = [m for m in fam if m.rank < a.rank]
-                    equal = [m for m in fam if m.rank == a.rank and m.cards != a.cards]
+                    same = u.unique_by_family[fa]
+                    lower = [m for m in same if m.rank < a.rank]
+                    equal = [m for m in same if m.rank == a.rank and m.cards != a.cards]
                     if lower:
                         add(a, rng.choice(lower), f"{ca}/higher-rank")
                     if equal:
@@ -471,8 +471,8 @@ def gen_moves(v: Variant, u: _Universe, level: Level, rng: random.Random) -> lis
 
 def gen_census(v: Variant) -> list[dict[str, Any]]:
     c = v.census()
-    out = [{"combo": name, "expect": {"plays": n}, "covers": f"{name}/census"}
-           for name, n in c.by_combo.items()]
+    out: list[dict[str, Any]] = [{"combo": name, "expect": {"plays": n}, "covers": f"{name}/census"}
+                                 for name, n in c.by_combo.items()]
     out.append({"combo": None, "expect": {"plays": c.total}, "covers": "universe/census"})
     return out
 
