@@ -83,6 +83,9 @@ from pettingzoo.utils import wrappers
 from ddzrules import cache
 from ddzrules import cards as C
 from ddzrules.errors import DdzError, brief
+from ddzrules.errors import IllegalActionError as IllegalActionError  # noqa: PLC0414 - re-exported: it lived here
+from ddzrules.errors import NotResetError as NotResetError  # noqa: PLC0414 - re-exported: it lived here
+from ddzrules.errors import SeedError as SeedError  # noqa: PLC0414 - re-exported: it lived here
 from ddzrules.moves import Move
 from ddzrules.runtime import Action, Game, GameRules
 
@@ -127,18 +130,6 @@ PLUGIN_ACTIONS: dict[str, Callable[[Any], list[ActionKey]]] = {
     "jiabang": _fixed("decline", "jiabang"),
 }
 _PHASE_HOOKS = ("ddzrules_landlord_phase", "ddzrules_declaration_phases")
-
-
-class IllegalActionError(DdzError, ValueError):
-    """An action id out of range, or not legal now (masked out)."""
-
-
-class SeedError(DdzError, ValueError):
-    """A seed the environment cannot replay (see :func:`game_seed`)."""
-
-
-class NotResetError(DdzError, RuntimeError):
-    """The environment used (``step``, ``observe``, ``last``) before ``reset()``."""
 
 
 #: seeds are integers 0 to 2**64 - 1: each is one game, which a record can replay

@@ -92,6 +92,24 @@ class PluginError(DdzError):
         super().__init__(f"plugin {plugin!r}, {hook}: {problem}")
 
 
+# the environment's errors (ddzrules.env re-exports them)
+class IllegalActionError(DdzError, ValueError):
+    """An action id out of range, or not legal now (masked out)."""
+
+
+class SeedError(DdzError, ValueError):
+    """A seed the environment cannot replay (see :func:`ddzrules.env.game_seed`)."""
+
+
+class NotResetError(DdzError, RuntimeError):
+    """The environment used (``step``, ``observe``, ``last``) before ``reset()``."""
+
+
+# the conformance suite's (ddzrules.conformance re-exports it)
+class SuiteError(DdzError):
+    """A suite that cannot be read: missing, corrupt or of another format."""
+
+
 class BudgetExceeded(Exception):
     """Raised by a search (perft) that visited more positions than its budget allows:
     the vector fails with this message and the run goes on."""

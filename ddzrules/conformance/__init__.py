@@ -34,6 +34,7 @@ from typing import Any, BinaryIO
 from ddzrules import __version__
 from ddzrules import cards as C
 from ddzrules.errors import BudgetExceeded, DdzError
+from ddzrules.errors import SuiteError as SuiteError  # re-exported: it lived here
 from ddzrules.moves import Move
 from ddzrules.variant import Variant, load_variant
 
@@ -66,10 +67,6 @@ LEVELS = {
     "standard": Level("standard", 4, 300, 200, False, 2, 500, 200, 4, 3, 50, 5),
     "exhaustive": Level("exhaustive", 8, None, 2000, True, 6, 1500, 1000, 5, 3, 200, 1),
 }
-
-
-class SuiteError(DdzError):
-    """A suite that cannot be read: missing, corrupt or of another format."""
 
 
 @dataclass
