@@ -19,7 +19,7 @@ from ddzrules import cards as C
 from ddzrules.compiler import UNBOUNDED, KickerRule, Shape
 from ddzrules.errors import brief
 from ddzrules.moves import Move
-from ddzrules.sheets.words import LANGS, plural, units
+from ddzrules.sheets.words import LANGS, text, units
 from ddzrules.spec import bundled_root
 from ddzrules.variant import Variant, load_variant
 
@@ -721,105 +721,85 @@ def _worked_example(rules: Any, seed: int | None) -> WorkedExample:
 
 def _forms(v: Variant, shapes: list[Shape], lang: str) -> str:
     """A combo's compiled alternatives in words: core, kickers, constraints."""
-    parts = [_form(v, s, lang) for s in shapes]
-    return (" | ".join(parts)) if lang == "en" else "｜".join(parts)
+    return text("form.sep", lang).join(_form(v, s, lang) for s in shapes)
+
+
+def _say(key: str, lang: str, **values: Any) -> str:
+    return text(key, lang).format(**values)
+
+
+def _span(ranks: Sequence[int]) -> str:
+    return f"{C.RANKS[ranks[0]]}..{C.RANKS[ranks[-1]]}"
 
 
 def _form(v: Variant, s: Shape, lang: str) -> str:
-    en = lang == "en"
     all_ranks = tuple(r for r in range(C.NUM_RANKS) if v.rules.deck[r] >= max(s.unit, 1))
     if s.kind == "group":
         n = (
             f"{s.unit}"
             if s.max_count == s.unit
-            else (f"{s.unit} to {s.max_count}" if en else f"{s.unit}至{s.max_count}")
+            else _say("form.count.range", lang, a=s.unit, b=s.max_count)
         )
-        card = "card" if s.unit == 1 and s.max_count == 1 else "cards"
-        core = f"{n} {card} of one rank" if en else f"同点数{n}张"
+        one = s.unit == 1 and s.max_count == 1
+        core = _say("form.group.one" if one else "form.group", lang, n=n)
         if s.ranks != all_ranks:
-            span = f"{C.RANKS[s.ranks[0]]}..{C.RANKS[s.ranks[-1]]}"
-            core += f" ({span})" if en else f"（{span}）"
+            core += _say("form.span", lang, span=_span(s.ranks))
     elif s.kind == "chain":
         n = (
             f"{s.min_len}"
             if s.min_len == s.max_len
-            else (f"{s.min_len}–{s.max_len}" if en else f"{s.min_len}至{s.max_len}")
+            else _say("form.chain.range", lang, a=s.min_len, b=s.max_len)
         )
-        span = f"{C.RANKS[s.ranks[0]]}..{C.RANKS[s.ranks[-1]]}"
-        core = (
-            f"a chain of {n} consecutive {units(s.unit, lang)} in {span}"
-            if en
-            else f"{n}个连续的{units(s.unit, lang)}（{span}）"
-        )
+        core = _say("form.chain", lang, n=n, units=units(s.unit, lang), span=_span(s.ranks))
     else:
-        cards = C.to_string(s.literal)
-        core = f"the cards {cards}" if en else f"固定的牌{cards}"
-    kick = [_kicker(v, k, s, lang) for k in s.kickers]
+        core = _say("form.literal", lang, cards=C.to_string(s.literal))
+    plus = text("form.plus", lang)
+    out = core + "".join(plus + _kicker(v, k, s, lang) for k in s.kickers)
     cons = _constraints(s, lang)
-    text = core + "".join((" + " if en else "＋") + k for k in kick)
     if cons:
-        text += ("; " if en else "；") + (", " if en else "，").join(cons)
-    return text
+        out += _say("form.conditions", lang, conditions=text("form.and", lang).join(cons))
+    return out
 
 
 def _kicker(v: Variant, k: KickerRule, s: Shape, lang: str) -> str:
-    en = lang == "en"
     kind_1, kind_n = units(k.unit, lang, plural=False), units(k.unit, lang)
     out = []
     if k.fixed:
-        out.append(
-            f"{k.fixed} {kind_1 if k.fixed == 1 else kind_n}" if en else f"{k.fixed}个{kind_1}"
-        )
+        out.append(_say("kicker.fixed", lang, n=k.fixed, unit=kind_1,
+                        units=kind_1 if k.fixed == 1 else kind_n))
     if k.per_n:
-        per = units(s.unit, lang, plural=False)
-        out.append(
-            f"{k.per_n} {kind_1 if k.per_n == 1 else kind_n} per {per}"
-            if en
-            else f"每个{per}带{k.per_n}个{kind_1}"
-        )
-    text = (" + " if en else "＋").join(out)
+        out.append(_say("kicker.per", lang, n=k.per_n, unit=kind_1,
+                        units=kind_1 if k.per_n == 1 else kind_n,
+                        per=units(s.unit, lang, plural=False)))
+    words = text("form.plus", lang).join(out)
     full = tuple(r for r in range(C.NUM_RANKS) if v.rules.deck[r] > 0)
     if k.ranks != full:
-        span = f"{C.RANKS[k.ranks[0]]}..{C.RANKS[k.ranks[-1]]}"
-        text += f" from {span}" if en else f"（{span}）"
-    return text
+        words += _say("kicker.from", lang, span=_span(k.ranks))
+    return words
 
 
 def _constraints(s: Shape, lang: str) -> list[str]:
-    en = lang == "en"
     out = []
     if s.kickers:
         if s.distinct:
-            out.append("kickers of different ranks" if en else "带牌点数各不相同")
+            out.append(text("cond.distinct", lang))
         if s.overlap:
-            out.append("kickers may share a rank with the core" if en else "带牌可与主体同点")
+            out.append(text("cond.overlap", lang))
         if s.jokers < UNBOUNDED:
-            out.append(
-                f"at most {s.jokers} {plural(s.jokers, 'joker')} among the kickers"
-                if en
-                else f"带牌中最多{s.jokers}张王"
-            )
+            out.append(_say("cond.jokers.one" if s.jokers == 1 else "cond.jokers", lang, n=s.jokers))
         if s.per_rank < UNBOUNDED:
-            out.append(
-                f"at most {s.per_rank} kicker cards of one rank"
-                if en
-                else f"带牌中同点数最多{s.per_rank}张"
-            )
+            out.append(_say("cond.per_rank", lang, n=s.per_rank))
         if s.adjacent < UNBOUNDED:
-            out.append(
-                f"at most {s.adjacent} kicker cards of a rank next to the chain"
-                if en
-                else f"与连牌相邻的点数在带牌中最多{s.adjacent}张"
-            )
+            out.append(_say("cond.adjacent", lang, n=s.adjacent))
     for what, lo, hi in (
-        ("wild", s.wilds_min, s.wilds_max),
-        ("natural", s.naturals_min, s.naturals_max),
+        ("cond.wild", s.wilds_min, s.wilds_max),
+        ("cond.natural", s.naturals_min, s.naturals_max),
     ):
-        zh = "癞子" if what == "wild" else "非癞子牌"
+        name = text(what, lang)
         if hi == 0:
-            out.append(f"no {what} card" if en else f"不含{zh}")
+            out.append(_say("cond.none", lang, what=name))
         elif hi < UNBOUNDED:
-            out.append(f"at most {hi} {what} {plural(hi, 'card')}" if en else f"最多{hi}张{zh}")
+            out.append(_say("cond.at_most.one" if hi == 1 else "cond.at_most", lang, n=hi, what=name))
         if lo > 0:
-            out.append(f"at least {lo} {what} {plural(lo, 'card')}" if en else f"至少{lo}张{zh}")
+            out.append(_say("cond.at_least.one" if lo == 1 else "cond.at_least", lang, n=lo, what=name))
     return out

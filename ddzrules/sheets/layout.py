@@ -15,7 +15,7 @@ from typing import Any
 from ddzrules import cards as C
 from ddzrules.sheets.document import Block, Bullets, Heading, Inline, Para, Table, code, plain
 from ddzrules.sheets.facts import Example, Sheet, Turn, WorkedExample
-from ddzrules.sheets.words import LANGS, check_lang, load_words, plural, units
+from ddzrules.sheets.words import LANGS, check_lang, load_words, units
 
 _MARKUP = re.compile(r"(`[^`]*`|\*\*[^*]*\*\*)")
 _FORMATTER = string.Formatter()
@@ -77,10 +77,8 @@ def _shown(ex: Example | None, w: Writer) -> Inline:
     out = code(ex.cards)
     if ex.wild is not None:
         subst = " ".join(f"{a}→{b}" for a, b in ex.stands_for)
-        note = (
-            (f" (wild {ex.wild}" if w.lang == "en" else f"（癞子{ex.wild}")
-            + ((": " if w.lang == "en" else "：") + subst if subst else "")
-            + (")" if w.lang == "en" else "）")
+        note = w.s("shown.wild.subst", wild=ex.wild, subst=subst) if subst else w.s(
+            "shown.wild", wild=ex.wild
         )
         out += plain(note)
     return out
@@ -88,12 +86,11 @@ def _shown(ex: Example | None, w: Writer) -> Inline:
 
 def sheet_blocks(sheet: Sheet, lang: str) -> list[Block]:
     w = Writer(lang)
-    en = lang == "en"
     out: list[Block] = []
     title = sheet.title.get(lang) or sheet.title.get("en") or sheet.title.get("zh") or ""
-    sep = ": " if en else "："
-    out.append(Heading(1, plain(f"{sheet.name}{sep}{title}" if title else sheet.name)))
-    command = f"ddzrules sheet {sheet.arg}" + ("" if en else " --lang zh")
+    heading = w.s("title.line", name=sheet.name, title=title) if title else sheet.name
+    out.append(Heading(1, plain(heading)))
+    command = f"ddzrules sheet {sheet.arg}" + ("" if lang == "en" else f" --lang {lang}")
     if sheet.seed is not None:
         command += f" --seed {sheet.seed}"
     out.append(Para(w.t("generated", command=command)))
@@ -154,7 +151,7 @@ def _rank_counts(deck: Sequence[int], w: Writer) -> str:
     parts = [
         w.s("deck.run" if a != b else "deck.one", n=n, a=C.RANKS[a], b=C.RANKS[b]) for n, a, b in runs
     ]
-    return (", " if w.lang == "en" else "，").join(parts)
+    return w.s("list.sep").join(parts)
 
 
 def _removed(sheet: Sheet, w: Writer) -> str:
@@ -167,6 +164,10 @@ def _removed(sheet: Sheet, w: Writer) -> str:
     if sheet.removed_cards:
         return w.s("deck.less.cards", cards=sheet.removed_cards, n=len(sheet.removed_cards))
     return ""
+
+
+def _jokers(n: int, w: Writer) -> str:
+    return w.s("word.joker" if n == 1 else "word.jokers")
 
 
 def _team_text(seats: Sequence[int], w: Writer) -> str:
@@ -190,13 +191,13 @@ def _deck_blocks(sheet: Sheet, w: Writer) -> list[Block]:
     deck = w.s(
         "deck.v",
         decks=sheet.decks,
-        deck_word=plural(sheet.decks, "deck"),
+        deck_word=w.s("word.deck" if sheet.decks == 1 else "word.decks"),
         less=_removed(sheet, w),
         total=total,
         counts=_rank_counts(sheet.deck, w),
     )
     deck += (
-        w.s("deck.jokers", x=x, d=d, xj=plural(x, "joker"), dj=plural(d, "joker"))
+        w.s("deck.jokers", x=x, d=d, xj=_jokers(x, w), dj=_jokers(d, w))
         if x or d
         else w.s("deck.nojokers")
     )
@@ -234,7 +235,7 @@ def _combo_blocks(sheet: Sheet, w: Writer) -> list[Block]:
     for c in sheet.combos:
         what = c.forms[w.lang]
         if c.description:
-            what = f"{c.description} ({what})" if w.lang == "en" else f"{c.description}（{what}）"
+            what = w.s("combo.described", description=c.description, forms=what)
         rows.append((code(c.name), plain(c.zh or "—"), code(c.pattern), plain(what)))
     head = tuple(plain(w.s(k)) for k in ("col.combo", "col.zh", "col.pattern", "col.forms"))
     ex_rows = []
@@ -254,11 +255,7 @@ def _combo_blocks(sheet: Sheet, w: Writer) -> list[Block]:
             )
         plays = plain(_num(c.plays))
         if c.wild_only:
-            plays = plain(
-                f"{_num(c.plays)} ({w.s('wild.needs')})"
-                if w.lang == "en"
-                else f"{_num(c.plays)}（{w.s('wild.needs')}）"
-            )
+            plays = plain(w.s("plays.wild", n=_num(c.plays), needs=w.s("wild.needs")))
         ex_rows.append((code(c.name), _shown(c.smallest, w), _shown(c.largest, w), chain, plays))
     ex_head = tuple(
         plain(w.s(k))
@@ -285,7 +282,7 @@ def _code_list(names: Sequence[str], w: Writer) -> Inline:
     """Names in code, joined as the language joins a list."""
     out: Inline = ()
     for i, name in enumerate(names):
-        out += (plain(", " if w.lang == "en" else "、") if i else ()) + code(name)
+        out += (plain(w.s("list.names")) if i else ()) + code(name)
     return out
 
 
@@ -424,11 +421,12 @@ def _action(turn: Turn, w: Writer) -> str:
         kind = "show_hand"
     if turn.kind == "decline" and turn.declined is not None:
         en, zh = w.words.actions.get(kind, (kind, kind))
-        what = "no " + en.format(v="").strip() if w.lang == "en" else "不" + zh.format(v="")
+        declined = (en if w.lang == "en" else zh).format(v="")
+        what = w.s("action.declined", what=declined.strip() if w.lang == "en" else declined)
     else:
         en, zh = w.words.actions.get(kind, (kind + (" {v}" if turn.value else ""),) * 2)
         what = (en if w.lang == "en" else zh).format(v=turn.value or "")
-    return w.s("ex.seat", seat=turn.seat) + (" " if w.lang == "en" else "") + what
+    return w.s("action.line", seat=w.s("ex.seat", seat=turn.seat), what=what)
 
 
 def _event_name(name: str, sheet: Sheet, w: Writer) -> Inline:
@@ -495,7 +493,7 @@ def _example_blocks(sheet: Sheet, ex: WorkedExample, w: Writer) -> list[Block]:
     rows.append((plain(w.s("ex.winner")), plain(end)))
     out.append(Table(None, tuple(rows)))
     items: list[Inline] = []
-    joiner = ", " if w.lang == "en" else "，"
+    joiner = w.s("list.sep")
     deals = sorted({t.deal for t in ex.turns if t.phase == "landlord"})
     for d in deals:
         acts = [_action(t, w) for t in ex.turns if t.phase == "landlord" and t.deal == d]

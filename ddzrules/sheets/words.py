@@ -87,11 +87,6 @@ def units(unit: int, lang: str, plural: bool = True) -> str:
     return text("units.other", lang).format(n=unit)
 
 
-def plural(n: int, word: str) -> str:
-    """An English noun for ``n`` of it: "1 deck", "2 decks"."""
-    return word if n == 1 else word + "s"
-
-
 def _section(data: dict[str, Any], name: str) -> dict[str, Any]:
     section = data.get(name)
     if not isinstance(section, dict):
