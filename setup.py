@@ -29,7 +29,8 @@ if int(setuptools.__version__.split(".")[0]) < 77:  # pyproject.toml's license i
                      "pip install -U 'setuptools>=77'")
 
 #: the modules compiled (chosen by measurement: docs/compiled.md): ``name.py`` with mypyc,
-#: ``name.c`` (hand-written C kernels, used when built) with the C compiler
+#: ``name.c`` (hand-written C kernels, used when built) with the C compiler; a subpackage
+#: (``runtime``) is its modules but ``__init__``, all compiled with mypyc
 COMPILED_MODULES = ("runtime", "_quick")
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -50,18 +51,22 @@ def _extensions() -> list:
         return []
 
     def source(name: str, suffix: str) -> str | None:
-        path = os.path.join("ddzrules", name + suffix)
+        path = os.path.join("ddzrules", *name.split(".")) + suffix
         return path if os.path.isfile(os.path.join(HERE, path)) else None
 
     python: list[str] = []  # compiled with mypyc
     native = []  # hand-written C
     for name in modules:
-        if (path := source(name, ".py")) is not None:
+        package = os.path.join("ddzrules", *name.split("."))
+        if os.path.isfile(os.path.join(HERE, package, "__init__.py")):  # a subpackage: its modules
+            python += sorted(p for p in glob.glob(os.path.join(package, "*.py"))
+                             if os.path.basename(p) != "__init__.py")
+        elif (path := source(name, ".py")) is not None:
             python.append(path)
         elif (path := source(name, ".c")) is not None:
             native.append(Extension(f"ddzrules.{name}", [path]))
         else:
-            raise SystemExit(f"DDZRULES_COMPILE: no module ddzrules/{name}.py or .c")
+            raise SystemExit(f"DDZRULES_COMPILE: no module or package ddzrules/{name.replace('.', '/')}(.py, .c)")
     if not python:
         return native
     try:
@@ -80,6 +85,7 @@ def _drop_stale_extensions() -> None:
     build put there: without this, a pure build after a compiled one (or a compiled one of
     other modules) would ship the old extension modules."""
     for pattern in ("build/lib*/ddzrules/*.so", "build/lib*/ddzrules/*.pyd",
+                    "build/lib*/ddzrules/*/*.so", "build/lib*/ddzrules/*/*.pyd",
                     "build/lib*/*__mypyc*.so", "build/lib*/*__mypyc*.pyd"):
         for path in glob.glob(os.path.join(HERE, pattern)):
             os.remove(path)
@@ -101,6 +107,8 @@ class CleanCompiled(Command):
     def run(self) -> None:
         found = [*glob.glob(os.path.join(HERE, "ddzrules", "*.so")),
                  *glob.glob(os.path.join(HERE, "ddzrules", "*.pyd")),
+                 *glob.glob(os.path.join(HERE, "ddzrules", "*", "*.so")),
+                 *glob.glob(os.path.join(HERE, "ddzrules", "*", "*.pyd")),
                  *glob.glob(os.path.join(HERE, "*__mypyc*.so")),
                  *glob.glob(os.path.join(HERE, "*__mypyc*.pyd"))]
         for path in found:

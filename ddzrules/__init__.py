@@ -22,18 +22,35 @@ __version__ = "0.1.0"
 def _compiled_modules() -> tuple[str, ...]:
     """The modules of this package that are extension modules beside their ``.py`` (the
     compiled build, docs/compiled.md: Python imports those in place of the source) or
-    their ``.c`` (C kernels the pure build does without)."""
+    their ``.c`` (C kernels the pure build does without), as setup.py's COMPILED_MODULES
+    names them: a subpackage (``runtime``) when all its modules but ``__init__`` are
+    compiled, else each compiled one of them (``runtime.plays``)."""
     import importlib.machinery
     import os
 
     here = os.path.dirname(os.path.abspath(__file__))
-    found = set()
-    for filename in os.listdir(here):
-        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-            stem = filename.removesuffix(suffix)
-            if stem != filename and "__mypyc" not in stem and any(
-                    os.path.isfile(os.path.join(here, stem + source)) for source in (".py", ".c")):
-                found.add(stem)
+
+    def compiled_in(folder: str) -> tuple[set[str], set[str]]:
+        """(the compiled modules, every module) of one folder, by stem."""
+        names = os.listdir(folder)
+        compiled = set()
+        for filename in names:
+            for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+                stem = filename.removesuffix(suffix)
+                if stem != filename and "__mypyc" not in stem and any(
+                        os.path.isfile(os.path.join(folder, stem + source)) for source in (".py", ".c")):
+                    compiled.add(stem)
+        return compiled, {n[:-3] for n in names if n.endswith(".py") and n != "__init__.py"}
+
+    found, _ = compiled_in(here)
+    for entry in os.listdir(here):
+        folder = os.path.join(here, entry)
+        if os.path.isfile(os.path.join(folder, "__init__.py")):
+            compiled, every = compiled_in(folder)
+            if compiled and compiled == every:
+                found.add(entry)
+            else:
+                found.update(f"{entry}.{stem}" for stem in compiled)
     return tuple(sorted(found))
 
 

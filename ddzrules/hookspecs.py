@@ -16,7 +16,9 @@ validated parameters (``cls(params)``) and registers the instance on a pluggy
 ``PluginManager`` of project name ``"ddzrules"``; the hooks below are then called
 on the activated plugins only. Plugin instances hold configuration, never game
 state: all per-game state lives in the :class:`~ddzrules.runtime.Game` or in the
-phase objects the hooks return.
+phase objects the hooks return. Each hook receives that game; its annotation here is
+:class:`~ddzrules.runtime.GameState`, the part of a game a plugin may use (the type
+checker holds ``Game`` to it).
 
 A plugin class may declare ``params_schema`` (a JSON Schema of its parameters,
 validated before the instance is made) and ``name`` (its entry-point name).
@@ -43,7 +45,9 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ddzrules.runtime import Action, Game, MultiplierEvent, Phase
+    # the values module, not the runtime package: the runtime registers these specs, and the
+    # values module imports nothing of it (no cycle, even for the type checker)
+    from ddzrules.runtime.values import Action, GameState, MultiplierEvent, Phase
 
 PROJECT = "ddzrules"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -51,7 +55,7 @@ hookimpl = pluggy.HookimplMarker(PROJECT)
 
 
 @hookspec(firstresult=True)
-def ddzrules_wild_rank(game: Game) -> int | None:
+def ddzrules_wild_rank(game: GameState) -> int | None:
     """Choose the wild rank (癞子) of a fresh deal, for a spec with ``wildcards:``.
 
     Called once per deal (redeals included), right after the cards are dealt and
@@ -62,7 +66,7 @@ def ddzrules_wild_rank(game: Game) -> int | None:
 
 
 @hookspec(firstresult=True)
-def ddzrules_first_bidder(game: Game) -> int | None:
+def ddzrules_first_bidder(game: GameState) -> int | None:
     """Choose the seat that acts first in the landlord phase of a fresh deal.
 
     Called once per deal (redeals included), after the cards are dealt and before
@@ -77,7 +81,7 @@ def ddzrules_first_bidder(game: Game) -> int | None:
 
 
 @hookspec(firstresult=True)
-def ddzrules_landlord_phase(game: Game) -> Phase | None:
+def ddzrules_landlord_phase(game: GameState) -> Phase | None:
     """Create the landlord phase (叫地主/叫分/抢地主 …) of a fresh deal.
 
     Called once per deal, after :func:`ddzrules_first_bidder`. Returns a
@@ -92,7 +96,7 @@ def ddzrules_landlord_phase(game: Game) -> Phase | None:
 
 
 @hookspec(firstresult=True)
-def ddzrules_first_leader(game: Game) -> int | None:
+def ddzrules_first_leader(game: GameState) -> int | None:
     """Choose the seat that leads the first trick (首出).
 
     Called once per game, when the tricks begin: after the landlord phase, the kitty
@@ -111,7 +115,7 @@ def ddzrules_first_leader(game: Game) -> int | None:
 
 
 @hookspec
-def ddzrules_restrict_actions(game: Game, seat: int, actions: list[Action]) -> list[Action] | None:
+def ddzrules_restrict_actions(game: GameState, seat: int, actions: list[Action]) -> list[Action] | None:
     """Restrict the legal actions of the play phase (a house rule: lead with the ♠3, 报单 …).
 
     Called by ``Game.legal_actions()`` in the play phase, each time the legal actions
@@ -133,7 +137,7 @@ def ddzrules_restrict_actions(game: Game, seat: int, actions: list[Action]) -> l
 
 
 @hookspec
-def ddzrules_declaration_phases(game: Game) -> list[Phase]:
+def ddzrules_declaration_phases(game: GameState) -> list[Phase]:
     """Create the declaration phases that follow the landlord phase (亮牌, 加倍, 加棒 …).
 
     Called once per game after the landlord is known and the kitty (底牌) has been
@@ -145,7 +149,7 @@ def ddzrules_declaration_phases(game: Game) -> list[Phase]:
 
 
 @hookspec
-def ddzrules_on_play(game: Game, seat: int, move: Any, led: bool) -> list[MultiplierEvent] | None:
+def ddzrules_on_play(game: GameState, seat: int, move: Any, led: bool) -> list[MultiplierEvent] | None:
     """React to a play (not a pass) during the tricks.
 
     Called after ``move`` (a :class:`~ddzrules.moves.Move`) by ``seat`` has been
@@ -156,7 +160,7 @@ def ddzrules_on_play(game: Game, seat: int, move: Any, led: bool) -> list[Multip
 
 
 @hookspec
-def ddzrules_on_game_end(game: Game) -> list[MultiplierEvent] | None:
+def ddzrules_on_game_end(game: GameState) -> list[MultiplierEvent] | None:
     """React to the end of the tricks, before settlement.
 
     Called once when a player has emptied his hand (``game.winner`` is set).
@@ -166,7 +170,7 @@ def ddzrules_on_game_end(game: Game) -> list[MultiplierEvent] | None:
 
 
 @hookspec(firstresult=True)
-def ddzrules_settle(game: Game) -> list[int] | None:
+def ddzrules_settle(game: GameState) -> list[int] | None:
     """Turn the finished game into scores, one per seat.
 
     Called once after :func:`ddzrules_on_game_end`. ``game.stake`` is the base,
@@ -177,7 +181,7 @@ def ddzrules_settle(game: Game) -> list[int] | None:
 
 
 @hookspec(firstresult=True)
-def ddzrules_settle_escape(game: Game, seat: int) -> list[int] | None:
+def ddzrules_settle_escape(game: GameState, seat: int) -> list[int] | None:
     """Charge a player who leaves the game (逃跑) and return everyone's scores.
 
     Called once by :meth:`~ddzrules.runtime.Game.abandon`, at any moment of the

@@ -26,8 +26,6 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
 LAYERS_PAGE = ROOT / "docs" / "layers.md"
 #: the top-level packages checked (ddzrules_plugins: the old import path of the plugins)
@@ -365,9 +363,6 @@ def test_no_import_cycles() -> None:
         "\n".join(describe_cycle(c) for c in found)
 
 
-@pytest.mark.xfail(strict=True, reason="hookspecs names runtime's Game in its annotations and runtime registers "
-                   "hookspecs: it ends when runtime is split by job (issue 21), the value types in a module "
-                   "of their own; strict, so this mark must go the day the cycle does")
 def test_no_cycles_through_type_checking_imports() -> None:
     """Rule b': imports under TYPE_CHECKING may cross the layers but close no cycle (the
     runtime imports' cycles are rule b's: only those a typing import closes are reported)."""

@@ -12,6 +12,7 @@ import importlib.util
 import inspect
 import os
 import pickle
+import pkgutil
 import types
 
 import pytest
@@ -57,19 +58,30 @@ def test_a_c_module_exists_exactly_when_the_flag_says_so(name: str) -> None:
         assert isinstance(spec.loader, importlib.machinery.ExtensionFileLoader)
 
 
+def _modules_of(name: str) -> list[types.ModuleType]:
+    """``ddzrules.name``, or for a subpackage (``runtime``) its modules but ``__init__``."""
+    module = importlib.import_module(f"ddzrules.{name}")
+    if not hasattr(module, "__path__"):
+        return [module]
+    return [importlib.import_module(f"{module.__name__}.{info.name}")
+            for info in pkgutil.iter_modules(module.__path__)]
+
+
 @pytest.mark.parametrize("name", CANDIDATES)
 def test_a_module_is_compiled_exactly_when_the_flag_says_so(name: str) -> None:
-    module = importlib.import_module(f"ddzrules.{name}")
-    functions = _own_functions(module)
-    assert functions, f"ddzrules.{name} defines no function to tell its build by"
-    extension = isinstance(module.__loader__, importlib.machinery.ExtensionFileLoader)
-    if name in ddzrules.COMPILED_MODULES:
-        assert extension and module.__file__ is not None and not module.__file__.endswith(".py")
-        # mypyc's functions are built-in functions, not Python ones
-        assert not any(isinstance(f, types.FunctionType) for f in functions)
-    else:
-        assert not extension and module.__file__ is not None and module.__file__.endswith(".py")
-        assert any(isinstance(f, types.FunctionType) for f in functions)
+    modules = _modules_of(name)
+    assert modules, f"ddzrules.{name} is a package of no modules"
+    for module in modules:
+        functions = _own_functions(module)
+        assert functions, f"{module.__name__} defines no function to tell its build by"
+        extension = isinstance(module.__loader__, importlib.machinery.ExtensionFileLoader)
+        if name in ddzrules.COMPILED_MODULES:
+            assert extension and module.__file__ is not None and not module.__file__.endswith(".py")
+            # mypyc's functions are built-in functions, not Python ones
+            assert not any(isinstance(f, types.FunctionType) for f in functions)
+        else:
+            assert not extension and module.__file__ is not None and module.__file__.endswith(".py")
+            assert any(isinstance(f, types.FunctionType) for f in functions)
 
 
 def test_the_build_expected() -> None:

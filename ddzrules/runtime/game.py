@@ -1,37 +1,14 @@
-"""The generic trick-taking runtime: deal, landlord phase, declarations, tricks, scoring.
-
-The runtime knows no variant. The compiled :class:`~ddzrules.variant.Variant`
-says what a play is and what beats what; the plugins a spec activates (see
-:mod:`ddzrules.hookspecs`) choose the landlord, add declarations, count
-multipliers and settle. Every action goes through :meth:`Game.apply`, which
-checks it against :meth:`Game.legal_actions` first (an action object that
-legal_actions just listed for this very state is known legal and not checked
-again), so an illegal action raises :class:`~ddzrules.errors.PlayError` and leaves
-the state unchanged.
-
->>> rules = GameRules.load("hubei-3p")
->>> game = rules.new_game(seed=7)
->>> game.phase, len(game.hands[0]) if False else sum(game.hands[0])
-('landlord', 17)
-"""
+"""The game: :class:`GameRules` (a variant and the plugins its spec activates), the calls
+into plugin code (:func:`call_plugin`, each answer checked, a failure a
+:class:`~ddzrules.errors.PluginError`), and :class:`Game` (deal, landlord phase,
+declarations, tricks, scoring, each action a transaction)."""
 
 from __future__ import annotations
 
 import copy
 import math
-import operator
 import random
-from bisect import bisect_left
-from dataclasses import dataclass, field
-from importlib import metadata
-from itertools import compress
-from itertools import repeat as _repeat
-from operator import attrgetter
-from operator import is_ as _is
-from operator import is_not as _is_not
-from operator import le as _le
-from operator import not_ as _not
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import jsonschema
 import pluggy
@@ -39,9 +16,36 @@ import pluggy
 from ddzrules import cards as C
 from ddzrules import hookspecs
 from ddzrules._build import python_class
-from ddzrules.errors import DdzError, PlayError, PluginError, Problem, SpecError, brief, escaped
-from ddzrules.moves import LegalMoves, Move, bulk_maker
+from ddzrules.errors import DdzError, PlayError, PluginError, Problem, SpecError, brief
+from ddzrules.moves import Move
+from ddzrules.runtime.checks import (
+    FACTOR_LIMIT,
+    HOOK_CHECKS,
+    NO_CONTEXT,
+    PHASE_CHECKS,
+    event_problem,
+    factor_problem,
+    number_problem,
+    raised_text,
+)
+from ddzrules.runtime.loading import PluginRegistry, default_registry, implemented_hooks
+from ddzrules.runtime.plays import PlayLister, is_listed
+from ddzrules.runtime.values import (
+    Action,
+    MatchInfo,
+    MultiplierEvent,
+    Phase,
+    PlayerView,
+    counts_string,
+    play_counts,
+)
 from ddzrules.variant import Variant, load_variant
+
+if TYPE_CHECKING:
+    from ddzrules.runtime.values import GameState, TableRules
+
+_new = object.__new__
+
 
 ROLES = ("wildcards", "landlord", "leader", "declarations", "multipliers", "rules", "settlement")
 #: the kinds of table (spec key ``table.kind``)
@@ -58,355 +62,6 @@ ROLE_HOOKS = {
 }
 MAX_REDEALS = 100
 
-
-@python_class  # made in bulk by its slots' setters, and by callers with any values
-@dataclass(frozen=True, slots=True)
-class Action:
-    """One decision of one seat: a bid, a declaration, a play or a pass.
-
-    ``kind`` is e.g. ``"bid"``, ``"pass"``, ``"call"``, ``"rob"``, ``"show"``,
-    ``"play"``; ``value`` the bid or the cards; ``move`` the reading of a play.
-    """
-
-    seat: int
-    kind: str
-    #: the bid (an int), the cards (a str) or None; Any, not int | str | None: a caller may
-    #: offer anything, which the runtime refuses as it is (compiled code would check the type)
-    value: Any = None
-    move: Move | None = None
-
-    def matches(self, other: Action) -> bool:
-        if self.seat != other.seat or self.kind != other.kind:
-            return False
-        if self.kind == "play" and self.move is not None and other.move is not None:
-            return self.move == other.move
-        return self.value == other.value
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"seat": self.seat, "kind": self.kind}
-        if self.value is not None:
-            out["value"] = self.value
-        if self.move is not None:
-            out["combo"] = self.move.combo
-            out["rank"] = self.move.rank_name
-        return out
-
-    def __str__(self) -> str:
-        if self.kind == "play":
-            return f"play {self.value}"
-        return self.kind if self.value is None else f"{self.kind} {self.value}"
-
-    # immutable: a copy (of a game's history, say) is the action itself, so that the actions
-    # a copied game lists are the very objects its original's rules listed
-    def __copy__(self) -> Action:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Action:
-        return self
-
-
-@python_class  # plugins make them: a value type as in the pure build
-@dataclass(frozen=True)
-class MultiplierEvent:
-    """Something that multiplies the score: a bomb, a spring, a rob, a 亮牌 …
-
-    Events multiply together, except those sharing a ``group``: of these only the
-    largest factor counts (明牌 at several moments: "the largest counts").
-    """
-
-    name: str
-    factor: int | float  # not float: compiled, a float field would turn 2 into 2.0
-    seat: int | None = None
-    detail: str = ""
-    group: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name, "factor": self.factor}
-        if self.group:
-            out["group"] = self.group
-        if self.seat is not None:
-            out["seat"] = self.seat
-        if self.detail:
-            out["detail"] = self.detail
-        return out
-
-    def __copy__(self) -> MultiplierEvent:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> MultiplierEvent:
-        return self
-
-
-class Phase(Protocol):
-    """A decision phase (bidding, robbing, declarations) driven by the runtime."""
-
-    name: str
-
-    def to_act(self, game: Game) -> int | None:
-        """The seat to act, or None when the phase is over."""
-
-    def options(self, game: Game) -> list[Action]:
-        """The legal actions of the seat to act."""
-
-    def apply(self, game: Game, action: Action) -> None:
-        """Apply an action the runtime has already checked is among ``options``."""
-
-
-@python_class  # callers make them: a value type as in the pure build
-@dataclass(frozen=True)
-class MatchInfo:
-    """Where a game sits in a match: its index, the match's seed and, for bean
-    settlements, what each seat holds before the game (None: unlimited)."""
-
-    index: int = 0
-    seed: int = 0
-    holdings: tuple[int, ...] | None = None
-    #: the seat that went out first in the match's previous game (None: first game, or unknown)
-    previous_winner: int | None = None
-
-
-@python_class  # made through its __dict__ (Game.view): a Python class when compiled
-@dataclass
-class PlayerView:
-    """What one seat may see."""
-
-    seat: int
-    phase: str
-    hand: str
-    hand_sizes: list[int]
-    landlord: int | None
-    to_act: int | None
-    stake: int
-    multiple: float
-    kitty: str | None  # shown kitty, else None
-    shown_hands: dict[int, str]
-    last_play: Move | None
-    last_seat: int | None
-    history: list[Action]
-    played: list[list[str]]
-    extra: dict[str, Any] = field(default_factory=dict)  # public facts plugins publish
-    private: dict[str, Any] = field(default_factory=dict)  # facts only this seat may see (黄金眼 …)
-    #: the seats on this seat's side, itself excluded (farmers once the landlord is known,
-    #: a fixed team; empty when everyone plays for himself or the sides are not known yet)
-    partners: tuple[int, ...] = ()
-
-    # Game.view fills ``history`` and ``played`` on first read: copying them at every
-    # step costs more as a game goes on, and most agents never read them. It keeps,
-    # in ``_lazy``, the game's lists and their lengths when the view was made (the
-    # runtime only appends to them), so the view still shows that moment.
-    def __getattr__(self, name: str) -> Any:
-        lazy = self.__dict__.get("_lazy")
-        if lazy is None or name not in _LAZY_VIEW_FIELDS:
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        history, length, played, lengths = lazy
-        if name == "history":
-            value: Any = history[:length]
-        else:
-            value = [[m.cards for m in moves[:n]] for moves, n in zip(played, lengths)]
-        self.__dict__[name] = value
-        if all(f in self.__dict__ for f in _LAZY_VIEW_FIELDS):
-            del self.__dict__["_lazy"]
-        return value
-
-    def __getstate__(self) -> dict[str, Any]:
-        """Pickled and copied with every field filled in, and not the game's lists."""
-        for name in _LAZY_VIEW_FIELDS:
-            getattr(self, name)
-        return self.__dict__
-
-
-_LAZY_VIEW_FIELDS = ("history", "played")
-#: canonical strings of card counts, by the counts as bytes (hands and kitties shown in views)
-_COUNT_STRINGS: dict[bytes, str] = {}
-#: the (rank, count) pairs of a play's packed counts, by packed counts (what apply takes from a hand)
-_PLAY_COUNTS: dict[int, tuple[tuple[int, int], ...]] = {}
-_MEMO_LIMIT = 1 << 16
-_new = object.__new__
-
-
-def _counts_string(counts: list[int]) -> str:
-    """``C.counts_to_string``, memoised: a hand's string is made again at every step."""
-    try:
-        key = bytes(counts)
-    except (ValueError, TypeError):  # counts no byte holds: not memoised
-        return C.counts_to_string(counts)
-    got = _COUNT_STRINGS.get(key)
-    if got is None:
-        if len(_COUNT_STRINGS) >= _MEMO_LIMIT:
-            _COUNT_STRINGS.clear()
-        got = _COUNT_STRINGS[key] = C.counts_to_string(counts)
-    return got
-
-
-def _play_counts(packed: int) -> tuple[tuple[int, int], ...]:
-    got = _PLAY_COUNTS.get(packed)
-    if got is None:
-        if len(_PLAY_COUNTS) >= _MEMO_LIMIT:
-            _PLAY_COUNTS.clear()
-        got = _PLAY_COUNTS[packed] = tuple((r, c) for r, c in enumerate(C.unpack(packed)) if c)
-    return got
-
-
-# ====================================================================== plugins
-
-
-def import_class(target: str, option: str = "--plugin") -> type:
-    """Import the class named ``module:Class`` or ``path/to/file.py:Class`` for a command-line
-    option (``--plugin``, ``--engine``): a module is found as ``python -m`` finds it (the current
-    folder included), a file is imported from its path (once per path). Any failure (no such
-    module, file or class, an exception while importing, not a class) is a :class:`DdzError`
-    beginning ``{option} {target!r}:``."""
-    import importlib
-    import importlib.util
-    import os
-    import sys
-
-    module_name, sep, attr = target.rpartition(":")
-    if not sep or not module_name or not attr:
-        raise DdzError(f"{option} {target!r}: expected module:Class (or path/to/file.py:Class)")
-    try:
-        if module_name.endswith(".py") or "/" in module_name or os.sep in module_name:
-            path = os.path.abspath(module_name)
-            if not os.path.isfile(path):
-                raise DdzError(f"{option} {target!r}: no file {module_name}")
-            key = "ddzrules_user_plugin_" + "".join(c if c.isalnum() else "_" for c in path)
-            module = sys.modules.get(key)
-            if module is None:
-                spec = importlib.util.spec_from_file_location(key, path)
-                if spec is None or spec.loader is None:
-                    raise DdzError(f"{option} {target!r}: cannot import {module_name}")
-                module = importlib.util.module_from_spec(spec)
-                sys.modules[key] = module
-                try:
-                    spec.loader.exec_module(module)
-                except BaseException:
-                    del sys.modules[key]
-                    raise
-        else:
-            if os.getcwd() not in sys.path and "" not in sys.path:
-                sys.path.append(os.getcwd())  # a module next to the user, as `python -m` finds it
-            module = importlib.import_module(module_name)
-    except DdzError:
-        raise
-    except ModuleNotFoundError as e:
-        raise DdzError(f"{option} {target!r}: no module named {e.name!r}") from None
-    except (Exception, SystemExit) as e:  # noqa: BLE001 - user code: any failure is reported
-        raise DdzError(f"{option} {target!r}: importing {module_name} raised "
-                       f"{type(e).__name__}: {e}") from None
-    cls = getattr(module, attr, None)
-    if cls is None:
-        raise DdzError(f"{option} {target!r}: {module_name} has no {attr!r}")
-    if not isinstance(cls, type):
-        raise DdzError(f"{option} {target!r}: {attr} is not a class")
-    return cls
-
-
-def load_plugin_class(target: str) -> tuple[str, type]:
-    """Import a plugin class named ``module:Class`` (or ``path/to/file.py:Class``) for
-    ``--plugin``; returns ``(name, class)``, the name being the class's ``name`` attribute or
-    else the class name. Any failure (no such module or class, an exception while importing,
-    not a class, no hook, an exception when built with no parameters) is a :class:`DdzError`."""
-    cls = import_class(target, "--plugin")
-    attr = target.rpartition(":")[2]
-    if not implemented_hooks(cls):
-        raise DdzError(f"--plugin {target!r}: {attr} implements no ddzrules hook "
-                       "(methods marked with ddzrules.hookspecs.hookimpl)")
-    name = getattr(cls, "name", None)
-    name = name if isinstance(name, str) and name else cls.__name__
-    schema = getattr(cls, "params_schema", {"type": "object", "additionalProperties": False})
-    try:
-        defaults_ok = jsonschema.Draft202012Validator(schema).is_valid({})
-    except Exception as e:  # noqa: BLE001 - any malformed schema
-        raise DdzError(f"--plugin {target!r}: its params_schema is not a JSON Schema: {e}") from None
-    if defaults_ok:  # a plugin that cannot even be built with its defaults fails here, plainly
-        try:
-            cls({})
-        except (Exception, SystemExit) as e:  # noqa: BLE001 - user code
-            raise DdzError(f"--plugin {target!r}: {attr}({{}}) raised {type(e).__name__}: {e}") from None
-    return name, cls
-
-
-class PluginRegistry:
-    """Plugin classes by name: the ``ddzrules`` entry points plus explicit registrations.
-
-    Classes given as ``module:Class`` in the environment variable :attr:`ENV`
-    (comma-separated; the CLI's ``--plugin`` sets it, so that simulate's worker processes
-    see them too) come before the entry points; explicit registrations come first.
-    """
-
-    ENV: ClassVar[str] = "DDZRULES_PLUGINS"  # ClassVar: compiled, a class attribute still
-
-    def __init__(self, discover: bool = True) -> None:
-        self._classes: dict[str, type] = {}
-        self._sources: dict[str, str] = {}
-        self._lazy: dict[str, metadata.EntryPoint] = {}
-        self._loaded: dict[str, type] = {}  # entry points already imported
-        self._discover = discover
-        self._env: tuple[str, dict[str, tuple[type, str]]] = ("", {})
-        if discover:
-            for ep in metadata.entry_points(group=hookspecs.PROJECT):
-                self._lazy[ep.name] = ep
-                self._sources[ep.name] = f"entry point {ep.value} ({ep.dist.name if ep.dist else '?'})"
-
-    def register(self, name: str, plugin_class: type, source: str = "registered explicitly") -> None:
-        """Make a plugin class available under ``name`` (for tests and embedding)."""
-        self._classes[name] = plugin_class
-        self._sources[name] = source
-
-    def _from_env(self) -> dict[str, tuple[type, str]]:
-        """The ``--plugin`` classes named in :attr:`ENV` (imported once per value)."""
-        import os
-
-        value = os.environ.get(self.ENV, "") if self._discover else ""
-        if value != self._env[0]:
-            found: dict[str, tuple[type, str]] = {}
-            for target in filter(None, (t.strip() for t in value.split(","))):
-                name, cls = load_plugin_class(target)
-                found[name] = (cls, f"--plugin {target}")
-            self._env = (value, found)
-        return self._env[1]
-
-    def names(self) -> list[str]:
-        return sorted(set(self._classes) | set(self._lazy) | set(self._from_env()))
-
-    def source(self, name: str) -> str:
-        if name not in self._classes and name in self._from_env():
-            return self._from_env()[name][1]
-        return self._sources.get(name, "")
-
-    def get(self, name: str) -> type | None:
-        if name in self._classes:
-            return self._classes[name]
-        env = self._from_env()
-        if name in env:
-            return env[name][0]
-        if name in self._loaded:
-            return self._loaded[name]
-        ep = self._lazy.get(name)
-        if ep is None:
-            return None
-        cls = ep.load()
-        self._loaded[name] = cls
-        return cls
-
-
-_default_registry: PluginRegistry | None = None
-
-
-def default_registry() -> PluginRegistry:
-    global _default_registry
-    if _default_registry is None:
-        _default_registry = PluginRegistry()
-    return _default_registry
-
-
-def implemented_hooks(plugin: Any) -> list[str]:
-    """The names of the hooks a plugin class or instance implements."""
-    names = []
-    for attr in dir(plugin):
-        if attr.startswith("ddzrules_") and hasattr(getattr(plugin, attr), "ddzrules_impl"):
-            names.append(attr)
-    return names
 
 
 @python_class  # weakly referenced (simulate caches figures by rules): a Python class compiled
@@ -501,7 +156,7 @@ class GameRules:
             for name in HOOK_CHECKS}
         #: ddzrules_on_play, called at every play
         self.on_play = self.hooks["ddzrules_on_play"]
-        self.play_lister = _PlayLister(self)
+        self.play_lister = PlayLister(self.variant, self.players, self.must_beat)
         #: (landlord, seat) -> the seat's partners (Game.partners, asked at every view)
         self._partners: dict[tuple[int | None, int], tuple[int, ...]] = {}
         #: objects a copy of a game shares with its original (see Game.__deepcopy__)
@@ -562,7 +217,7 @@ class GameRules:
             raise
         except (Exception, SystemExit) as e:  # noqa: BLE001 - an entry point's import is plugin code
             problems.append(self.spec.problem(path + ("plugin",), f"plugin {name!r} could not be "
-                                                                  f"loaded: it {_raised(e)}"))
+                                                                  f"loaded: it {raised_text(e)}"))
             return None
         if cls is None:
             hint = difflib.get_close_matches(str(name), registry.names(), n=1)
@@ -600,13 +255,13 @@ class GameRules:
             inst = cls(params)
         except (Exception, SystemExit) as e:  # noqa: BLE001 - plugin code: any failure is its own
             problems.append(self.spec.problem(path + ("params",), f"plugin {name!r} could not be made "
-                                                                  f"with these params: it {_raised(e)}"))
+                                                                  f"with these params: it {raised_text(e)}"))
             return None
         try:
             self.pm.register(inst, name=registered)
         except (Exception, SystemExit) as e:  # noqa: BLE001 - pluggy refuses a hook's signature
             problems.append(self.spec.problem(path + ("plugin",), f"plugin {name!r} cannot be "
-                                                                  f"registered: {_raised(e)[len('raised '):]}"))
+                                                                  f"registered: {raised_text(e)[len('raised '):]}"))
             return None
         self._labels[registered] = str(name)
         return inst
@@ -644,185 +299,6 @@ def _variant_of(spec: Any) -> Variant:
 # ====================================================================== calling plugins
 
 #: a multiplier factor, a pairwise factor or a stake above this is refused: the multiple is
-#: a float, exact for integers up to 2**53 (and a larger int would not even convert)
-FACTOR_LIMIT = 2**53
-#: a score beyond ±this is refused (records and engines read scores as 64-bit integers)
-SCORE_LIMIT = 2**63
-#: how much of an exception's text a PluginError quotes (one line, control characters escaped)
-_QUOTE_LIMIT = 200
-
-
-def _raised(e: BaseException) -> str:
-    """What plugin code raised, for a message: its type and its text, on one line and clipped."""
-    try:
-        text = str(e)
-    except Exception:  # noqa: BLE001 - a hostile __str__ must not hide the failure
-        text = ""
-    text = escaped(text)
-    if len(text) > _QUOTE_LIMIT:
-        text = text[:_QUOTE_LIMIT - 1] + "…"
-    kind = escaped(type(e).__name__)
-    return f"raised {kind}: {text}" if text else f"raised {kind}"
-
-
-def _number_problem(value: object, zero_ok: bool) -> str | None:
-    """Why ``value`` is not a finite int or float above 0 (0 included when ``zero_ok``) and at
-    most FACTOR_LIMIT, or None when it is one."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return f"{brief(value)}, not a number"
-    if isinstance(value, float) and math.isnan(value):  # (a huge int does not convert)
-        return "NaN"
-    if value in (math.inf, -math.inf):
-        return f"{value}, not finite"
-    if value < 0 or (value == 0 and not zero_ok):
-        return f"{value}, {'below' if zero_ok else 'not above'} 0"
-    if value > FACTOR_LIMIT:
-        return f"{brief(value)}, above 2**53"
-    return None
-
-
-def _factor_problem(value: object) -> str | None:
-    """Why ``value`` is not a multiplier or pairwise factor (a finite number above 0)."""
-    return _number_problem(value, zero_ok=False)
-
-
-def _event_problem(event: object) -> str | None:
-    """Why ``event`` is not a MultiplierEvent with a factor a finite number above 0."""
-    if not isinstance(event, MultiplierEvent):
-        return f"{brief(event)}, not a MultiplierEvent"
-    # read untyped: compiled code would check it as int | float first
-    problem = _factor_problem(getattr(event, "factor", None))
-    return None if problem is None else f"event {brief(event.name)} with factor {problem}"
-
-
-def _seat_of(game: Game, value: object, what: str) -> int:
-    """``value`` as a seat of ``game`` (an int, or an integer type's __index__); ValueError
-    saying what it is otherwise."""
-    if type(value) is int and 0 <= value < game.players:  # type: ignore[operator]
-        return value  # type: ignore[return-value]
-    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
-        raise ValueError(f"answered {brief(value)} as {what}, not a seat 0-{game.players - 1}")
-    seat = operator.index(value)  # type: ignore[arg-type]
-    if not 0 <= seat < game.players:
-        raise ValueError(f"answered seat {brief(seat)} as {what}; the seats are 0-{game.players - 1}")
-    return seat
-
-
-def _sequence(value: object, what: str) -> list[Any]:
-    """A plugin's list (or tuple) answer as a list; ValueError for anything else (an
-    iterator or generator, which could be endless, included)."""
-    if not isinstance(value, (list, tuple)):
-        raise ValueError(f"answered {brief(value)}, not a list of {what}")  # noqa: TRY004 - the checks' one kind
-    return list(value)
-
-
-def _check_seat(game: Game, answer: Any, context: dict[str, Any]) -> Any:
-    return _seat_of(game, answer, context.get("_what", "a seat"))
-
-
-def _check_wild(game: Game, answer: Any, context: dict[str, Any]) -> Any:
-    stand_for = game.variant.rules.stand_for
-    if isinstance(answer, bool) or not hasattr(type(answer), "__index__"):
-        raise ValueError(f"answered {brief(answer)}, not a rank index")
-    rank = operator.index(answer)
-    if rank not in stand_for:
-        name = C.RANKS[rank] if 0 <= rank < len(C.RANKS) else brief(rank)
-        raise ValueError(f"answered rank {name}, which cannot be a wild rank of {game.variant.name}")
-    return rank
-
-
-def _is_phase(value: object) -> bool:
-    return all(callable(getattr(value, name, None)) for name in ("to_act", "options", "apply"))
-
-
-def _check_phase(game: Game, answer: Any, context: dict[str, Any]) -> Any:
-    if not _is_phase(answer):
-        raise ValueError(f"answered {brief(answer)}, not a phase (to_act, options and apply)")
-    return answer
-
-
-def _check_phases(game: Game, answer: Any, context: dict[str, Any]) -> Any:
-    phases = _sequence(answer, "phases")
-    for phase in phases:
-        if not _is_phase(phase):
-            raise ValueError(f"answered {brief(phase)} among its phases, not a phase "
-                             "(to_act, options and apply)")
-    return phases
-
-
-def _check_restriction(game: Game, answer: Any, context: dict[str, Any]) -> Any:
-    """The allowed actions as the very objects of ``actions`` (an equal action stands for
-    the one it equals)."""
-    allowed = _sequence(answer, "actions")
-    actions: list[Action] = context["actions"]
-    ids = set(map(id, actions))
-    out = []
-    for a in allowed:
-        if id(a) not in ids:
-            if not isinstance(a, Action) or a not in actions:
-                raise ValueError(f"answered {brief(a)}, which is not one of the legal actions it was given")
-            a = actions[actions.index(a)]
-        out.append(a)
-    return out
-
-
-def _check_events(game: Game, answer: Any, context: dict[str, Any]) -> Any:
-    events = _sequence(answer, "MultiplierEvents")
-    for event in events:
-        problem = _event_problem(event)
-        if problem is not None:
-            raise ValueError(f"answered {problem}")
-    return events
-
-
-def _check_scores(game: Game, answer: Any, context: dict[str, Any]) -> Any:
-    scores = _sequence(answer, "scores")
-    if len(scores) != game.players:
-        raise ValueError(f"answered {len(scores)} scores for {game.players} seats")
-    out = []
-    for s in scores:
-        if isinstance(s, bool) or not hasattr(type(s), "__index__"):
-            raise ValueError(f"answered the score {brief(s)}, not an integer")
-        score = operator.index(s)
-        if not -SCORE_LIMIT <= score <= SCORE_LIMIT:
-            raise ValueError(f"answered the score {brief(score)}, beyond ±2**63")
-        out.append(score)
-    return out
-
-
-def _check_options(game: Game, answer: Any, context: dict[str, Any]) -> Any:
-    options = _sequence(answer, "actions")
-    seat = context["seat"]
-    if not options:
-        raise ValueError(f"offered seat {seat} no action")
-    for a in options:
-        if not isinstance(a, Action) or a.seat != seat:
-            raise ValueError(f"offered {brief(a)}, not an action of seat {seat}")
-    return options
-
-
-def _check_to_act(game: Game, answer: Any, context: dict[str, Any]) -> Any:
-    return _seat_of(game, answer, "the seat to act")
-
-
-#: what each hook's answers must be (a function of the game, the answer that is not
-#: None and the call's arguments, returning the answer as the runtime keeps it, raising
-#: ValueError saying what is wrong); the contracts are in ddzrules.hookspecs
-HOOK_CHECKS: dict[str, Any] = {
-    "ddzrules_wild_rank": _check_wild,
-    "ddzrules_first_bidder": _check_seat,
-    "ddzrules_landlord_phase": _check_phase,
-    "ddzrules_first_leader": _check_seat,
-    "ddzrules_restrict_actions": _check_restriction,
-    "ddzrules_declaration_phases": _check_phases,
-    "ddzrules_on_play": _check_events,
-    "ddzrules_on_game_end": _check_events,
-    "ddzrules_settle": _check_scores,
-    "ddzrules_settle_escape": _check_scores,
-}
-_NO_CONTEXT: dict[str, Any] = {}
-#: the methods of a phase, checked as the hooks are
-PHASE_CHECKS: dict[str, Any] = {"to_act": _check_to_act, "options": _check_options, "apply": None}
 
 
 def call_plugin(game: Game, plugin: str, hook: str, function: Any, args: list[Any],
@@ -837,7 +313,7 @@ def call_plugin(game: Game, plugin: str, hook: str, function: Any, args: list[An
     try:
         answer = function(*args)
     except (Exception, SystemExit) as e:  # plugin code: any failure is its own
-        raise PluginError(plugin, _hook_name(hook, method), _raised(e)) from e
+        raise PluginError(plugin, _hook_name(hook, method), raised_text(e)) from e
     if answer is not None and check is not None:
         answer = _checked(game, plugin, hook, check, answer, context, method)
     # in a transaction, what plugin code writes is saved when reached (Game._keep): nothing
@@ -862,7 +338,7 @@ def _checked(game: Game, plugin: str, hook: str, check: Any, answer: Any, contex
         raise PluginError(plugin, _hook_name(hook, method), str(e)) from None
     except Exception as e:  # an answer whose own methods raise when read
         raise PluginError(plugin, _hook_name(hook, method), f"answered {brief(answer)}, which cannot "
-                                                            f"be read ({_raised(e)})") from e
+                                                            f"be read ({raised_text(e)})") from e
 
 
 class _Hook:
@@ -948,264 +424,6 @@ class _Hook:
 
     def _call_pluggy(self, kwargs: dict[str, Any]) -> Any:
         return self.caller(**kwargs)
-
-
-# ====================================================================== the play phase's lister
-
-
-#: stands for "no action yet" in _PlayLister.actions (its move is no Move)
-_NO_ACTION = Action(-1, "play", None, None)
-_move_of = attrgetter("move")
-_cards_of = attrgetter("cards")
-#: play actions made in bulk (see ddzrules.moves.bulk_maker)
-_make_actions = bulk_maker(Action, ("seat", "kind", "value", "move"))
-#: per seat, the most play actions kept for wild plays (by table position, or by Move when
-#: the hand is walked): a wild rank's universe is 450,000-760,000 readings and a long run
-#: lists more and more of them, so the actions are dropped (and made again when listed)
-#: beyond this (about 130 bytes an action kept, see docs/census-variants.md)
-_WILD_ACTIONS_LIMIT = 1 << 18
-
-
-class _SeatActions(dict[int, Action]):
-    """One seat's play actions by position in the variant's listing order, each built
-    on first use and then reused (an Action a play, not an Action a play a step);
-    ``rev`` gives an action's position back by its id (Game.apply's check)."""
-
-    __slots__ = ("moves", "rev", "seat")
-
-    def __init__(self, seat: int, moves: tuple[Move, ...]) -> None:
-        super().__init__()
-        self.seat, self.moves = seat, moves
-        self.rev: dict[int, int] = {}
-
-    def __missing__(self, pos: int) -> Action:
-        m = self.moves[pos]
-        action = self[pos] = Action(self.seat, "play", m.cards, m)
-        self.rev[id(action)] = pos
-        return action
-
-
-class _WildSeatActions(dict[int, Action]):
-    """One seat's play actions for the plays of one wild rank's table, by table position
-    (made in bulk by _PlayLister.actions for the positions without one); ``rev`` gives
-    an action's position back by its id."""
-
-    __slots__ = ("rev", "table")
-
-    def __init__(self, table: Any) -> None:
-        super().__init__()
-        self.table = table
-        self.rev: dict[int, int] = {}
-
-    def clear(self) -> None:
-        super().clear()
-        self.rev.clear()
-
-
-def _listed(action: Action, out: list[Action], proof: Any) -> bool:
-    """Whether ``action`` is one of the objects ``out`` (the legal actions listed) holds:
-    ``proof`` is (the actions by position, the listed positions ascending), or None (a
-    C-level identity scan)."""
-    if out and out[-1] is action:  # the pass, or the last play
-        return True
-    if proof is None:
-        return any(map(_is, out, _repeat(action)))
-    index, positions = proof
-    p = index.rev.get(id(action))
-    if p is None or index.get(p) is not action:
-        return False
-    i = bisect_left(positions, p)
-    return i < len(positions) and positions[i] == p
-
-
-class _PlayLister:
-    """The play phase's legal actions of one :class:`GameRules`, made fast: the hand's
-    counts go to the variant's lister as they are (no card list to count again), and
-    each (seat, play) has one :class:`Action`, built once and reused by every game of
-    these rules. Hands holding wild cards go to the wild rank's table when the variant
-    reads it (actions by table position: a Move and an Action are made only for plays
-    listed for the first time); hands walked with wild cards, hands the variant's table
-    does not cover and variants without one go through :meth:`Variant.legal_moves`; the
-    plays and their order are the same either way (a hand without wild cards lists its
-    natural plays, whatever it answers: what Variant.legal_moves does too)."""
-
-    def __init__(self, rules: GameRules) -> None:
-        self.variant = rules.variant
-        self.must_beat = rules.must_beat
-        self.passes = tuple(Action(s, "pass") for s in range(rules.players))
-        self._fast: Any = None  # the variant's fast index; False: not usable
-        self._by_position: list[_SeatActions] = []
-        #: per seat, id(move) -> its action, for plays listed through Variant.legal_moves
-        self._by_move: list[dict[int, Action]] = [{} for _ in range(rules.players)]
-        #: per seat, wild rank -> its actions by position in that rank's table
-        self._by_wild: list[dict[int, _WildSeatActions]] = [{} for _ in range(rules.players)]
-        #: id(play to beat) -> (that play, the lister's answer function or None for a bomb)
-        self._answers: dict[int, tuple[Move, Any]] = {}
-        #: (id(play to beat), wild rank) -> (that play, its reading with that wild rank)
-        self._wild_prev: dict[tuple[int, int], tuple[Move, Move]] = {}
-        self._deck = bytes(self.variant.rules.deck)
-
-    def _fast_index(self) -> Any:
-        fast = self._fast
-        if fast is None:
-            # the variant's table of readings in listing order and its MovePlan
-            # (Variant._prepare_fast); False when the universe is not tabulated
-            fast = getattr(self.variant, "_fast", False)
-            if fast is None:
-                fast = self.variant.fast_index()
-            if fast is not False and not (hasattr(fast, "plan") and type(getattr(fast, "moves", None)) is tuple):
-                fast = False
-            self._fast = fast
-            if fast is not False:
-                self._by_position = [_SeatActions(s, fast.moves) for s in range(len(self.passes))]
-        return fast
-
-    def positions(self, hand: list[int], prev: Move | None) -> list[int] | None:
-        """The positions of the hand's legal plays in the variant's listing order, as
-        ``Variant.legal_moves`` lists them; None when this path does not apply."""
-        fast = self._fast
-        if fast is None:
-            fast = self._fast_index()
-        if fast is False:
-            return None
-        try:
-            raw = bytes(hand)
-        except (ValueError, TypeError):
-            return None
-        if sum(raw) > fast.fits or (int.from_bytes(raw, "little") + fast.over) & fast.high:
-            return None  # more cards than the table's plays, or than the deck holds
-        if prev is None:
-            order = fast.plan.lead(raw)
-        else:
-            known = self._answers.get(id(prev))
-            if known is None or known[0] is not prev:
-                recipe = None
-                if prev.tier < 0:
-                    combo = self.variant.combo_index.get(prev.combo)
-                    if combo is None:
-                        return None
-                    recipe = fast.plan.answerer(combo, prev.size, prev.length, prev.rank)
-                known = self._answers[id(prev)] = (prev, recipe)
-            recipe = known[1]
-            if recipe is not None:
-                order = recipe(raw)
-            else:
-                moves = fast.moves
-                order = [i for i in fast.plan.bomb_plays(raw) if i >= 0 and moves[i].beats(prev)]
-        order.sort()
-        if order and order[0] < 0:  # the lister's placeholders for "no reading" sort first
-            del order[:bisect_left(order, 0)]
-        return order
-
-    def _wild_listing(self, hand: list[int], prev: Move | None, wild: int) -> Any:
-        """A hand holding wild cards, listed as ``Variant.legal_moves`` lists it: (the wild
-        rank's table, the positions in it of the legal plays) when the variant reads the
-        table for this query, else its LegalMoves (the hand walked); None when the hand is
-        not one of the deck's (Variant.legal_moves says what is wrong with it)."""
-        deck = self._deck
-        try:
-            if len(hand) != len(deck) or not all(map(_le, hand, deck)) or min(hand) < 0:
-                return None
-        except TypeError:
-            return None
-        if prev is not None:
-            # the play to beat as the variant reads it with this wild rank (the very Move
-            # when it is one of its readings), memoised by the play's identity
-            known = self._wild_prev.get((id(prev), wild))
-            if known is None or known[0] is not prev:
-                if len(self._wild_prev) >= _MEMO_LIMIT:
-                    self._wild_prev.clear()
-                known = self._wild_prev[(id(prev), wild)] = (prev, self.variant.reading(prev, wild))
-            prev = known[1]
-        wilds = self.variant.wild_moves()
-        counts = list(hand)
-        got = wilds.legal_positions(counts, prev, wild)
-        return wilds.legal_moves_enumerated(counts, prev, wild) if got is None else got
-
-    def moves(self, hand: list[int], prev: Move | None, wild: int | None) -> tuple[list[Move], bool]:
-        """The legal plays of a hand and whether it may pass (Game.legal_moves)."""
-        order = None if wild is not None and hand[wild] else self.positions(hand, prev)
-        if order is None:
-            lm = self.variant.legal_moves(C.deck_list(hand), after=prev, wild=wild)
-            moves, can_pass = list(lm.moves), lm.can_pass
-        else:
-            moves, can_pass = list(map(self._fast.moves.__getitem__, order)), prev is not None
-        return moves, can_pass and not (self.must_beat and moves)
-
-    def actions(self, seat: int, hand: list[int], prev: Move | None, wild: int | None) -> list[Action]:
-        """Every legal play and pass of ``seat`` as actions, the same objects every time."""
-        return self.listed(seat, hand, prev, wild)[0]
-
-    def listed(self, seat: int, hand: list[int], prev: Move | None,
-               wild: int | None) -> tuple[list[Action], Any]:
-        """:meth:`actions`, and what tells at once whether an object is one of them (see
-        :func:`_listed`)."""
-        proof: Any = None
-        if wild is not None and hand[wild]:
-            got = self._wild_listing(hand, prev, wild)
-            if type(got) is tuple:
-                out, proof = self._wild_actions(seat, wild, *got)
-                can_pass = prev is not None
-            else:
-                if got is None:
-                    got = self.variant.legal_moves(C.deck_list(hand), after=prev, wild=wild)
-                out, can_pass = self._actions_of_moves(seat, got, wild)
-        else:
-            order = self.positions(hand, prev)
-            if order is not None:
-                index = self._by_position[seat]
-                out = list(map(index.__getitem__, order))
-                proof = (index, order)
-                can_pass = prev is not None
-            else:
-                out, can_pass = self._actions_of_moves(
-                    seat, self.variant.legal_moves(C.deck_list(hand), after=prev, wild=wild), wild)
-        if can_pass and not (self.must_beat and out):
-            out.append(self.passes[seat])
-        return out, proof
-
-    def _wild_actions(self, seat: int, wild: int, table: Any, positions: list[int]) -> tuple[list[Action], Any]:
-        """The actions of table positions: those the seat has, and for the others (found
-        by C-level passes) their Moves made in bulk and an Action each."""
-        by_rank = self._by_wild[seat]
-        index = by_rank.get(wild)
-        if index is None or index.table is not table:
-            index = by_rank[wild] = _WildSeatActions(table)
-        out: list[Any] = list(map(index.get, positions))
-        if not all(out):  # an Action is always true: None marks a play without one yet
-            at = list(compress(range(len(out)), map(_not, out)))
-            ps = list(map(positions.__getitem__, at))
-            kept = sum(map(len, by_rank.values()))
-            if kept + len(ps) > _WILD_ACTIONS_LIMIT:
-                for other in by_rank.values():
-                    if other is not index:
-                        other.clear()
-                if len(index) + len(ps) > _WILD_ACTIONS_LIMIT:
-                    index.clear()
-            moves = self.variant.wild_moves().moves_at(table, ps)
-            cards = list(map(_cards_of, moves))
-            k = len(moves)
-            made = _make_actions([seat] * k, _repeat("play", k), cards, moves)
-            any(map(out.__setitem__, at, made))  # C-level stores (each returns None)
-            index.update(zip(ps, made))
-            index.rev.update(zip(map(id, made), ps))
-        return out, (index, positions)
-
-    def _actions_of_moves(self, seat: int, lm: LegalMoves, wild: int | None) -> tuple[list[Action], bool]:
-        """The actions of the plays of a LegalMoves, by id(move) (each checked to be that
-        move's: the action keeps its move alive, so the id is not reused)."""
-        table = self._by_move[seat]
-        moves = lm.moves
-        out = list(map(table.get, map(id, moves), _repeat(_NO_ACTION)))
-        # the plays without an action yet, found by C-level passes
-        at = list(compress(range(len(out)), map(_is_not, map(_move_of, out), moves)))
-        if at:
-            if len(table) + len(at) > (_WILD_ACTIONS_LIMIT if wild is not None else _MEMO_LIMIT):
-                table.clear()
-            for i in at:
-                m = moves[i]
-                out[i] = table[id(m)] = Action(seat, "play", m.cards, m)
-        return out, lm.can_pass
 
 
 # ====================================================================== the game
@@ -1319,7 +537,7 @@ class Game:
     #: the seat that led the first trick (ddzrules_first_leader), once the tricks begin
     first_leader: int | None
     #: the play phase's legal actions: (the state they are for, the actions, what tells
-    #: whether an object is one of them: see _listed)
+    #: whether an object is one of them: see is_listed)
     _legal_cache: tuple[tuple[Any, ...], list[Action], Any] | None
     _turn: int | None
     _phases: list[Phase]
@@ -1609,7 +827,7 @@ class Game:
         ``events_before`` (-1: since the transaction began); what is wrong, or None."""
         stake = self._stake
         if type(stake) is not int or not 0 <= stake <= FACTOR_LIMIT:
-            problem = _number_problem(stake, zero_ok=True)
+            problem = number_problem(stake, zero_ok=True)
             if problem is not None:
                 return f"set game.stake to {problem}"
         landlord = self._landlord
@@ -1617,7 +835,7 @@ class Game:
             return f"set game.landlord to {brief(landlord)}, not a seat 0-{self.players - 1}"
         if self._pair_factors:
             for seat, f in self._pair_factors.items():
-                problem = _factor_problem(f)
+                problem = factor_problem(f)
                 if problem is not None:
                     return f"set the pairwise factor of seat {brief(seat)} to {problem}"
         events = self._events
@@ -1626,7 +844,7 @@ class Game:
             events_before = len(events) if kept is None or kept[1] is None else len(kept[1])
         if len(events) > events_before:
             for e in events[events_before:]:
-                problem = _event_problem(e)
+                problem = event_problem(e)
                 if problem is not None:
                     return f"added {problem}"
         return None
@@ -1726,7 +944,7 @@ class Game:
         checked as a hook's is (PHASE_CHECKS)."""
         phase = self._current
         plugin, hook = self._owner
-        context = {"seat": self._turn} if method == "options" else _NO_CONTEXT
+        context = {"seat": self._turn} if method == "options" else NO_CONTEXT
         return call_plugin(self, plugin, hook, getattr(phase, method), [self, *args],
                            PHASE_CHECKS[method], context, method)
 
@@ -1919,7 +1137,7 @@ class Game:
         return m
 
     def hand_string(self, seat: int) -> str:
-        return _counts_string(self.hands[seat])
+        return counts_string(self.hands[seat])
 
     def hand_counts(self, seat: int) -> list[int]:
         return self.hands[seat]
@@ -2017,7 +1235,7 @@ class Game:
             raise PlayError(f"it is seat {self._turn}'s turn, not seat {action.seat}'s")
         if self.phase == "play":
             cached = self._legal_cache
-            if cached is not None and cached[0] == self._play_state() and _listed(action, cached[1], cached[2]):
+            if cached is not None and cached[0] == self._play_state() and is_listed(action, cached[1], cached[2]):
                 # an action legal_actions just listed for this very state: no need to check it again
                 if action.kind == "pass":
                     self._pass(action)
@@ -2139,7 +1357,7 @@ class Game:
         a transaction, as the plugins' on_play (and at the end on_game_end and settle) run."""
         seat = action.seat
         hand = self.hands[seat]
-        counts = _play_counts(move.packed)
+        counts = play_counts(move.packed)
         for r, c in counts:
             hand[r] -= c
         last_play, last_seat, passes = self.last_play, self.last_seat, self.passes
@@ -2243,11 +1461,11 @@ class Game:
         view = _new(PlayerView)  # its fields set at once, not through the dataclass __init__
         view.__dict__ = {
             "seat": seat, "phase": phase,
-            "hand": _counts_string(self.hands[seat]) if self._visible_dealt is None else self.seen_hand(seat),
+            "hand": counts_string(self.hands[seat]) if self._visible_dealt is None else self.seen_hand(seat),
             "hand_sizes": list(map(sum, self.hands)), "landlord": self._landlord,
             "to_act": None if phase == "over" else self._turn,
             "stake": self._stake, "multiple": self.multiple if self._events else 1.0,
-            "kitty": _counts_string(self.kitty) if self.kitty_visible else None,
+            "kitty": counts_string(self.kitty) if self.kitty_visible else None,
             "shown_hands": {s: self.seen_hand(s) for s in self._shown_hands if s != seat} if self._shown_hands else {},
             "last_play": self.last_play, "last_seat": self.last_seat,
             "extra": dict(self._public), "private": dict(self._private[seat]),
@@ -2255,3 +1473,8 @@ class Game:
             "_lazy": (history, len(history), played, tuple(map(len, played))),
         }
         return view
+
+
+if TYPE_CHECKING:  # the type checker holds Game and GameRules to the faces the hooks' contracts show
+    _game_face: type[GameState] = Game
+    _rules_face: type[TableRules] = GameRules

@@ -1,0 +1,194 @@
+"""What the runtime accepts of plugin code's answers: each hook's answer and each phase
+method's, checked against the contracts of :mod:`ddzrules.hookspecs` (a check returns the
+answer as the runtime keeps it or raises ValueError saying what is wrong), and the limits
+on factors and scores."""
+
+from __future__ import annotations
+
+import math
+import operator
+from typing import Any
+
+from ddzrules import cards as C
+from ddzrules.errors import brief, escaped
+from ddzrules.runtime.values import Action, GameState, MultiplierEvent
+
+#: a float, exact for integers up to 2**53 (and a larger int would not even convert)
+FACTOR_LIMIT = 2**53
+#: a score beyond ±this is refused (records and engines read scores as 64-bit integers)
+SCORE_LIMIT = 2**63
+#: how much of an exception's text a PluginError quotes (one line, control characters escaped)
+_QUOTE_LIMIT = 200
+
+
+def raised_text(e: BaseException) -> str:
+    """What plugin code raised, for a message: its type and its text, on one line and clipped."""
+    try:
+        text = str(e)
+    except Exception:  # noqa: BLE001 - a hostile __str__ must not hide the failure
+        text = ""
+    text = escaped(text)
+    if len(text) > _QUOTE_LIMIT:
+        text = text[:_QUOTE_LIMIT - 1] + "…"
+    kind = escaped(type(e).__name__)
+    return f"raised {kind}: {text}" if text else f"raised {kind}"
+
+
+def number_problem(value: object, zero_ok: bool) -> str | None:
+    """Why ``value`` is not a finite int or float above 0 (0 included when ``zero_ok``) and at
+    most FACTOR_LIMIT, or None when it is one."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return f"{brief(value)}, not a number"
+    if isinstance(value, float) and math.isnan(value):  # (a huge int does not convert)
+        return "NaN"
+    if value in (math.inf, -math.inf):
+        return f"{value}, not finite"
+    if value < 0 or (value == 0 and not zero_ok):
+        return f"{value}, {'below' if zero_ok else 'not above'} 0"
+    if value > FACTOR_LIMIT:
+        return f"{brief(value)}, above 2**53"
+    return None
+
+
+def factor_problem(value: object) -> str | None:
+    """Why ``value`` is not a multiplier or pairwise factor (a finite number above 0)."""
+    return number_problem(value, zero_ok=False)
+
+
+def event_problem(event: object) -> str | None:
+    """Why ``event`` is not a MultiplierEvent with a factor a finite number above 0."""
+    if not isinstance(event, MultiplierEvent):
+        return f"{brief(event)}, not a MultiplierEvent"
+    # read untyped: compiled code would check it as int | float first
+    problem = factor_problem(getattr(event, "factor", None))
+    return None if problem is None else f"event {brief(event.name)} with factor {problem}"
+
+
+def _seat_of(game: GameState, value: object, what: str) -> int:
+    """``value`` as a seat of ``game`` (an int, or an integer type's __index__); ValueError
+    saying what it is otherwise."""
+    if type(value) is int and 0 <= value < game.players:  # type: ignore[operator]
+        return value  # type: ignore[return-value]
+    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
+        raise ValueError(f"answered {brief(value)} as {what}, not a seat 0-{game.players - 1}")
+    seat = operator.index(value)  # type: ignore[arg-type]
+    if not 0 <= seat < game.players:
+        raise ValueError(f"answered seat {brief(seat)} as {what}; the seats are 0-{game.players - 1}")
+    return seat
+
+
+def _sequence(value: object, what: str) -> list[Any]:
+    """A plugin's list (or tuple) answer as a list; ValueError for anything else (an
+    iterator or generator, which could be endless, included)."""
+    if not isinstance(value, (list, tuple)):
+        raise ValueError(f"answered {brief(value)}, not a list of {what}")  # noqa: TRY004 - the checks' one kind
+    return list(value)
+
+
+def _check_seat(game: GameState, answer: Any, context: dict[str, Any]) -> Any:
+    return _seat_of(game, answer, context.get("_what", "a seat"))
+
+
+def _check_wild(game: GameState, answer: Any, context: dict[str, Any]) -> Any:
+    stand_for = game.variant.rules.stand_for
+    if isinstance(answer, bool) or not hasattr(type(answer), "__index__"):
+        raise ValueError(f"answered {brief(answer)}, not a rank index")
+    rank = operator.index(answer)
+    if rank not in stand_for:
+        name = C.RANKS[rank] if 0 <= rank < len(C.RANKS) else brief(rank)
+        raise ValueError(f"answered rank {name}, which cannot be a wild rank of {game.variant.name}")
+    return rank
+
+
+def _is_phase(value: object) -> bool:
+    return all(callable(getattr(value, name, None)) for name in ("to_act", "options", "apply"))
+
+
+def _check_phase(game: GameState, answer: Any, context: dict[str, Any]) -> Any:
+    if not _is_phase(answer):
+        raise ValueError(f"answered {brief(answer)}, not a phase (to_act, options and apply)")
+    return answer
+
+
+def _check_phases(game: GameState, answer: Any, context: dict[str, Any]) -> Any:
+    phases = _sequence(answer, "phases")
+    for phase in phases:
+        if not _is_phase(phase):
+            raise ValueError(f"answered {brief(phase)} among its phases, not a phase "
+                             "(to_act, options and apply)")
+    return phases
+
+
+def _check_restriction(game: GameState, answer: Any, context: dict[str, Any]) -> Any:
+    """The allowed actions as the very objects of ``actions`` (an equal action stands for
+    the one it equals)."""
+    allowed = _sequence(answer, "actions")
+    actions: list[Action] = context["actions"]
+    ids = set(map(id, actions))
+    out = []
+    for a in allowed:
+        if id(a) not in ids:
+            if not isinstance(a, Action) or a not in actions:
+                raise ValueError(f"answered {brief(a)}, which is not one of the legal actions it was given")
+            a = actions[actions.index(a)]
+        out.append(a)
+    return out
+
+
+def _check_events(game: GameState, answer: Any, context: dict[str, Any]) -> Any:
+    events = _sequence(answer, "MultiplierEvents")
+    for event in events:
+        problem = event_problem(event)
+        if problem is not None:
+            raise ValueError(f"answered {problem}")
+    return events
+
+
+def _check_scores(game: GameState, answer: Any, context: dict[str, Any]) -> Any:
+    scores = _sequence(answer, "scores")
+    if len(scores) != game.players:
+        raise ValueError(f"answered {len(scores)} scores for {game.players} seats")
+    out = []
+    for s in scores:
+        if isinstance(s, bool) or not hasattr(type(s), "__index__"):
+            raise ValueError(f"answered the score {brief(s)}, not an integer")
+        score = operator.index(s)
+        if not -SCORE_LIMIT <= score <= SCORE_LIMIT:
+            raise ValueError(f"answered the score {brief(score)}, beyond ±2**63")
+        out.append(score)
+    return out
+
+
+def _check_options(game: GameState, answer: Any, context: dict[str, Any]) -> Any:
+    options = _sequence(answer, "actions")
+    seat = context["seat"]
+    if not options:
+        raise ValueError(f"offered seat {seat} no action")
+    for a in options:
+        if not isinstance(a, Action) or a.seat != seat:
+            raise ValueError(f"offered {brief(a)}, not an action of seat {seat}")
+    return options
+
+
+def _check_to_act(game: GameState, answer: Any, context: dict[str, Any]) -> Any:
+    return _seat_of(game, answer, "the seat to act")
+
+
+#: what each hook's answers must be (a function of the game, the answer that is not
+#: None and the call's arguments, returning the answer as the runtime keeps it, raising
+#: ValueError saying what is wrong); the contracts are in ddzrules.hookspecs
+HOOK_CHECKS: dict[str, Any] = {
+    "ddzrules_wild_rank": _check_wild,
+    "ddzrules_first_bidder": _check_seat,
+    "ddzrules_landlord_phase": _check_phase,
+    "ddzrules_first_leader": _check_seat,
+    "ddzrules_restrict_actions": _check_restriction,
+    "ddzrules_declaration_phases": _check_phases,
+    "ddzrules_on_play": _check_events,
+    "ddzrules_on_game_end": _check_events,
+    "ddzrules_settle": _check_scores,
+    "ddzrules_settle_escape": _check_scores,
+}
+NO_CONTEXT: dict[str, Any] = {}
+#: the methods of a phase, checked as the hooks are
+PHASE_CHECKS: dict[str, Any] = {"to_act": _check_to_act, "options": _check_options, "apply": None}
