@@ -47,15 +47,16 @@ def run_json(script: str, *args: str) -> dict[str, Any]:
 def game_index_cost(games: int, rounds: int, far: int = 100_000) -> dict[str, float]:
     """CPU seconds per game of games ``0..games-1`` and ``far..far+games-1`` of one
     hubei-3p run (random bots), rounds interleaved, medians; and their ratio."""
-    from ddzrules import simulate
+    from ddzrules.simulate import play_span
 
-    simulate._init_worker(["hubei-3p"], [["random"] * 3])
+    specs, bots = ["hubei-3p"], [["random"] * 3]
+    play_span(specs, bots, 0, 0, 0)  # the rules loaded before the clock starts
     per: dict[int, list[float]] = {0: [], far: []}
     for r in range(rounds):
         for start in (0, far):
             t = time.process_time()
             for i in range(start, start + games):
-                simulate._play_index((r, i))
+                play_span(specs, bots, r, i, i + 1)
             per[start].append((time.process_time() - t) / games)
     near, away = statistics.median(per[0]), statistics.median(per[far])
     return {"game_0_ms": near * 1e3, f"game_{far}_ms": away * 1e3, "ratio": away / near}

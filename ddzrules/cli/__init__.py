@@ -112,7 +112,7 @@ def backend_options(fn: F) -> F:
     fn = click.option("--address", default=None, metavar="ADDR",
                       help="With --backend ray: the Ray cluster to join (HOST:PORT, ray://HOST:PORT or "
                            "auto); without it a local Ray is started.")(fn)
-    return click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True,
+    return click.option("--backend", type=click.Choice(tuple(BACKENDS)), default="local", show_default=True,
                         help="Where the games run: processes of this machine, or Ray tasks "
                              "(ddzrules[ray]; see docs/ray.md). The figures are the same.")(fn)
 

@@ -14,23 +14,44 @@ paired difference to the first. See ``docs/simulation.md``.
 
 from __future__ import annotations
 
-import hashlib
 import math
-import os
-import signal
-import threading
-import weakref
 from collections import Counter
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from contextlib import closing, contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from ddzrules import cards as C
-from ddzrules.bots import BOTS, Agent, make_bot
-from ddzrules.errors import DdzError, brief
-from ddzrules.moves import Move
-from ddzrules.runtime import Game, GameRules, MatchInfo, PluginRegistry, implemented_hooks
+from ddzrules.bots import BOTS
+from ddzrules.errors import brief
+from ddzrules.runtime import GameRules
+from ddzrules.simulate.backends import (
+    BACKENDS,
+    MAX_WORKERS,
+    WORKERS_PER_CPU,
+    Backend,
+    LocalBackend,
+    Run,
+    check_workers,
+    get_backend,
+    play_span,
+    register_backend,
+    usable_cpus,
+    worker_limit,
+)
+from ddzrules.simulate.games import (
+    BID_KINDS,
+    FIGURE_NAMES,
+    FIGURES,
+    Figure,
+    GameSummary,
+    RuleFacts,
+    game_seed,
+    is_rocket,
+    play_game,
+    rule_facts,
+    seat_bots,
+    stake_unit,
+    summarise,
+)
+from ddzrules.simulate.ray_backend import RayBackend
 from ddzrules.simulate.stats import (
     CONFIDENCE,
     Moments,
@@ -40,302 +61,28 @@ from ddzrules.simulate.stats import (
     wilson_interval,
 )
 
+__all__ = [
+    "BACKENDS", "BID_KINDS", "CONFIDENCE", "FIGURES", "FIGURE_NAMES", "MAX_WORKERS", "WORKERS_PER_CPU",
+    "Accumulator", "Backend", "Figure", "GameSummary", "LocalBackend", "PairedAccumulator", "Progress",
+    "RayBackend", "RuleFacts", "Run", "aggregate", "check_workers", "compare_specs", "decimals_for", "fixed",
+    "format_comparison", "game_seed", "get_backend", "half_width", "is_rocket", "play_game", "play_span",
+    "register_backend", "rule_facts", "run_games", "seat_bots", "significant", "stake_unit", "summarise",
+    "usable_cpus", "worker_limit",
+]
+
+# the built-in backends, registered as a third party's would be
+register_backend(LocalBackend())
+register_backend(RayBackend())
+
+#: each figure's kind, and the figures that are never negative (their intervals clipped at 0)
+_KIND = {f.name: f.kind for f in FIGURES}
+_NONNEGATIVE = {f.name for f in FIGURES if f.nonnegative}
+
 #: a progress callback: (games finished, games in all); a "game" of a comparison is
 #: one seed played under every rule set
 Progress = Callable[[int, int], None]
 
 
-def game_seed(seed: int, index: int) -> int:
-    """The seed of game ``index`` of a run seeded ``seed`` (stable across Python versions)."""
-    digest = hashlib.sha256(f"ddzrules:{seed}:{index}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
-
-
-def play_game(rules: GameRules, agents: Sequence[Agent], seed: int, match: MatchInfo | None = None,
-              on_action: Callable[[Game, Any], None] | None = None) -> Game:
-    """Play one whole game; each seat's agent chooses among the legal actions."""
-    game = rules.new_game(seed, match)
-    while not game.over:
-        seat = game.to_act
-        assert seat is not None
-        legal = game.legal_actions()
-        action = agents[seat].act(game.view(seat), legal)
-        game.apply(action)
-        if on_action is not None:
-            on_action(game, action)
-    return game
-
-
-def seat_bots(bots: Sequence[str], players: int) -> list[str]:
-    """One bot kind per seat: ``bots`` repeated (or cut) to ``players`` seats."""
-    if not bots:
-        raise ValueError("at least one bot kind is needed")
-    return (list(bots) * players)[:players]
-
-
-# ====================================================================== figures
-
-
-@dataclass(frozen=True)
-class Figure:
-    """A per-game figure: ``proportion`` (a yes/no per game; Wilson interval) or
-    ``mean`` (a number per game; normal interval of the mean). The interval of a
-    figure that cannot be negative (a count, a multiple) is cut at 0: the normal
-    approximation would otherwise put the lower end of a rare count below it."""
-
-    name: str
-    kind: str
-    label: str
-    about: str
-    nonnegative: bool = True
-
-
-#: every per-game figure, in the order reports print them
-FIGURES: tuple[Figure, ...] = (
-    Figure("landlord_won", "proportion", "landlord win rate", "the landlord's side won the game"),
-    Figure("multiple", "mean", "multiple",
-           "the game's multiple: the product of its multiplier events "
-           "(bombs, spring, robs, 明牌 …)"),
-    Figure("bombs", "mean", "bombs",
-           "bomb-class plays other than rockets (led or not, effective or not)"),
-    Figure("rockets", "mean", "rockets",
-           "bomb-class plays made of jokers only (王炸: XD, or XXDD with two decks), wherever "
-           "the spec ranks them among its bombs"),
-    Figure("spring", "proportion", "spring rate", "春天: a spring was scored"),
-    Figure("anti_spring", "proportion", "anti-spring rate", "反春: an anti-spring was scored"),
-    Figure("redeals", "mean", "redeals", "deals thrown in because nobody took the landlord"),
-    Figure("bids", "mean", "bids",
-           "landlord claims: bid (叫分), call (叫地主), take (HK 選擇當地主) "
-           "and rob (抢地主) actions"),
-    Figure("robs", "mean", "robs", "rob actions (抢地主, rob-back included)"),
-    Figure("plays", "mean", "plays", "plays of cards (passes not counted)"),
-    Figure("stake", "mean", "stake",
-           "the game's stake: the winning bid, or the base a call or take sets"),
-    Figure("landlord_score", "mean", "landlord score",
-           "the landlord's score, in the settlement's unit", nonnegative=False),
-    Figure("score_per_stake", "mean", "landlord score / stake unit",
-           "the landlord's score divided by the game's stake unit (comparable across "
-           "settlements)", nonnegative=False),
-)
-FIGURE_NAMES = tuple(f.name for f in FIGURES)
-_KIND = {f.name: f.kind for f in FIGURES}
-_NONNEGATIVE = {f.name for f in FIGURES if f.nonnegative}
-
-#: the landlord-phase action kinds counted as bids, by landlord plugin. A plugin not
-#: listed may declare its own as a class attribute ``bid_kinds``; otherwise its
-#: rule sets have no bids figure (n/a).
-BID_KINDS: dict[str, tuple[str, ...]] = {
-    "point-bids": ("bid",),
-    "call-rob": ("call", "rob"),
-    "hk-rob": ("take", "rob"),
-}
-
-
-@dataclass(frozen=True)
-class RuleFacts:
-    """What a rule set has, so that a figure it lacks is ``None`` (n/a), never 0."""
-
-    has_bombs: bool
-    has_rockets: bool
-    #: the bomb classes whose every play is made of jokers only (the rocket)
-    rocket_combos: frozenset[str]
-    has_spring: bool
-    bid_kinds: tuple[str, ...] | None
-    settlement: str | None
-    unit: str | None
-    #: what a comparison must share for a seed to deal the same cards
-    deal_key: tuple[Any, ...]
-
-    @property
-    def has_robs(self) -> bool:
-        return self.bid_kinds is not None and "rob" in self.bid_kinds
-
-
-_facts_cache: weakref.WeakKeyDictionary[GameRules, RuleFacts] = weakref.WeakKeyDictionary()
-
-
-def _plugin_name(inst: Any, registered: str) -> str:
-    return str(getattr(inst, "name", registered))
-
-
-def _is_rocket_cards(cards: str) -> bool:
-    return bool(cards) and all(c in "XD" for c in cards)
-
-
-def is_rocket(move: Move) -> bool:
-    """A rocket: a bomb-class play made of jokers only. Decided by what was played, not
-    by where the spec ranks it among its bombs: a house rule that puts a bomb class
-    above the rocket still counts its rockets as rockets (wild cards never stand for a
-    joker, so the cards say it)."""
-    return move.is_bomb and _is_rocket_cards(move.cards)
-
-
-def rule_facts(rules: GameRules) -> RuleFacts:
-    """The figures a rule set has: bombs, rockets, spring, bids, robs, the score's unit."""
-    cached = _facts_cache.get(rules)
-    if cached is not None:
-        return cached
-    variant = rules.variant
-    deck = variant.rules.deck
-    # the rocket classes: bombs a hand of every joker of the deck can play that are made
-    # of jokers only (the legal-move tables games use anyway), and whose every play of
-    # the universe is such a play — a class that also has other plays ("4 | <XD>")
-    # still has bombs
-    jokers = [0] * len(deck)
-    for j in C.JOKERS:
-        jokers[j] = deck[j]
-    joker_plays = Counter(m.combo for m in variant.legal_moves(C.deck_list(jokers)).moves
-                          if is_rocket(m))
-    per_combo = variant.census().by_combo
-    bomb_classes = [c.name for c in variant.rules.combos if c.tier >= 0]
-    rocket_combos = frozenset(name for name in bomb_classes
-                              if joker_plays[name] and joker_plays[name] == per_combo.get(name))
-    has_bombs = any(name not in rocket_combos for name in bomb_classes)
-    has_spring = False
-    bid_kinds: tuple[str, ...] | None = None
-    settlement: str | None = None
-    for role, registered, inst in rules.active:
-        if role == "multipliers" and "ddzrules_on_game_end" in implemented_hooks(inst):
-            has_spring = True
-        if role == "landlord":
-            name = _plugin_name(inst, registered)
-            declared = getattr(inst, "bid_kinds", None)
-            bid_kinds = tuple(declared) if declared else BID_KINDS.get(name)
-        if role == "settlement":
-            settlement = _plugin_name(inst, registered)
-    units = {"stake-settlement": "points", "win-points": "points", "beans": "beans",
-             "cards-left": "points"}
-    unit = units.get(settlement or "")
-    for role, _, inst in rules.active:
-        if role == "settlement" and unit is None:
-            unit = getattr(inst, "stake_unit_name", None)
-    facts = RuleFacts(has_bombs, bool(joker_plays), rocket_combos, has_spring, bid_kinds, settlement, unit,
-                      (tuple(deck), rules.players, rules.hand_size, rules.kitty_size,
-                       rules.undealt))
-    _facts_cache[rules] = facts
-    return facts
-
-
-def stake_unit(game: Game) -> tuple[float, str] | None:
-    """The game's stake unit and its name: what one farmer–landlord pair settles at
-    multiple 1 (no 加倍/加棒), so that ``score / unit`` compares across settlements.
-
-    * ``stake-settlement``: ``per_farmer × stake`` points (the stake is the winning
-      bid, or 3 for an HK take);
-    * ``win-points``: ``points`` (the points a winner scores);
-    * ``beans``: ``stake × rate × wild_factor`` beans (底分 × N, × the 癞子场 factor).
-
-    Another settlement plugin may provide a method ``stake_unit(game) -> float`` and
-    a class attribute ``stake_unit_name``; without them the answer is None.
-    """
-    for role, registered, inst in game.rules.active:
-        if role != "settlement":
-            continue
-        name = _plugin_name(inst, registered)
-        if name == "stake-settlement":
-            return float(inst.per_farmer * game.stake), "points"
-        if name == "win-points":
-            return float(inst.points), "points"
-        if name == "beans":
-            return float(game.stake * inst.rate * inst.wild_factor), "beans"
-        custom = getattr(inst, "stake_unit", None)
-        if callable(custom):
-            value = custom(game)
-            try:
-                amount = float(value)
-            except (TypeError, ValueError, OverflowError):
-                raise DdzError(f"settlement plugin {name!r}: stake_unit(game) must return a number, "
-                               f"not {brief(value)}") from None
-            return amount, str(getattr(inst, "stake_unit_name", "points"))
-    return None
-
-
-@dataclass
-class GameSummary:
-    """The figures of one game that a simulation aggregates (None: the rule set
-    does not have the figure)."""
-
-    index: int
-    landlord: int | None  # None: a table without a landlord (free-for-all, partnerships)
-    landlord_won: bool | None
-    multiple: float
-    bombs: int | None  # bomb-class plays other than rockets (is_rocket)
-    spring: bool | None
-    anti_spring: bool | None
-    plays: int
-    redeals: int
-    stake: float | None  # the runtime's game.stake (an int in the bundled plugins)
-    scores: list[int]
-    events: dict[str, int] = field(default_factory=dict)
-    stats: dict[str, float] = field(default_factory=dict)
-    rockets: int | None = None
-    bids: int | None = None
-    robs: int | None = None
-    landlord_score: int | None = 0
-    stake_unit: float | None = None
-    unit: str | None = None
-    score_per_stake: float | None = None
-    #: the seats of the winning side (the first out's: the landlord or the farmers, a team,
-    #: or the winner alone)
-    winners: tuple[int, ...] = ()
-
-    def figures(self) -> dict[str, float | None]:
-        """Every figure of :data:`FIGURES`: booleans as 0/1, None where n/a."""
-        out: dict[str, float | None] = {}
-        for name in FIGURE_NAMES:
-            v = getattr(self, name)
-            out[name] = None if v is None else (int(v) if isinstance(v, bool) else v)
-        return out
-
-
-def summarise(game: Game, index: int) -> GameSummary:
-    """The per-game figures of a finished game; at a table without a landlord the
-    landlord figures (win rate, stake, landlord score, score per stake) are None (n/a)."""
-    assert game.scores is not None
-    facts = rule_facts(game.rules)
-    plays = sum(1 for a in game.history if a.kind == "play")
-    bombs = rockets = 0
-    for ms in game.played:
-        for m in ms:
-            if is_rocket(m):
-                rockets += 1
-            elif m.is_bomb:
-                bombs += 1
-    names = Counter(e.name for e in game.events)
-    kinds = facts.bid_kinds
-    bids = None if kinds is None else sum(1 for a in game.history if a.kind in kinds)
-    robs = sum(1 for a in game.history if a.kind == "rob") if facts.has_robs else None
-    has_landlord = game.landlord is not None
-    landlord_score = game.scores[game.landlord] if game.landlord is not None else None
-    unit = stake_unit(game)
-    per_stake = (landlord_score / unit[0] if landlord_score is not None and unit is not None
-                 and unit[0] else None)
-    summary = GameSummary(
-        index, game.landlord, bool(game.landlord_won) if has_landlord else None, game.multiple,
-        bombs if facts.has_bombs else None,
-        names["spring"] > 0 if facts.has_spring else None,
-        names["anti_spring"] > 0 if facts.has_spring else None,
-        plays, len(game.redeal_reasons), game.stake if has_landlord else None, list(game.scores),
-        dict(names), dict(game.stats),
-        rockets=rockets if facts.has_rockets else None, bids=bids, robs=robs,
-        landlord_score=landlord_score, stake_unit=unit[0] if unit else None,
-        unit=unit[1] if unit else facts.unit, score_per_stake=per_stake,
-        winners=tuple(game.winners))
-    _check_finite(summary, game.rules.variant.name)
-    return summary
-
-
-def _check_finite(s: GameSummary, spec: str) -> None:
-    """Refuse a game whose figures are not finite numbers (a plugin's factors that
-    overflow a float, a stake unit or a statistic of NaN): no mean, interval or JSON
-    can be made of them, and a report must not print them as numbers."""
-    values: list[tuple[str, Any]] = [("multiple", s.multiple), ("stake unit", s.stake_unit),
-                                     ("score per stake unit", s.score_per_stake)]
-    values += [(f"statistic {k!r}", v) for k, v in s.stats.items()]
-    for what, value in values:
-        if value is not None and not (isinstance(value, int) or math.isfinite(value)):
-            raise DdzError(f"{spec}, game {s.index}: its {what} is {value}, not a finite number "
-                           "(a plugin's factors overflow a float?): no figure can be made of it")
 
 
 # ====================================================================== aggregation
@@ -515,145 +262,6 @@ def _difference_entry(a: Moments, b: Moments, d: Moments | None,
 
 # ====================================================================== running games
 
-#: worker processes per CPU this process may use: past the cores more processes only
-#: cost memory (each loads the rule sets and their tables) and start-up time; a little
-#: above one per core still helps while other jobs share the machine
-WORKERS_PER_CPU = 4
-#: the most worker processes of a run on any machine
-MAX_WORKERS = 256
-
-
-def usable_cpus() -> int:
-    """The CPUs this process may run on (its affinity, where the platform says)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):  # not Linux
-        return max(1, os.cpu_count() or 1)
-
-
-def worker_limit() -> int:
-    """The most ``workers`` a run may ask for here: :data:`WORKERS_PER_CPU` per usable
-    CPU, at most :data:`MAX_WORKERS`. The one cap of every command that takes
-    ``--workers`` (simulate, diff) and of :func:`compare_specs`."""
-    return min(MAX_WORKERS, WORKERS_PER_CPU * usable_cpus())
-
-
-def check_workers(workers: int | None, option: str = "workers") -> None:
-    """A ValueError when ``workers`` (None: the default) is below 1 or above
-    :func:`worker_limit`: refused, never quietly lowered."""
-    if workers is None:
-        return
-    limit = worker_limit()
-    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= limit:
-        raise ValueError(f"{option} must be between 1 and {limit} ({WORKERS_PER_CPU} per CPU of the "
-                         f"{usable_cpus()} this process may use, at most {MAX_WORKERS}), not {brief(workers)}")
-
-
-# per-process state of the worker pool: (rules, bot kind per seat) per rule set
-_worker_sets: list[tuple[GameRules, list[str]]] = []
-
-
-def _init_worker(specs: Sequence[str], bots: Sequence[Sequence[str]],
-                 loaded: Sequence[GameRules] | None = None) -> None:
-    """Load the rule sets (or take those already ``loaded`` in this process)."""
-    global _worker_sets
-    rules = list(loaded) if loaded is not None else [GameRules.load(spec) for spec in specs]
-    _worker_sets = [(r, list(kinds)) for r, kinds in zip(rules, bots)]
-
-
-def _init_pool_worker(specs: Sequence[str], bots: Sequence[Sequence[str]]) -> None:
-    """A pool worker: Ctrl-C is the parent's to handle (it terminates the pool), so a
-    worker ignores SIGINT instead of printing its own KeyboardInterrupt traceback."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _init_worker(specs, bots)
-
-
-@contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    """SIGINT ignored in this process while the pool's workers start: an ignored signal
-    stays ignored across exec, and Python keeps it so, so a worker cannot be interrupted
-    while it imports, before its initializer runs. (Only the main thread can set it.)"""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
-def _play_index(args: tuple[int, int]) -> list[GameSummary]:
-    """Game ``index`` of a run seeded ``seed``, under every rule set of the worker:
-    same game seed, same match position, same bots seeded the same way."""
-    seed, index = args
-    gseed = game_seed(seed, index)
-    out = []
-    for rules, kinds in _worker_sets:
-        agents = [make_bot(kind, gseed + 101 * (i + 1)) for i, kind in enumerate(kinds)]
-        game = play_game(rules, agents, gseed, MatchInfo(index, seed))
-        out.append(summarise(game, index))
-    return out
-
-
-#: the rule sets of :func:`play_span` in this process, by (specs, bots, plugins)
-_span_sets: dict[tuple[Any, ...], list[tuple[GameRules, list[str]]]] = {}
-
-
-def play_span(specs: Sequence[str], bots: Sequence[Sequence[str]], seed: int, start: int,
-              stop: int) -> list[list[GameSummary]]:
-    """The summaries of games ``start`` to ``stop - 1`` of a run seeded ``seed`` under every
-    spec: a remote worker's task (:mod:`ddzrules.simulate.ray_backend`). The rules are
-    loaded once a process for the same specs, bots and plugins (``DDZRULES_PLUGINS``)."""
-    global _worker_sets
-    key = (tuple(specs), tuple(tuple(b) for b in bots), os.environ.get(PluginRegistry.ENV))
-    if key not in _span_sets:
-        _span_sets.clear()
-        _init_worker(specs, bots)
-        _span_sets[key] = list(_worker_sets)
-    _worker_sets = _span_sets[key]
-    return [_play_index((seed, i)) for i in range(start, stop)]
-
-
-#: where the games run: worker processes of this machine, or Ray tasks
-BACKENDS = ("local", "ray")
-
-
-def _run(specs: Sequence[str], bots: Sequence[Sequence[str]], games: int, seed: int,
-         workers: int | None, loaded: Sequence[GameRules] | None = None,
-         backend: str = "local", address: str | None = None) -> Generator[list[GameSummary], None, None]:
-    """Yield, game index by game index, the summaries of that game under every spec
-    (``loaded``: the specs' rules, already loaded, for the single-process case).
-    ``backend="ray"`` plays them as Ray tasks (:mod:`ddzrules.simulate.ray_backend`): ``workers``
-    is then the CPUs of a local Ray (None: every core), ``address`` a cluster to join."""
-    if backend == "ray":
-        from ddzrules.simulate.ray_backend import run_ray
-
-        yield from run_ray(specs, bots, games, seed, workers, address, play_span)
-        return
-    check_workers(workers)
-    workers = min(workers or 1, games)  # never a process without a game to play
-    jobs = ((seed, i) for i in range(games))  # made as the pool takes them: no list of every game
-    if workers <= 1:
-        _init_worker(specs, bots, loaded)
-        for job in jobs:
-            yield _play_index(job)
-        return
-    import multiprocessing as mp
-
-    ctx = mp.get_context("spawn")
-    initargs = (list(specs), [list(b) for b in bots])
-    chunksize = max(1, min(64, games // (workers * 8) or 1))
-    with _sigint_ignored():
-        pool = ctx.Pool(workers, initializer=_init_pool_worker, initargs=initargs)
-    # however the run ends — finished, an error, Ctrl-C or SIGTERM raised in this
-    # process, or the consumer dropping this generator — the workers are stopped
-    try:
-        yield from pool.imap(_play_index, jobs, chunksize=chunksize)
-    finally:
-        pool.terminate()
-        pool.join()
-
 
 def run_games(spec: str, games: int, seed: int, bots: list[str],
               workers: int = 1) -> Iterator[GameSummary]:
@@ -661,7 +269,8 @@ def run_games(spec: str, games: int, seed: int, bots: list[str],
     fill the seats)."""
     rules = GameRules.load(spec)
     kinds = seat_bots(bots, rules.players)
-    for row in _run([spec], [kinds], games, seed, workers, [rules]):
+    run = Run((spec,), (tuple(kinds),), games, seed, workers, loaded=(rules,))
+    for row in LocalBackend().run(run):
         yield row[0]
 
 
@@ -699,19 +308,17 @@ def compare_specs(specs: list[str], games: int, seed: int, bots: list[str],
     ``unpaired`` the Welch interval of the same difference, ``narrowing`` the paired
     width over the unpaired width.
 
-    ``backend`` is ``"local"`` (``workers`` processes; None means 1) or ``"ray"``
-    (Ray tasks by index range; ``workers`` the CPUs of a local Ray, None every core;
-    ``address`` a cluster to join instead): the figures are the same either way.
+    ``backend`` names a registered :class:`~ddzrules.simulate.backends.Backend`: ``"local"``
+    (``workers`` processes; None means 1) or ``"ray"`` (Ray tasks by index range;
+    ``workers`` the CPUs of a local Ray, None every core; ``address`` a cluster to join
+    instead): the figures are the same whichever plays them.
     """
     if not specs:
         raise ValueError("compare_specs needs at least one spec")
-    if backend not in BACKENDS:
-        raise ValueError(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
+    where = get_backend(backend)
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"games must be at least 1, not {brief(games)}")
-    check_workers(workers)
-    if address is not None and backend != "ray":
-        raise ValueError("an address is for the ray backend only")
+    where.check(workers, address)
     for kind in bots:
         if kind not in BOTS:
             raise ValueError(f"unknown bot {kind!r}; choose from {', '.join(BOTS)}")
@@ -721,9 +328,9 @@ def compare_specs(specs: list[str], games: int, seed: int, bots: list[str],
     accs = [Accumulator(k, confidence) for k in kinds]
     pairable = [f.deal_key == facts[0].deal_key for f in facts]
     pairs = [PairedAccumulator() if ok else None for ok in pairable]
-    # closed however this loop ends (an error in a callback, Ctrl-C): the workers stop now,
-    # not when the generator is collected
-    with closing(_run(specs, kinds, games, seed, workers, rules, backend, address)) as rows:
+    run = Run(tuple(specs), tuple(tuple(k) for k in kinds), games, seed, workers, address, tuple(rules))
+    rows = where.run(run)
+    try:
         for done, row in enumerate(rows, start=1):
             for acc, s in zip(accs, row):
                 acc.add(s)
@@ -734,6 +341,10 @@ def compare_specs(specs: list[str], games: int, seed: int, bots: list[str],
                 on_game(done - 1, row)
             if progress is not None:
                 progress(done, games)
+    finally:  # however this loop ends (an error in a callback, Ctrl-C): the workers stop now
+        close = getattr(rows, "close", None)
+        if close is not None:
+            close()
     results = []
     for r, k, acc in zip(rules, kinds, accs):
         results.append({"spec": r.variant.name, "seed": seed, "bots": k,

@@ -17,10 +17,12 @@ from typing import Any
 
 from ddzrules.errors import DdzError
 from ddzrules.runtime import PluginRegistry
+from ddzrules.simulate.backends import Run, check_workers, play_span
+from ddzrules.simulate.games import GameSummary
 
 #: what a Ray task runs: ``play(specs, bots, seed, start, stop)``, the summaries of games
-#: ``start`` to ``stop - 1`` under every spec (:func:`ddzrules.simulate.play_span`, handed
-#: in by the simulator, so this module needs nothing of it: a task pickles it by name)
+#: ``start`` to ``stop - 1`` under every spec (:func:`ddzrules.simulate.backends.play_span`;
+#: a task pickles it by name)
 PlaySpan = Callable[[Sequence[str], Sequence[Sequence[str]], int, int, int], list[list[Any]]]
 
 #: seconds allowed to reach a cluster's address before giving up
@@ -189,3 +191,16 @@ def _get(ray: Any, ref: Any) -> list[list[Any]]:
         if isinstance(cause, DdzError):
             raise DdzError(str(cause)) from None
         raise DdzError(f"a Ray task failed: {type(cause).__name__}: {cause}") from None
+
+
+class RayBackend:
+    """``--backend ray``: the games as Ray tasks (``workers``: the CPUs of a local Ray, None
+    every core; ``address``: a cluster to join instead)."""
+
+    name = "ray"
+
+    def check(self, workers: int | None, address: str | None) -> None:
+        check_workers(workers)
+
+    def run(self, run: Run) -> Iterator[list[GameSummary]]:
+        return run_ray(run.specs, run.bots, run.games, run.seed, run.workers, run.address, play_span)

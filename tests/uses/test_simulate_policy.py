@@ -201,12 +201,12 @@ def test_a_signal_stops_the_run_with_one_line_and_no_traceback(signum: int, to_g
 
 
 def test_ctrl_c_in_a_single_process_run_is_one_line_too(monkeypatch: pytest.MonkeyPatch) -> None:
-    from ddzrules import simulate
+    from ddzrules.simulate import games
 
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(simulate, "_play_index", interrupted)
+    monkeypatch.setattr(games.GameRules, "new_game", interrupted)  # the first game is interrupted
     # whatever handlers the process had (ray.init, run earlier in this worker, installs its
     # own SIGTERM handler) are the ones it has afterwards
     before = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
