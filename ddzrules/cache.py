@@ -27,6 +27,7 @@ import hmac
 import importlib
 import importlib.machinery
 import importlib.resources
+import importlib.util
 import os
 import re
 import stat
@@ -118,7 +119,10 @@ def _resolved(source: Source) -> ModuleType | tuple[str, str, str]:
     if isinstance(source, str):
         if source.endswith(_FILE_SUFFIXES):
             return ("file", source, "")
-        return sys.modules.get(source) or importlib.import_module(source)
+        module = sys.modules.get(source)
+        # a module not imported yet is found, not imported: hashing the compiler's source
+        # must not cost a process the compiler's import (and its grammar's)
+        return module if module is not None else ("module", source, "")
     raise TypeError(f"code_hash: not a module, a (package, resource) pair or a file name: {source!r}")
 
 
@@ -127,6 +131,11 @@ def _source_digest(source: ModuleType | tuple[str, str, str]) -> bytes:
     """SHA-256 of one source's bytes (read once a process: entries share sources)."""
     if isinstance(source, ModuleType):
         data = _module_bytes(source)
+    elif source[0] == "module":
+        spec = importlib.util.find_spec(source[1])
+        if spec is None:
+            raise ModuleNotFoundError(f"code_hash: no module named {source[1]!r}", name=source[1])
+        data = _spec_bytes(spec, source[1])
     elif source[0] == "resource":
         data = importlib.resources.files(source[1]).joinpath(source[2]).read_bytes()
     else:
@@ -139,9 +148,13 @@ def _module_bytes(module: ModuleType) -> bytes:
     """The bytes a module is made of: its source file (an ``__init__.py`` for a package);
     for an extension module, the ``.py`` beside it when shipped, else the extension file.
     Raises ValueError for a module with no file (built in, frozen, a namespace package)."""
-    spec = module.__spec__
+    return _spec_bytes(module.__spec__, module.__name__)
+
+
+def _spec_bytes(spec: importlib.machinery.ModuleSpec | None, name: str) -> bytes:
+    """:func:`_module_bytes` of the module ``spec`` finds (imported or not)."""
     if spec is None or not spec.has_location or spec.origin is None:
-        raise ValueError(f"code_hash: the module {module.__name__} has no file to hash")
+        raise ValueError(f"code_hash: the module {name} has no file to hash")
     path = spec.origin
     suffix = next((s for s in importlib.machinery.EXTENSION_SUFFIXES if path.endswith(s)), None)
     if suffix is not None and os.path.isfile(path[: -len(suffix)] + ".py"):

@@ -957,7 +957,7 @@ def _patterns_name(texts: list[str]) -> str:
     # keyed by the texts themselves and by the parser's code: another spec, an edited
     # pattern or a changed grammar never reads this entry
     digest = hashlib.sha256(json.dumps(texts, ensure_ascii=False).encode("utf-8")).hexdigest()[:32]
-    code = cache.code_hash(PATTERN_CACHE_FORMAT, "patterns.py", "pattern.lark")
+    code = cache.code_hash(PATTERN_CACHE_FORMAT, "ddzrules.patterns", ("ddzrules", "pattern.lark"))
     return f"patterns-{digest}-{code}.ast"  # not .json: tests find table files by that
 
 

@@ -190,7 +190,8 @@ def _wild_only(rules: GameRules, natural: set[PlayKey]) -> list[Move]:
     the keyed cache. Each is shown as a Move of the cards it stands for."""
     v = rules.variant
     ranks = _wild_ranks(rules)
-    code = cache.code_hash(ENV_VERSION, "env.py", "wild.py", "compiler.py", "cards.py", "patterns.py")
+    code = cache.code_hash(ENV_VERSION, "ddzrules.env", "ddzrules.wild", "ddzrules.compiler", "ddzrules.cards",
+                           "ddzrules.patterns")
     name = f"env-{v.rules.content_hash[:24]}-{code[:12]}.json"
     combo_names = {c.name for c in v.rules.combos}
     deck = v.rules.deck

@@ -818,7 +818,7 @@ def _text_digest(text: str) -> str:
 
 
 def _checked_name(digest: str) -> str:
-    code = cache.code_hash(CHECKED_FORMAT, "spec.py", "spec.schema.json")
+    code = cache.code_hash(CHECKED_FORMAT, "ddzrules.spec", ("ddzrules", "spec.schema.json"))
     return f"spec-{digest[:32]}-{code}.ok"
 
 
@@ -860,8 +860,8 @@ _MAX_CHAIN = 64
 def _resolved_name(real: str, digest: str) -> str:
     key = hashlib.sha256(f"{RESOLVED_FORMAT}\0{real}\0{digest}".encode()).hexdigest()[:32]
     # the compiler's sources too: the entry carries its parsed patterns and cost checks
-    code = cache.code_hash(RESOLVED_FORMAT, "spec.py", "spec.schema.json", "compiler.py", "patterns.py",
-                           "pattern.lark", "cards.py")
+    code = cache.code_hash(RESOLVED_FORMAT, "ddzrules.spec", ("ddzrules", "spec.schema.json"), "ddzrules.compiler",
+                           "ddzrules.patterns", ("ddzrules", "pattern.lark"), "ddzrules.cards")
     return f"resolved-{key}-{code}.spec"
 
 

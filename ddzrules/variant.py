@@ -598,7 +598,8 @@ def _show(cards: CardsLike) -> str:
 
 def _cache_name(rules: Rules) -> str:
     # the code hash: a changed compiler or format never reads a stale table
-    code = cache.code_hash(TABLE_FORMAT, "compiler.py", "cards.py", "patterns.py", "pattern.lark")
+    code = cache.code_hash(TABLE_FORMAT, "ddzrules.compiler", "ddzrules.cards", "ddzrules.patterns",
+                           ("ddzrules", "pattern.lark"))
     # (binary since format 4; the ".json" name is kept because tests find table files by it)
     return f"{rules.content_hash[:32]}-{code}.json"
 

@@ -632,8 +632,8 @@ class WildMoves:
 
     def _cache_name(self, wild: int) -> str:
         # the code hash: changed walking, filing or compiling code never reads an old table
-        code = cache.code_hash(TABLE_FORMAT, "wild.py", "wild_table.py", "compiler.py", "cards.py", "patterns.py",
-                               "pattern.lark")
+        code = cache.code_hash(TABLE_FORMAT, "ddzrules.wild", "ddzrules.wild_table", "ddzrules.compiler",
+                               "ddzrules.cards", "ddzrules.patterns", ("ddzrules", "pattern.lark"))
         return f"wild-{self.rules.content_hash[:32]}-{code}-{wild}.bin"
 
     def _load(self, wild: int) -> WildTable | None:

@@ -176,3 +176,19 @@ def test_what_cannot_be_hashed_is_refused() -> None:
         cache.code_hash(1, "ddzrules.no_such_module")
     with pytest.raises(FileNotFoundError):
         cache.code_hash(1, ("ddzrules", "no-such-resource.lark"))
+
+
+def test_the_package_names_its_sources_by_identity() -> None:
+    """Every code_hash call in ddzrules names modules and resources, never a file name (the
+    old form, which breaks when a file moves)."""
+    import ast
+
+    package = Path(ddzrules.__file__).parent
+    by_file = []
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "code_hash":
+                by_file += [f"{path.relative_to(package)}:{arg.lineno}: {arg.value!r}" for arg in node.args[1:]
+                            if isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+                            and arg.value.endswith((".py", ".lark", ".json"))]
+    assert not by_file, "sources named by file name:\n" + "\n".join(by_file)
