@@ -40,6 +40,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import TypeVar
 
+from ddzrules.errors import CacheWarning as CacheWarning  # noqa: PLC0414 - re-exported: it lived here
+
 T = TypeVar("T")
 
 #: a cache file larger than this is not read (untrusted input: bounded memory)
@@ -59,10 +61,6 @@ _warned: set[tuple[str, str]] = set()
 #: cache directory -> when this process made its key again (entries written before it are
 #: keyed by the lost key: rebuilt without a warning each, the key's one warning said so)
 _renewed: dict[str, float] = {}
-
-
-class CacheWarning(UserWarning):
-    """A table cache file that was not trusted: the table was rebuilt from the spec."""
 
 
 def cache_dir() -> Path:

@@ -25,7 +25,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from operator import index as _index
 
-from ddzrules.errors import DdzError, brief, escaped
+from ddzrules.errors import CardError as CardError  # noqa: PLC0414 - re-exported: it lived here
+from ddzrules.errors import brief
 
 RANKS = "3456789TJQKA2XD"
 NUM_RANKS = len(RANKS)
@@ -41,37 +42,6 @@ RANK_INDEX = {ch: i for i, ch in enumerate(RANKS)}
 # Names the rule texts use for ranks, besides the canonical letters.
 RANK_ALIASES = {"10": "T", "小王": "X", "大王": "D"}
 _SEPARATORS = set(" +,-\t/、，")
-
-
-class CardError(DdzError, ValueError):
-    """Cards that cannot be read. From a card string, ``position`` says which character
-    (the message shows the string with a caret under it); ``position`` is None for cards
-    that are no set of cards at all (a rank index out of range, more of a rank than a
-    packed count holds, not cards). A ValueError too, for callers that catch that."""
-
-    def __init__(self, text: str, position: int | None, message: str) -> None:
-        self.text = text
-        self.position = position
-        if position is None:
-            super().__init__(message)
-            return
-        shown, caret = _caret_line(text, position)
-        super().__init__(f"{message} at position {position + 1} of {brief(text, 80)}\n  {shown}\n  {caret}")
-
-
-#: how many characters of a long card string the caret line shows on each side of the error
-_CARET_WINDOW = 30
-
-
-def _caret_line(text: str, position: int) -> tuple[str, str]:
-    """The card string as the caret line shows it, and the caret under ``position``:
-    control characters written as escapes (``\\x1b``), so that a message never carries a
-    terminal escape sequence, and a long string cut to a window around the error."""
-    start = max(0, position - _CARET_WINDOW)
-    end = position + _CARET_WINDOW
-    before = escaped(text[start:position])
-    shown = ("…" if start else "") + before + escaped(text[position:end]) + ("…" if end < len(text) else "")
-    return shown, " " * (len(before) + (1 if start else 0)) + "^"
 
 
 def parse_ranks(text: str) -> list[int]:

@@ -113,3 +113,80 @@ class SuiteError(DdzError):
 class BudgetExceeded(Exception):
     """Raised by a search (perft) that visited more positions than its budget allows:
     the vector fails with this message and the run goes on."""
+
+
+# the errors and warnings of the modules that raise them (each re-exports its own, where it
+# was first defined: ddzrules.cards.CardError and so on)
+
+
+class CardError(DdzError, ValueError):
+    """Cards that cannot be read. From a card string, ``position`` says which character
+    (the message shows the string with a caret under it); ``position`` is None for cards
+    that are no set of cards at all (a rank index out of range, more of a rank than a
+    packed count holds, not cards). A ValueError too, for callers that catch that."""
+
+    def __init__(self, text: str, position: int | None, message: str) -> None:
+        self.text = text
+        self.position = position
+        if position is None:
+            super().__init__(message)
+            return
+        shown, caret = caret_line(text, position)
+        super().__init__(f"{message} at position {position + 1} of {brief(text, 80)}\n  {shown}\n  {caret}")
+
+
+#: how many characters of a long card string the caret line shows on each side of the error
+CARET_WINDOW = 30
+
+
+def caret_line(text: str, position: int) -> tuple[str, str]:
+    """The card string as the caret line shows it, and the caret under ``position``:
+    control characters written as escapes (``\\x1b``), so that a message never carries a
+    terminal escape sequence, and a long string cut to a window around the error."""
+    start = max(0, position - CARET_WINDOW)
+    end = position + CARET_WINDOW
+    before = escaped(text[start:position])
+    shown = ("…" if start else "") + before + escaped(text[position:end]) + ("…" if end < len(text) else "")
+    return shown, " " * (len(before) + (1 if start else 0)) + "^"
+
+
+class PatternSyntaxError(DdzError, ValueError):
+    """A pattern that does not parse; carries the line, column and a caret. A ValueError
+    too, for callers that catch that."""
+
+    def __init__(self, message: str, text: str, line: int, column: int) -> None:
+        self.message = message
+        self.text = text
+        self.line = line
+        self.column = column
+        super().__init__(f"{message} (line {line}, column {column})\n{caret_excerpt(text, line, column)}")
+
+
+def caret_excerpt(text: str, line: int, column: int) -> str:
+    lines = text.splitlines() or [""]
+    src = lines[min(line, len(lines)) - 1]
+    if not src.isprintable():  # control characters as escapes: no terminal escape sequence
+        before = escaped(src[:column - 1])
+        src, column = before + escaped(src[column - 1:]), len(before) + 1
+    return f"  {src}\n  {' ' * (column - 1)}^"
+
+
+class ReplayError(DdzError):
+    """A record that does not replay: says where it first diverges."""
+
+    def __init__(self, message: str, action_index: int | None = None) -> None:
+        self.action_index = action_index
+        where = f"action #{action_index + 1}: " if action_index is not None else ""
+        super().__init__(f"{where}{message}")
+
+
+class Unsupported(Exception):
+    """Raised by an adapter for a question its engine cannot answer (the vector is skipped)."""
+
+
+class EngineError(DdzError):
+    """An adapter that cannot be found, built or used."""
+
+
+class CacheWarning(UserWarning):
+    """A table cache file that was not trusted: the table was rebuilt from the spec."""

@@ -19,7 +19,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any, cast
 
-from ddzrules.errors import DdzError, brief, escaped
+from ddzrules.errors import PatternSyntaxError as PatternSyntaxError  # noqa: PLC0414 - re-exported: it lived here
+from ddzrules.errors import brief
 
 if TYPE_CHECKING:
     from lark import Lark, Token, Transformer, Tree
@@ -110,27 +111,6 @@ class Alternative:
 class Pattern:
     text: str
     alternatives: tuple[Alternative, ...]
-
-
-class PatternSyntaxError(DdzError, ValueError):
-    """A pattern that does not parse; carries the line, column and a caret. A ValueError
-    too, for callers that catch that."""
-
-    def __init__(self, message: str, text: str, line: int, column: int) -> None:
-        self.message = message
-        self.text = text
-        self.line = line
-        self.column = column
-        super().__init__(f"{message} (line {line}, column {column})\n{caret_excerpt(text, line, column)}")
-
-
-def caret_excerpt(text: str, line: int, column: int) -> str:
-    lines = text.splitlines() or [""]
-    src = lines[min(line, len(lines)) - 1]
-    if not src.isprintable():  # control characters as escapes: no terminal escape sequence
-        before = escaped(src[:column - 1])
-        src, column = before + escaped(src[column - 1:]), len(before) + 1
-    return f"  {src}\n  {' ' * (column - 1)}^"
 
 
 def _pos(tok: Token | Tree[Token]) -> Pos:

@@ -34,6 +34,7 @@ import jsonschema
 
 from ddzrules import cards as C
 from ddzrules.errors import DdzError
+from ddzrules.errors import ReplayError as ReplayError  # noqa: PLC0414 - re-exported: it lived here
 from ddzrules.runtime import Action, Game, GameRules, MatchInfo, PluginRegistry
 from ddzrules.variant import Variant
 
@@ -102,15 +103,6 @@ def game_record(game: Game) -> dict[str, Any]:
 def write_record(game: Game, path: str | Path) -> None:
     """Write :func:`game_record` of ``game`` to ``path`` as JSON (UTF-8)."""
     Path(path).write_text(json.dumps(game_record(game), ensure_ascii=False, indent=1), encoding="utf-8")
-
-
-class ReplayError(DdzError):
-    """A record that does not replay: says where it first diverges."""
-
-    def __init__(self, message: str, action_index: int | None = None) -> None:
-        self.action_index = action_index
-        where = f"action #{action_index + 1}: " if action_index is not None else ""
-        super().__init__(f"{where}{message}")
 
 
 @dataclass

@@ -20,6 +20,7 @@ developer who broke it knows what to fix.
 from __future__ import annotations
 
 import ast
+import importlib
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -472,6 +473,34 @@ def test_at_most_20_modules_directly_in_the_package() -> None:
     assert len(direct) <= MAX_DIRECT_MODULES, (
         f"{len(direct)} modules directly in ddzrules/, at most {MAX_DIRECT_MODULES} (rule e: give a family of "
         f"modules a subpackage): {', '.join(direct)}")
+
+
+# ====================================================================== (f) the errors in one place
+
+
+def public_exceptions_outside_errors() -> list[str]:
+    """The public exception (and warning) classes a module other than errors.py defines:
+    a class whose bases name an Error, Exception, Warning or a class errors.py defines."""
+    home = {name for name, value in vars(importlib.import_module("ddzrules.errors")).items()
+            if isinstance(value, type) and issubclass(value, BaseException)}
+    found = []
+    for module in modules().values():
+        if module.name == "ddzrules.errors" or module.path.suffix != ".py":
+            continue
+        for node in ast.parse(module.path.read_text(encoding="utf-8")).body:
+            if not isinstance(node, ast.ClassDef) or node.name.startswith("_"):
+                continue
+            bases = [ast.unparse(b).rsplit(".", 1)[-1] for b in node.bases]
+            if any(b.endswith(("Error", "Exception", "Warning")) or b in home for b in bases):
+                found.append(f"{module.file}:{node.lineno}: {node.name}")
+    return found
+
+
+def test_every_public_exception_is_defined_in_errors() -> None:
+    """The errors users catch live in ddzrules/errors.py (their modules re-export them);
+    private ones, raised and caught inside one module, stay there."""
+    found = public_exceptions_outside_errors()
+    assert not found, "exceptions to move to ddzrules/errors.py:\n" + "\n".join(found)
 
 
 # ====================================================================== the checker itself

@@ -54,17 +54,11 @@ from typing import Any, Protocol
 
 from ddzrules.errors import BudgetExceeded as BudgetExceeded  # re-exported: it lived here
 from ddzrules.errors import DdzError
+from ddzrules.errors import EngineError as EngineError  # re-exported: it lived here
+from ddzrules.errors import Unsupported as Unsupported  # re-exported: it lived here
 
 #: the entry-point group third-party adapters register under
 ENTRY_POINT_GROUP = "ddzrules.engines"
-
-
-class Unsupported(Exception):
-    """Raised by an adapter for a question its engine cannot answer (the vector is skipped)."""
-
-
-class EngineError(DdzError):
-    """An adapter that cannot be found, built or used."""
 
 
 @dataclass(frozen=True)
