@@ -76,8 +76,11 @@ def _extensions() -> list:
                          "`pip install mypy` (or let `DDZRULES_COMPILE=1 pip install .` fetch it)") from None
     # the modules the compiled ones import are type-checked, not compiled; their own
     # type errors (if any) are not the build's business
+    # group_name: the shared library of the compiled modules (there is one when several are
+    # compiled) sits inside the package, ddzrules/compiled__mypyc.*.so, not at the top level
+    # where mypyc puts it by default: found wherever ddzrules is, an in-place build too
     return native + mypycify(["--follow-imports=silent", "--ignore-missing-imports", *python],
-                             opt_level=os.environ.get("DDZRULES_COMPILE_OPT", "3"))
+                             opt_level=os.environ.get("DDZRULES_COMPILE_OPT", "3"), group_name="ddzrules.compiled")
 
 
 def _drop_stale_extensions() -> None:
