@@ -193,6 +193,7 @@ _LAZY_COMMANDS = {
     "conformance": ("conformance", "Conformance suites: test vectors generated from a spec, run against any engine."),
     "diff": ("diff", ("Compare two rule sets: rules, plays, comparisons (exact), and optionally random hands "
                           "and paired games.")),
+    "docs": ("docs", "The documentation's generated blocks: update or check them, or print one."),
     "sheet": ("sheet", ("The rule sheet of SPEC, written from the spec alone: deck and deal, every combo with "
                             "its smallest and largest play, comparison and bomb order, wildcards, the game plugins as "
                             "they describe themselves, a worked scoring example, and the readings.")),

@@ -14,6 +14,7 @@ import click
 from rich.table import Table
 
 from ddzrules import cards as C
+from ddzrules import generated
 from ddzrules.bots import HeuristicBot, make_bot
 from ddzrules.cli import console, emit_json, json_option, main, plural, styled, user_errors
 from ddzrules.errors import DdzError, PlayError
@@ -410,8 +411,9 @@ def replay_cmd(file: str, spec_file: str | None, plugins: tuple[str, ...], as_js
     console.print(result.spec_note, markup=False, soft_wrap=True)
 
 
-DOCS_BEGIN = "<!-- BEGIN GENERATED: plugin params -->"
-DOCS_END = "<!-- END GENERATED -->"
+#: the markers of docs/plugins.md's generated block (ddzrules.generated; `ddzrules docs plugins` writes it)
+DOCS_BEGIN = generated.BEGIN.format(source="ddzrules docs plugins")
+DOCS_END = generated.END
 
 
 def _schema_type(prop: dict[str, Any]) -> str:
@@ -554,28 +556,25 @@ def builtin_plugin_names(registry: PluginRegistry) -> list[str]:
     return [n for n in registry.names() if registry.source(n).endswith("(ddzrules)")]
 
 
-def generated_docs(registry: PluginRegistry | None = None) -> str:
-    """The generated block of docs/plugins.md: every built-in plugin's parameters."""
+def plugins_markdown(registry: PluginRegistry | None = None) -> str:
+    """The text of docs/plugins.md's generated block: every built-in plugin's parameters."""
     registry = registry or PluginRegistry()
-    return (f"{DOCS_BEGIN}\n<!-- `ddzrules plugins --params all --update-docs docs/plugins.md` "
-            f"writes this block; do not edit it by hand -->\n\n"
-            f"{params_markdown(registry, builtin_plugin_names(registry))}\n{DOCS_END}")
+    return ("<!-- `ddzrules docs update docs/plugins.md` (or `ddzrules plugins --params all --update-docs "
+            "docs/plugins.md`) writes this block; do not edit it by hand -->\n\n"
+            f"{params_markdown(registry, builtin_plugin_names(registry))}\n")
+
+
+def generated_docs(registry: PluginRegistry | None = None) -> str:
+    """The generated block of docs/plugins.md, with its markers."""
+    return f"{DOCS_BEGIN}\n{plugins_markdown(registry)}{DOCS_END}"
 
 
 def update_docs(path: str | Path, registry: PluginRegistry | None = None) -> bool:
     """Rewrite the generated block of ``path``; True when it changed."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise DdzError(f"cannot read {path}: {e.strerror}") from None
-    start, end = text.find(DOCS_BEGIN), text.find(DOCS_END)
-    if start < 0 or end < start:
+    statuses = generated.update_files([path], {"ddzrules docs plugins": lambda args: plugins_markdown(registry)})
+    if not statuses:
         raise DdzError(f"{path} has no block between {DOCS_BEGIN} and {DOCS_END}")
-    new = text[:start] + generated_docs(registry) + text[end + len(DOCS_END):]
-    if new != text:
-        path.write_text(new, encoding="utf-8")
-    return new != text
+    return statuses[0].stale
 
 
 @main.command("plugins")

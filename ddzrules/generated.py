@@ -1,0 +1,181 @@
+"""Generated blocks of documents: one mechanism for every part of the docs that a command
+writes (rule sheets, the plugins' parameters, the CLI and schema references).
+
+A block sits between two markers; the first names, as a command line, what writes it::
+
+    <!-- BEGIN GENERATED: ddzrules sheet hubei-3p --lang en -->
+    … whatever that command prints …
+    <!-- END GENERATED -->
+
+A *generator* makes a block's text from its source's words after the command's own
+(``["hubei-3p", "--lang", "en"]``); generators are looked up by the command's words
+(``"ddzrules sheet"``). :func:`regenerate` rewrites the blocks of a text, and
+:func:`update_files` those of Markdown files (or, checking, says which are stale): used by
+``ddzrules docs update``, by ``sheet --update-docs`` and ``plugins --update-docs`` (each
+with its one generator), by the docs site's build and by the tests that keep the
+committed blocks true.
+
+>>> text = "a\\n<!-- BEGIN GENERATED: ddzrules echo hi -->\\nold\\n<!-- END GENERATED -->\\nb\\n"
+>>> print(regenerate(text, {"ddzrules echo": lambda args: " ".join(args) + "\\n"}), end="")
+a
+<!-- BEGIN GENERATED: ddzrules echo hi -->
+hi
+<!-- END GENERATED -->
+b
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from ddzrules.errors import DdzError, brief
+
+BEGIN = "<!-- BEGIN GENERATED: {source} -->"
+END = "<!-- END GENERATED -->"
+_BEGIN_RE = re.compile(r"^<!-- BEGIN GENERATED: (?P<source>[^\n]*?) -->$", re.MULTILINE)
+
+#: a block's text from the words of its source after the command's (``["hubei-3p", "--lang", "en"]``)
+Generator = Callable[[list[str]], str]
+
+
+@dataclass(frozen=True)
+class Block:
+    """One generated block of a text: its source (the marker's command line), where its
+    text starts (the character after the BEGIN line) and ends (the END marker)."""
+
+    source: str
+    start: int
+    end: int
+    text: str
+
+    def words(self) -> list[str]:
+        """The source split as a shell would (a DdzError when it cannot be)."""
+        try:
+            return shlex.split(self.source)
+        except ValueError as e:
+            raise DdzError(f"the block {brief(self.source, 80)}: {e}") from None
+
+
+_FENCE_RE = re.compile(r"^[ ]{0,3}(```|~~~)", re.MULTILINE)
+
+
+def _fenced(text: str) -> list[tuple[int, int]]:
+    """The spans of ``text``'s fenced code blocks (a marker shown in an example is no block)."""
+    spans, opened = [], None
+    for m in _FENCE_RE.finditer(text):
+        if opened is None:
+            opened = m
+        elif m.group(1) == opened.group(1):
+            spans.append((opened.start(), m.end()))
+            opened = None
+    if opened is not None:
+        spans.append((opened.start(), len(text)))
+    return spans
+
+
+def blocks(text: str, where: str = "the document") -> list[Block]:
+    """The generated blocks of ``text`` in order (not those inside fenced code: examples);
+    a BEGIN without its END (or with another BEGIN before it) is a DdzError naming
+    ``where`` and the line."""
+    out = []
+    fenced = _fenced(text)
+    for m in _BEGIN_RE.finditer(text):
+        if any(a <= m.start() < b for a, b in fenced):
+            continue
+        start = m.end() + 1
+        end = text.find("\n" + END, m.end())
+        nested = next((n for n in _BEGIN_RE.finditer(text, start)
+                       if not any(a <= n.start() < b for a, b in fenced)), None)
+        if end < 0 or (nested is not None and nested.start() < end):
+            line = text.count("\n", 0, m.start()) + 1
+            raise DdzError(f"{where}:{line}: the block {brief(m.group('source'), 80)} has no {END} after it")
+        end += 1  # the END marker's own first character
+        out.append(Block(m.group("source"), start, end, text[start:end]))
+    return out
+
+
+def generator_for(block: Block, generators: Mapping[str, Generator]) -> tuple[Generator, list[str]] | None:
+    """The generator of a block (the longest command among ``generators`` its source begins
+    with) and the words it takes, or None when none is given for it."""
+    words = block.words()
+    for n in range(len(words), 0, -1):
+        found = generators.get(" ".join(words[:n]))
+        if found is not None:
+            return found, words[n:]
+    return None
+
+
+def regenerate(text: str, generators: Mapping[str, Generator], where: str = "the document",
+               strict: bool = False) -> str:
+    """``text`` with each generated block rewritten by its generator. A block no generator
+    is given for is left as it is, or with ``strict`` is a DdzError (``ddzrules docs
+    update`` knows every generator: a block it cannot make is a typo)."""
+    out, pos = [], 0
+    for block in blocks(text, where):
+        found = generator_for(block, generators)
+        if found is None:
+            if strict:
+                line = text.count("\n", 0, block.start)
+                raise DdzError(f"{where}:{line}: no command writes the block {brief(block.source, 80)}; "
+                               f"the generated blocks are {', '.join(sorted(generators))}")
+            continue
+        make, args = found
+        made = make(args)
+        out += [text[pos:block.start], made if made.endswith("\n") or not made else made + "\n"]
+        pos = block.end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class FileStatus:
+    """One file's generated blocks: their sources, and whether the file differed from what
+    they generate (rewritten unless checking)."""
+
+    path: Path
+    sources: tuple[str, ...]
+    stale: bool
+
+
+def markdown_files(paths: Iterable[str | Path]) -> list[Path]:
+    """The Markdown files named: files as they are, directories' ``*.md`` (recursively),
+    sorted; a path that does not exist is a DdzError."""
+    out: set[Path] = set()
+    for given in paths:
+        path = Path(given)
+        if path.is_dir():
+            out.update(p for p in path.rglob("*.md") if p.is_file())
+        elif path.is_file():
+            out.add(path)
+        else:
+            raise DdzError(f"{given}: no such file or directory")
+    return sorted(out)
+
+
+def update_files(paths: Iterable[str | Path], generators: Mapping[str, Generator], check: bool = False,
+                 strict: bool = False) -> list[FileStatus]:
+    """Regenerate the blocks of every Markdown file of ``paths`` that has a block some
+    generator makes (files without one are not listed). With ``check`` nothing is
+    written: the statuses say which files are stale."""
+    out = []
+    for path in markdown_files(paths):
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise DdzError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+        found = [b for b in blocks(text, str(path)) if strict or generator_for(b, generators) is not None]
+        if not found:
+            continue
+        new = regenerate(text, generators, str(path), strict)
+        stale = new != text
+        if stale and not check:
+            try:
+                path.write_text(new, encoding="utf-8")
+            except OSError as e:
+                raise DdzError(f"cannot write {path}: {e.strerror or e}") from None
+        out.append(FileStatus(path, tuple(b.source for b in found), stale))
+    return out

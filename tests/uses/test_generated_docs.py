@@ -1,0 +1,127 @@
+"""The generated blocks of the docs (ddzrules.generated, `ddzrules docs`): one mechanism
+for the rule sheets, the plugins' parameters and the CLI and schema references; the
+committed blocks are what their commands write."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ddzrules import generated
+from ddzrules.cli import main
+from ddzrules.cli.docs import GENERATORS
+from ddzrules.errors import DdzError
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+#: click formats help by its own version's rules: the site's build writes this block again
+#: from the installed commands, so the committed copy is not held to this machine's click
+VERSION_DEPENDENT = {"ddzrules docs cli"}
+
+
+def echo(args: list[str]) -> str:
+    return " ".join(args) + "\n"
+
+
+def block(source: str, body: str = "old\n") -> str:
+    return f"{generated.BEGIN.format(source=source)}\n{body}{generated.END}\n"
+
+
+def test_every_committed_block_is_what_its_command_writes() -> None:
+    seen = set()
+    for path in generated.markdown_files([DOCS]):
+        text = path.read_text(encoding="utf-8")
+        for b in generated.blocks(text, str(path)):
+            found = generated.generator_for(b, GENERATORS)
+            assert found is not None, f"{path}: no command writes the block {b.source!r}"
+            make, args = found
+            command = b.source[: len(b.source) - len(" ".join(args))].strip()
+            seen.add(command)
+            if command in VERSION_DEPENDENT:
+                continue
+            assert b.text == make(args), f"{path}: the block {b.source!r} is stale: run `ddzrules docs update docs`"
+    assert seen == set(GENERATORS)  # every generator has a block in the docs
+
+
+def test_only_the_blocks_change() -> None:
+    text = "# t\n\n" + block("ddzrules echo a b") + "\nkept\n" + block("ddzrules echo c") + "end\n"
+    new = generated.regenerate(text, {"ddzrules echo": echo})
+    assert new == "# t\n\n" + block("ddzrules echo a b", "a b\n") + "\nkept\n" + block("ddzrules echo c", "c\n") + "end\n"
+    assert generated.regenerate(new, {"ddzrules echo": echo}) == new
+
+
+def test_the_longest_command_is_the_generator() -> None:
+    text = block("ddzrules docs cli")
+    gens = {"ddzrules docs": lambda args: "short\n", "ddzrules docs cli": lambda args: f"long {args}\n"}
+    assert "long []" in generated.regenerate(text, gens)
+
+
+def test_an_example_in_fenced_code_is_no_block() -> None:
+    text = "```markdown\n" + block("ddzrules echo x") + "```\n"
+    assert generated.blocks(text) == []
+    assert generated.regenerate(text, {"ddzrules echo": echo}, strict=True) == text
+
+
+def test_a_block_without_its_end_says_where() -> None:
+    text = "a\nb\n" + generated.BEGIN.format(source="ddzrules echo x") + "\nno end\n"
+    with pytest.raises(DdzError, match=r"^doc\.md:3: the block 'ddzrules echo x' has no"):
+        generated.blocks(text, "doc.md")
+    nested = generated.BEGIN.format(source="ddzrules echo x") + "\n" + block("ddzrules echo y")
+    with pytest.raises(DdzError, match="has no"):
+        generated.blocks(nested, "doc.md")
+
+
+def test_a_block_of_no_known_command() -> None:
+    text = block("ddzrules nothing")
+    assert generated.regenerate(text, {"ddzrules echo": echo}) == text  # another command's block
+    with pytest.raises(DdzError, match="no command writes the block 'ddzrules nothing'"):
+        generated.regenerate(text, {"ddzrules echo": echo}, strict=True)
+
+
+def test_docs_update_rewrites_and_checks(tmp_path: Path) -> None:
+    page = tmp_path / "sub" / "page.md"
+    page.parent.mkdir()
+    page.write_text("# x\n\n" + block("ddzrules docs schema", "STALE\n") + "after\n", encoding="utf-8")
+    (tmp_path / "plain.md").write_text("no blocks\n", encoding="utf-8")
+    runner = CliRunner()
+    checked = runner.invoke(main, ["docs", "update", "--check", str(tmp_path)])
+    assert checked.exit_code == 1 and "stale" in checked.output and "STALE" in page.read_text(encoding="utf-8")
+    assert "Traceback" not in checked.output
+    updated = runner.invoke(main, ["docs", "update", str(tmp_path)])
+    assert updated.exit_code == 0, updated.output
+    text = page.read_text(encoding="utf-8")
+    assert "STALE" not in text and "| key | type |" in text and text.endswith(generated.END + "\nafter\n")
+    again = runner.invoke(main, ["docs", "update", "--check", str(tmp_path)])
+    assert again.exit_code == 0 and "up to date" in again.output
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (block("ddzrules docs cli extra"), "takes no words"),
+    (block("ddzrules sheet hubei-3p --lang fr"), "a sheet block is"),
+    (block("ddzrules docs nothing"), "no command writes the block"),
+    (block("ddzrules echo 'unclosed"), "the block"),
+    (generated.BEGIN.format(source="ddzrules docs cli") + "\n", "has no"),
+])
+def test_bad_blocks_exit_1_with_a_message(tmp_path: Path, content: str, message: str) -> None:
+    page = tmp_path / "page.md"
+    page.write_text(content, encoding="utf-8")
+    result = CliRunner().invoke(main, ["docs", "update", str(page)])
+    assert result.exit_code == 1 and message in result.output, result.output
+    assert "Traceback" not in result.output
+    assert page.read_text(encoding="utf-8") == content  # nothing written
+
+
+def test_docs_update_of_nothing_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "plain.md").write_text("no blocks\n", encoding="utf-8")
+    for args in ([str(tmp_path)], [str(tmp_path / "missing.md")]):
+        result = CliRunner().invoke(main, ["docs", "update", *args])
+        assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+
+
+def test_the_printing_commands_write_their_blocks() -> None:
+    runner = CliRunner()
+    for name in ("cli", "schema", "plugins"):
+        result = runner.invoke(main, ["docs", name])
+        assert result.exit_code == 0, result.output
+        assert result.output == GENERATORS[f"ddzrules docs {name}"]([])
