@@ -54,7 +54,6 @@ from ddzrules.sheets.docs_sync import (
     update_docs,
 )
 from ddzrules.sheets.document import Block, Bullets, Heading, Inline, Para, Table, code, plain
-from ddzrules.sheets.document import clean as _clean  # noqa: F401  (old name, read by tests)
 from ddzrules.sheets.facts import (
     EXAMPLE_BOT,
     EXAMPLE_SEEDS,
@@ -71,10 +70,7 @@ from ddzrules.sheets.facts import (
     WorkedExample,
     build_sheet,
 )
-from ddzrules.sheets.facts import plugin_entry as _plugin_entry  # noqa: F401  (old name)
 from ddzrules.sheets.markdown import md_code, md_text
-from ddzrules.sheets.markdown import md_inline as _md_inline  # noqa: F401  (old name)
-from ddzrules.sheets.markdown import md_line as _md_line  # noqa: F401  (old name)
 from ddzrules.sheets.render import FORMATS, render_sheet, sheet_text
 from ddzrules.sheets.words import LANGS, load_words
 

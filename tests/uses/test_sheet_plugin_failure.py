@@ -21,6 +21,7 @@ from ddzrules import sheets as S
 from ddzrules.cli import main
 from ddzrules.errors import PluginError
 from ddzrules.runtime import GameRules, PluginRegistry
+from ddzrules.sheets import facts
 from ddzrules.variant import load_variant
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -141,7 +142,7 @@ def test_a_describe_that_answers_the_contract_is_shown(tmp_path: Path,
                                {"name": "quiet", "value": None}]}
 
     probe = GameRules.load("hubei-3p").new_game(0)
-    entry = S._plugin_entry("rules", "good", Good(), {"rules": [{"plugin": "good"}]}, probe)
+    entry = facts.plugin_entry("rules", "good", Good(), {"rules": [{"plugin": "good"}]}, probe)
     assert entry.summary == {"en": "Trios double", "zh": "三张翻倍"}
     assert entry.rules == {"en": ("Each trio doubles the score.",), "zh": ("Each trio doubles the score.",)}
     assert [p.value for p in entry.params] == ["[2, {cap: 8.5}]", "—"]

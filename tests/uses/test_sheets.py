@@ -28,6 +28,7 @@ from ddzrules import sheets as S
 from ddzrules.bots import make_bot
 from ddzrules.cli import main
 from ddzrules.runtime import GameRules
+from ddzrules.sheets import facts
 from ddzrules.simulate import game_seed, play_game
 from ddzrules.spec import bundled_names
 from ddzrules.variant import Variant, load_variant
@@ -581,10 +582,10 @@ def test_a_plugin_that_describes_itself_in_one_language_or_not_at_all() -> None:
 
     game = {"multipliers": [{"plugin": "terse", "params": {"factor": 3}}, {"plugin": "silent"}]}
     probe = GameRules.load("hubei-3p").new_game(0)  # the game describe is called for (not given it)
-    terse = S._plugin_entry("multipliers", "terse", Terse(), game, probe)
+    terse = facts.plugin_entry("multipliers", "terse", Terse(), game, probe)
     assert terse.summary == {"en": "×2 per trio", "zh": "×2 per trio"}
     assert terse.params == (S.ParamEntry("factor", "3", False, {"en": "", "zh": ""}),)
-    silent = S._plugin_entry("multipliers", "silent", Silent(), game, probe)
+    silent = facts.plugin_entry("multipliers", "silent", Silent(), game, probe)
     assert silent.summary["en"] == "Silent house rule." and silent.rules == {"en": (), "zh": ()}
 
 

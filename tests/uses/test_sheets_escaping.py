@@ -29,6 +29,8 @@ from hypothesis import strategies as st
 import ddzrules.cli.sheet  # noqa: F401 - registers the sheet command on main
 from ddzrules import sheets as S
 from ddzrules.cli import main
+from ddzrules.sheets import document
+from ddzrules.sheets import markdown as sheet_markdown
 from tests.uses.test_sheets import check_html
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -77,7 +79,7 @@ def hostile_spec() -> dict[str, Any]:
 #: the fields as a reader must see them: the payload with its whitespace collapsed and
 #: its controls as U+FFFD (both titles are in the title row of either language), and the
 #: spec's file name, which the sheet's command line names
-FIELDS = [S._clean(_hostile(n)) for n in range(1, 16)] + [FILE_NAME]
+FIELDS = [document.clean(_hostile(n)) for n in range(1, 16)] + [FILE_NAME]
 
 
 @pytest.fixture(scope="module")
@@ -310,7 +312,7 @@ PROPERTY = settings(max_examples=300, deadline=None, database=None,
 
 
 def _norm(text: str) -> str:
-    return _collapse(S._clean(text))
+    return _collapse(document.clean(text))
 
 
 @PROPERTY
@@ -318,7 +320,7 @@ def _norm(text: str) -> str:
 def test_prose_escapes_are_undone_to_the_text_and_leave_no_markup(text: str) -> None:
     out = S.md_text(text)
     assert "\n" not in out and "<" not in out
-    assert _unescaped(out) == S._clean(text)
+    assert _unescaped(out) == document.clean(text)
     _, spans, unmatched = code_spans(out)
     assert spans == [] and unmatched == []
     # every metacharacter left is escaped by a backslash
@@ -337,11 +339,11 @@ def test_code_is_whole_code_spans_that_hold_the_text(text: str, in_table: bool) 
         assert not any("|" in s for s in spans)
         assert re.fullmatch(r"[ ]*(\\\|[ ]*)*", "".join(prose)), prose
     else:
-        assert len(spans) <= 1 and "".join(prose).strip(" ") in ("", S._clean(text).strip(" "))
+        assert len(spans) <= 1 and "".join(prose).strip(" ") in ("", document.clean(text).strip(" "))
     # the text is the spans' (one pad space off each side, as CommonMark strips it) and,
     # in a table, the bars between them
     shown = "".join(s[1:-1] if s[:1] == s[-1:] == " " and s.strip() else s for s in spans)
-    want = S._clean(text)
+    want = document.clean(text)
     if in_table:
         assert "".join(prose).count("\\|") == want.count("|")
         want = want.replace("|", "")
@@ -360,12 +362,12 @@ def test_prose_and_code_render_as_their_text(name: str) -> None:
     @given(TEXTS, TEXTS)
     def prop(a: str, b: str) -> None:
         if _norm(a):
-            para = page(render(S._md_line((("", a), ("code", b), ("", " end")))))
+            para = page(render(sheet_markdown.md_line((("", a), ("code", b), ("", " end")))))
             assert set(para.tags) <= {"p", "code"} | links, para.tags
             assert para.tags.count("p") == 1
-            item = page(render("- " + S._md_line((("", a),)) + "\n- two"))
+            item = page(render("- " + sheet_markdown.md_line((("", a),)) + "\n- two"))
             assert item.tags.count("li") == 2 and item.tags.count("ul") == 1, item.tags
-        row = f"| {S._md_inline((('', a),), True)} | {S._md_inline((('code', b),), True)} |"
+        row = f"| {sheet_markdown.md_inline((('', a),), True)} | {sheet_markdown.md_inline((('code', b),), True)} |"
         table = page(render("| h1 | h2 |\n| --- | --- |\n" + row))
         assert table.rows == [2, 2], (row, table.rows)
         assert set(table.tags) <= (ELEMENTS - {"a"}) | links
