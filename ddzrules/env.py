@@ -719,7 +719,7 @@ class SingleAgentEnv(gymnasium.Env):
 
     def __init__(self, spec: str = "hubei-3p", seat: int = 0, opponents: str | list[str] = "heuristic",
                  normalize: bool = False, render_mode: str | None = None) -> None:
-        from ddzrules.bots import BOTS
+        from ddzrules.bots import check_bot
 
         self.aec = raw_env(spec, render_mode=render_mode, normalize=normalize)
         n = self.aec.n
@@ -729,8 +729,10 @@ class SingleAgentEnv(gymnasium.Env):
         if len(kinds) != n - 1:
             raise DdzError(f"opponents: {n - 1} bot kinds expected (one per other seat), got {len(kinds)}")
         for kind in kinds:
-            if kind not in BOTS:
-                raise DdzError(f"unknown bot {kind!r}; choose from {', '.join(BOTS)}")
+            try:
+                check_bot(kind)
+            except ValueError as e:
+                raise DdzError(str(e)) from None
         self.seat = seat
         self.agent = self.aec.possible_agents[seat]
         self._kinds = {s: kinds.pop(0) for s in range(n) if s != seat}

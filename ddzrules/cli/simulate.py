@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 import click
 from rich.table import Table
 
-from ddzrules.bots import BOTS, make_bot
+from ddzrules.bots import BOTS, check_bot, make_bot
 from ddzrules.cli import (
     backend_options,
     check_backend,
@@ -97,8 +97,10 @@ def parse_bots(text: str) -> list[str]:
     if not all(names):
         raise DdzError(f"--bots {brief(text)}: a bot name per seat, comma-separated ({_BOT_NAMES})")
     for name in names:
-        if name not in BOTS:
-            raise DdzError(f"--bots: unknown bot {brief(name)}; choose from {_BOT_NAMES}")
+        try:
+            check_bot(name)
+        except ValueError as e:
+            raise DdzError(f"--bots: {e}") from None
     return names
 
 

@@ -42,7 +42,7 @@ from ddzrules.runtime.values import (
 from ddzrules.variant import Variant, load_variant
 
 if TYPE_CHECKING:
-    from ddzrules.runtime.values import GameState, TableRules
+    from ddzrules.runtime.values import GameState, TableRules, World
 
 _new = object.__new__
 
@@ -1078,6 +1078,113 @@ class Game:
         corrupt both."""
         return self.__deepcopy__({})
 
+    def copy(self) -> Game:
+        """An independent copy (``copy.deepcopy``): it shares only the rules, and each game
+        goes on with its own actions. What a search clones at every node."""
+        return self.__deepcopy__({})
+
+    def known_cards(self, s: int, seat: int) -> list[int]:
+        """The cards of seat ``s``'s hand that ``seat`` knows are there, by rank: all of its
+        own (as far as it has been dealt: 明牌 during the deal), those of a shown hand, a
+        card turned face up, and a shown kitty's cards the landlord has not played since."""
+        hand = self.hands[s]
+        n = len(hand)
+        if s == seat or s in self._shown_hands:
+            if self._visible_dealt is None:
+                return list(hand)
+            return C.counts_of(C.parse_ranks(self.seen_hand(s)))
+        known = [0] * n
+        if self._face_up is not None and self._face_up[0] == s and hand[self._face_up[1]]:
+            known[self._face_up[1]] = 1
+        if s == self._landlord and self.kitty_visible and self.phase != "landlord":
+            spent = [0] * n
+            for m in self.played[s]:
+                for r, c in enumerate(C.unpack(m.packed)):
+                    spent[r] += c
+            for r in range(n):
+                known[r] = max(known[r], min(hand[r], self.kitty[r] - spent[r]))
+        return known
+
+    def hidden_from(self, seat: int) -> tuple[list[int], list[tuple[str, int, int]]]:
+        """What ``seat`` cannot see of the cards: the pool of hidden cards (counts by rank)
+        and the places they fill, each ``(place, seat or -1, how many)``: a hand's cards
+        but the :meth:`known_cards` (``"hand"``), the kitty while it is hidden and not yet
+        taken (``"kitty"``), the undealt cards (``"undealt"``)."""
+        n = len(C.RANKS)
+        pool = [0] * n
+        places: list[tuple[str, int, int]] = []
+        for s in range(self.players):
+            hand, known = self.hands[s], self.known_cards(s, seat)
+            missing = sum(hand) - sum(known)
+            if missing:
+                places.append(("hand", s, missing))
+                for r in range(n):
+                    pool[r] += hand[r] - known[r]
+        if not self.kitty_visible and (self._landlord is None or self.phase == "landlord") and any(self.kitty):
+            places.append(("kitty", -1, sum(self.kitty)))
+            for r in range(n):
+                pool[r] += self.kitty[r]
+        if any(self.undealt):
+            places.append(("undealt", -1, sum(self.undealt)))
+            for r in range(n):
+                pool[r] += self.undealt[r]
+        return pool, places
+
+    def determinized(self, seat: int, rng: random.Random) -> Game:
+        """A copy of this game in which the cards ``seat`` cannot see (:meth:`hidden_from`)
+        are dealt again at random among the places they could be, each keeping its size,
+        and what only the others know is forgotten (their private facts, the deal's order):
+        one world consistent with all ``seat`` knows. Games ``seat`` cannot tell apart give
+        the same world for the same ``rng`` state, so a search over such worlds cannot use
+        what ``seat`` does not know.
+
+        >>> rules = GameRules.load("hubei-3p")
+        >>> game = rules.new_game(seed=7)
+        >>> world = game.determinized(0, random.Random(1))
+        >>> world.hands[0] == game.hands[0], list(map(sum, world.hands)) == list(map(sum, game.hands))
+        (True, True)
+        """
+        pool, places = self.hidden_from(seat)
+        world = self.__deepcopy__({})
+        cards = [r for r, c in enumerate(pool) for _ in range(c)]  # in rank order: the same pool, the same deal
+        rng.shuffle(cards)
+        at = 0
+        for place, s, size in places:
+            taken = C.counts_of(cards[at:at + size])
+            at += size
+            if place == "hand":
+                known = self.known_cards(s, seat)
+                world.hands[s] = [known[r] + taken[r] for r in range(len(known))]
+            elif place == "kitty":
+                world.kitty = taken
+            else:
+                world.undealt = taken
+        # what seat never saw: the deal's order, the others' private facts
+        world.dealt_order = self._world_order(world, seat)
+        world.deals[-1] = {"hands": [C.counts_to_string(x) for x in world.hands],
+                           "kitty": C.counts_to_string(world.kitty)}
+        world._private = {s: (facts if s == seat else {}) for s, facts in world._private.items()}
+        world._legal_cache = None
+        return world
+
+    def _world_order(self, world: Game, seat: int) -> list[int]:
+        """A deal order for ``world``'s hands that shows nothing ``seat`` did not see: each
+        hand in rank order, except that while hands are dealt in part (明牌 during the deal)
+        the cards seen so far of ``seat``'s and the shown hands lead their segments."""
+        h, seen = self.rules.hand_size, self._visible_dealt
+        order: list[int] = []
+        for s, hand in enumerate(world.hands):
+            first: list[int] = []
+            if seen is not None and (s == seat or s in self._shown_hands):
+                first = self.dealt_order[s * h: s * h + seen]
+            rest = list(hand)
+            for r in first:
+                rest[r] -= 1
+            order += first + [r for r, c in enumerate(rest) for _ in range(c)]
+        for counts in (world.kitty, world.undealt):
+            order += [r for r, c in enumerate(counts) for _ in range(c)]
+        return order
+
     def __reduce__(self) -> tuple[Any, ...]:
         state = self._state()
         state["legal_cache"] = None  # the rules' listed actions: listed again after unpickling
@@ -1471,10 +1578,12 @@ class Game:
             "extra": dict(self._public), "private": dict(self._private[seat]),
             "partners": self.rules._partners.get((self._landlord, seat)) or self.partners(seat),
             "_lazy": (history, len(history), played, tuple(map(len, played))),
+            "_world": (self, len(history)),  # what sample_world copies (see PlayerView)
         }
         return view
 
 
 if TYPE_CHECKING:  # the type checker holds Game and GameRules to the faces the hooks' contracts show
     _game_face: type[GameState] = Game
+    _world_face: type[World] = Game
     _rules_face: type[TableRules] = GameRules

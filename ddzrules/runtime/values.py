@@ -165,10 +165,27 @@ class PlayerView:
         return value
 
     def __getstate__(self) -> dict[str, Any]:
-        """Pickled and copied with every field filled in, and not the game's lists."""
+        """Pickled and copied with every field filled in, and not the game's lists (nor the
+        game itself: a copy samples no worlds)."""
         for name in _LAZY_VIEW_FIELDS:
             getattr(self, name)
-        return self.__dict__
+        return {k: v for k, v in self.__dict__.items() if k != "_world"}
+
+    def sample_world(self, rng: random.Random) -> World:
+        """One world consistent with what this seat sees, as a game to search: a copy of
+        the game the view was made from, the cards this seat cannot see dealt again at
+        random (:meth:`~ddzrules.runtime.Game.determinized`). Games this seat cannot tell
+        apart give the same world for the same ``rng`` state. Only while the game has not
+        moved on since the view was made (a bot asks while choosing); a ValueError for a
+        view that was copied, unpickled or made by hand, or is out of date."""
+        source = self.__dict__.get("_world")
+        if source is None:
+            raise ValueError("this view has no game to sample worlds from (a copy, or not made by Game.view)")
+        game, moment = source
+        if len(game.history) != moment:
+            raise ValueError("the game has moved on since this view was made: ask a fresh view")
+        world: World = game.determinized(self.seat, rng)
+        return world
 
 
 _LAZY_VIEW_FIELDS = ("history", "played")
@@ -315,3 +332,14 @@ class GameState(Protocol):
     @property
     def landlord_won(self) -> bool | None: ...
     def view(self, seat: int) -> PlayerView: ...
+
+
+class World(GameState, Protocol):
+    """A game to search (what :meth:`PlayerView.sample_world` gives): the plugin's face of
+    a game plus what a search does with it, on a copy that it owns."""
+
+    scores: list[int] | None
+
+    def apply(self, action: Action) -> None: ...
+    def copy(self) -> World: ...
+    def determinized(self, seat: int, rng: random.Random) -> World: ...

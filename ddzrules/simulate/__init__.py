@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from ddzrules.bots import BOTS
+from ddzrules.bots import check_bot
 from ddzrules.errors import brief
 from ddzrules.runtime import GameRules
 from ddzrules.simulate.backends import (
@@ -320,8 +320,7 @@ def compare_specs(specs: list[str], games: int, seed: int, bots: list[str],
         raise ValueError(f"games must be at least 1, not {brief(games)}")
     where.check(workers, address)
     for kind in bots:
-        if kind not in BOTS:
-            raise ValueError(f"unknown bot {kind!r}; choose from {', '.join(BOTS)}")
+        check_bot(kind)
     rules = [GameRules.load(s) for s in specs]  # fail early, in this process, on a bad spec
     kinds = [seat_bots(bots, r.players) for r in rules]
     facts = [rule_facts(r) for r in rules]

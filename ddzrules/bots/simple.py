@@ -1,9 +1,6 @@
-"""Agents: the interface a player (human or program) implements, and two bots.
-
-An agent sees only its :class:`~ddzrules.runtime.PlayerView` and the list of
-legal actions, and returns one of them. Bots are seeded: the same seed and the
-same game give the same choices.
-"""
+"""The two simple bots: :class:`RandomBot` (uniform) and :class:`HeuristicBot` (plays
+sensibly by hand-written rules, spec-generic), and :class:`Agent`, the interface every
+player implements."""
 
 from __future__ import annotations
 
@@ -148,15 +145,3 @@ class HeuristicBot:
         if pass_action is not None:
             return pass_action
         return min(plays, key=lambda a: (a.move.rank if a.move else 0))
-
-
-BOTS: dict[str, type] = {"random": RandomBot, "heuristic": HeuristicBot}
-
-
-def make_bot(kind: str, seed: int) -> Agent:
-    try:
-        cls = BOTS[kind]
-    except KeyError:
-        raise ValueError(f"unknown bot {kind!r}; choose from {', '.join(BOTS)}") from None
-    bot: Agent = cls(seed)
-    return bot

@@ -1,0 +1,154 @@
+"""The search bot: determinized search (Perfect Information Monte Carlo) for any spec.
+
+At each decision with more than one choice, :class:`SearchBot` samples worlds consistent
+with what its seat sees (:meth:`~ddzrules.runtime.PlayerView.sample_world`: the hidden
+cards dealt again among the places they could be), plays each candidate action in each
+world and the game on to its end with a fast rollout policy, and takes the action with
+the best mean settlement for its seat (its score, not just whether it wins). It knows the
+rules only through the game: the legal actions, the plugins' phases and the settlement,
+so it plays every spec, phase and table the runtime does, with no per-spec code.
+
+Budgets: ``iters`` rollouts a decision (deterministic for a seed: the default) or ``ms``
+milliseconds a decision (a time cap; the choices then depend on the machine's speed).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from ddzrules.bots.simple import HeuristicBot
+from ddzrules.errors import PlayError
+from ddzrules.runtime import Action, PlayerView
+from ddzrules.runtime.values import World
+
+#: rollouts a decision by default (``search:iters=N``)
+DEFAULT_ITERS = 160
+#: the most actions a decision weighs (the rollout policy's choice first, then by a prior)
+MAX_CANDIDATES = 8
+#: how often a rollout's policy plays a random legal action instead of its own choice
+ROLLOUT_NOISE = 0.1
+#: a game that runs past this many actions in a rollout is scored as it stands (never: a
+#: safety bound on a spec whose games would not end)
+ROLLOUT_LIMIT = 2000
+
+
+class SearchBot:
+    """Determinized search over sampled worlds, rollouts by :func:`rollout_action`."""
+
+    name = "search"
+
+    def __init__(self, seed: int = 0, iters: int = DEFAULT_ITERS, ms: float | None = None,
+                 candidates: int = MAX_CANDIDATES) -> None:
+        self.rng = random.Random(seed)
+        self.iters = iters
+        self.ms = ms
+        self.candidates = candidates
+        self.fallback = HeuristicBot(seed)
+
+    def act(self, view: PlayerView, legal: list[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        if "_world" not in view.__dict__:  # a view with no game behind it: nothing to search
+            return self.fallback.act(view, legal)
+        candidates = self._candidates(view, legal)
+        if len(candidates) == 1:
+            return candidates[0]
+        worlds = random.Random(self.rng.getrandbits(64))
+        noise = random.Random(self.rng.getrandbits(64))
+        totals = [0.0] * len(candidates)
+        deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000
+        done = 0
+        while True:
+            world = view.sample_world(worlds)
+            for i, action in enumerate(candidates):
+                totals[i] += self._value(world, action, view.seat, noise)
+            done += len(candidates)
+            if deadline is not None:
+                if time.perf_counter() >= deadline:
+                    break
+            elif done + len(candidates) > self.iters:
+                break
+        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))  # a tie: the earlier
+        return candidates[best]
+
+    def _candidates(self, view: PlayerView, legal: list[Action]) -> list[Action]:
+        """The actions weighed: all of them outside the play phase (a few bids or
+        declarations), else the rollout policy's choice, the pass and the plays by a prior
+        (many cards first when leading, low ranks first when answering)."""
+        if view.phase != "play" or len(legal) <= self.candidates:
+            return list(legal)
+        leading = view.last_play is None
+        plays = [a for a in legal if a.kind == "play" and a.move is not None]
+        others = [a for a in legal if a.kind != "play"]
+
+        def prior(a: Action) -> tuple[float, ...]:
+            m = a.move
+            assert m is not None
+            return (m.is_bomb, -m.size, m.rank) if leading else (m.is_bomb, m.rank, -m.size)
+
+        ordered = others + sorted(plays, key=prior)
+        return ordered[: self.candidates]
+
+    def _value(self, world: World, action: Action, seat: int, noise: random.Random) -> float:
+        game = world.copy()
+        try:
+            game.apply(action)
+        except PlayError:  # not legal in this world (a plugin's options read hidden cards)
+            return float("-inf")
+        return rollout(game, seat, noise)
+
+
+def rollout(game: World, seat: int, rng: random.Random) -> float:
+    """Play ``game`` to its end with :func:`rollout_action` for every seat; ``seat``'s score."""
+    for _ in range(ROLLOUT_LIMIT):
+        if game.over:
+            break
+        legal = game.legal_actions()
+        game.apply(rollout_action(game, legal, rng))
+    scores = game.scores
+    return float(scores[seat]) if scores is not None else 0.0
+
+
+_declarer = HeuristicBot(0)
+
+
+def rollout_action(game: World, legal: list[Action], rng: random.Random) -> Action:
+    """A fast, rough choice for a rollout, read off the game itself (no view in the play
+    phase): go out when possible; leading, the longest non-bomb play of the lowest rank;
+    answering, pass to a partner, else the lowest play that beats, a bomb only against a
+    nearly empty hand. Declarations as :class:`~ddzrules.bots.simple.HeuristicBot` makes
+    them. Now and then a random legal action, so the rollouts differ."""
+    if len(legal) == 1:
+        return legal[0]
+    if rng.random() < ROLLOUT_NOISE:
+        return legal[rng.randrange(len(legal))]
+    seat = game.to_act
+    assert seat is not None
+    if game.phase != "play":
+        return _declarer.act(game.view(seat), legal)
+    hand_size = sum(game.hands[seat])
+    plays: list[Any] = []
+    pass_action = None
+    for a in legal:
+        if a.kind == "play" and a.move is not None:
+            if a.move.size == hand_size:
+                return a
+            plays.append(a)
+        elif a.kind == "pass":
+            pass_action = a
+    if not plays:
+        return pass_action if pass_action is not None else legal[0]
+    normal = [a for a in plays if not a.move.is_bomb]
+    if game.last_play is None:
+        return max(normal or plays, key=lambda a: (a.move.size, -a.move.rank))
+    if pass_action is not None and game.last_seat in game.partners(seat):
+        return pass_action
+    if normal:
+        return min(normal, key=lambda a: (a.move.rank, a.move.size))
+    side = game.partners(seat)
+    danger = min((sum(h) for s, h in enumerate(game.hands) if s != seat and s not in side), default=99)
+    if pass_action is None or danger <= 5:
+        return min(plays, key=lambda a: a.move.key)
+    return pass_action

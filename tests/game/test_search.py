@@ -1,0 +1,190 @@
+"""The search bot and what it searches: worlds sampled from what one seat sees
+(Game.determinized, PlayerView.sample_world), which keep all that seat knows and nothing
+it does not, and a bot that plays every bundled spec, deterministically for a seed and
+blind to the cards it cannot see."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ddzrules import cards as C
+from ddzrules.bots import SearchBot, check_bot, make_bot, parse_bot
+from ddzrules.runtime import Game, GameRules
+from ddzrules.simulate import play_game
+from ddzrules.spec import bundled_names
+
+SPECS = [n for n in bundled_names() if not n.startswith("compat/")]
+FAST = "search:iters=24"
+
+
+def advance(game: Game, steps: int, seed: int) -> Game:
+    """``game`` after up to ``steps`` actions of heuristic bots."""
+    bots = [make_bot("heuristic", seed + s) for s in range(game.players)]
+    for _ in range(steps):
+        if game.over:
+            break
+        seat = game.to_act
+        assert seat is not None
+        game.apply(bots[seat].act(game.view(seat), game.legal_actions()))
+    return game
+
+
+def swapped(game: Game, seat: int, rng: random.Random) -> Game:
+    """A copy of ``game`` that ``seat`` cannot tell from it: cards it cannot see exchanged
+    one for one between two other hands (or the same game when no two hands hide any)."""
+    other = game.copy()
+    free = {s: [h - k for h, k in zip(game.hands[s], game.known_cards(s, seat))]
+            for s in range(game.players) if s != seat}
+    hiding = [s for s, f in free.items() if sum(f)]
+    if len(hiding) < 2:
+        return other
+    a, b = hiding[:2]
+    for _ in range(3):
+        x = rng.choice([r for r, c in enumerate(free[a]) if c])
+        y = rng.choice([r for r, c in enumerate(free[b]) if c])
+        if x == y:
+            continue
+        for s, give, take in ((a, x, y), (b, y, x)):
+            other.hands[s][give] -= 1
+            other.hands[s][take] += 1
+            free[s][give] -= 1
+            free[s][take] += 1
+    other._legal_cache = None
+    return other
+
+
+def pool_of(game: Game, seat: int) -> list[int]:
+    return game.hidden_from(seat)[0]
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_a_world_keeps_what_the_seat_knows(spec: str) -> None:
+    rules = GameRules.load(spec)
+    for seed in range(3):
+        game = advance(rules.new_game(seed=seed), steps=12 + 9 * seed, seed=seed)
+        if game.over:
+            continue
+        seat = game.to_act
+        assert seat is not None
+        world = game.determinized(seat, random.Random(seed))
+        assert world.hands[seat] == game.hands[seat]
+        assert list(map(sum, world.hands)) == list(map(sum, game.hands))
+        assert sum(world.kitty) == sum(game.kitty) and sum(world.undealt) == sum(game.undealt)
+        for s in game.shown_hands:
+            assert world.hands[s] == game.hands[s] or game.view(seat).phase == "landlord"
+        if game.kitty_visible:
+            assert world.kitty == game.kitty
+        # the deck is the same deck: every card somewhere, none twice
+        def everything(g: Game) -> list[int]:
+            out = [sum(h[r] for h in g.hands) + g.kitty[r] * (g.landlord is None or g.phase == "landlord")
+                   + g.undealt[r] for r in range(C.NUM_RANKS)]
+            return out
+        assert everything(world) == everything(game)
+        assert pool_of(world, seat) == pool_of(game, seat)
+        # the world's view for the seat is the game's view
+        assert world.view(seat).hand == game.view(seat).hand
+        assert [a.to_dict() for a in world.legal_actions()] == [a.to_dict() for a in game.legal_actions()]
+        assert all(facts == {} for s, facts in world.private.items() if s != seat)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_games_a_seat_cannot_tell_apart_give_the_same_worlds(spec: str) -> None:
+    rules = GameRules.load(spec)
+    for seed in range(3):
+        game = advance(rules.new_game(seed=seed), steps=10 + 7 * seed, seed=seed)
+        if game.over:
+            continue
+        seat = game.to_act
+        assert seat is not None
+        other = swapped(game, seat, random.Random(seed))
+        assert pool_of(other, seat) == pool_of(game, seat)
+        a, b = game.determinized(seat, random.Random(5)), other.determinized(seat, random.Random(5))
+        assert a.hands == b.hands and a.kitty == b.kitty and a.dealt_order == b.dealt_order
+
+
+@pytest.mark.parametrize("spec", ["hubei-3p", "laizi", "paodekuai", "hk-rob"])
+def test_the_search_bot_does_not_see_hidden_cards(spec: str) -> None:
+    """Its choice is the same in two games its seat cannot tell apart (same seed)."""
+    rules = GameRules.load(spec)
+    checked = 0
+    for seed in range(6):
+        game = advance(rules.new_game(seed=seed), steps=6 + 5 * seed, seed=seed)
+        if game.over:
+            continue
+        seat = game.to_act
+        assert seat is not None
+        other = swapped(game, seat, random.Random(seed))
+        if other.hands == game.hands:
+            continue
+        choices = [SearchBot(seed, iters=30).act(g.view(seat), g.legal_actions()) for g in (game, other)]
+        assert choices[0].to_dict() == choices[1].to_dict()
+        checked += 1
+    assert checked >= 2
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_the_search_bot_plays_every_bundled_spec_to_the_end(spec: str) -> None:
+    rules = GameRules.load(spec)
+    game = play_game(rules, [make_bot(FAST, 11 + s) for s in range(rules.players)], seed=3)
+    assert game.over and game.scores is not None
+
+
+def test_same_seed_same_choices() -> None:
+    rules = GameRules.load("hubei-3p")
+    games = [play_game(rules, [make_bot(FAST, 7 + s) for s in range(3)], seed=9) for _ in range(2)]
+    assert [a.to_dict() for a in games[0].history] == [a.to_dict() for a in games[1].history]
+
+
+def test_a_view_without_its_game_samples_no_world() -> None:
+    import copy
+
+    game = GameRules.load("hubei-3p").new_game(seed=1)
+    view = game.view(game.to_act or 0)
+    with pytest.raises(ValueError, match="no game to sample"):
+        copy.deepcopy(view).sample_world(random.Random(0))
+    game.apply(game.legal_actions()[0])
+    with pytest.raises(ValueError, match="moved on"):
+        view.sample_world(random.Random(0))
+    # a bot given such a view still answers (as the heuristic bot would)
+    fresh = copy.deepcopy(game.view(game.to_act or 0))
+    assert SearchBot(0).act(fresh, game.legal_actions()) in game.legal_actions()
+
+
+@pytest.mark.parametrize(("spec", "words"), [
+    ("nobody", "unknown bot 'nobody'"),
+    ("search:depth=3", "unknown option 'depth'"),
+    ("search:iters", "needs a value"),
+    ("search:iters=many", "must be a number"),
+    ("search:iters=0", "must be 1 to"),
+    ("search:iters=5:ms=10", "not both"),
+    ("search:iters=5:iters=6", "given twice"),
+    ("heuristic:iters=5", "heuristic takes no options"),
+])
+def test_bad_bot_specs_say_what_is_wrong(spec: str, words: str) -> None:
+    with pytest.raises(ValueError, match=words):
+        parse_bot(spec)
+
+
+def test_bot_specs() -> None:
+    assert parse_bot("search") == ("search", {})
+    assert parse_bot("search:iters=400:candidates=12") == ("search", {"iters": 400, "candidates": 12})
+    assert parse_bot("search:ms=50") == ("search", {"ms": 50.0})
+    assert check_bot("random") == "random"
+    bot = make_bot("search:iters=40", 1)
+    assert isinstance(bot, SearchBot) and bot.iters == 40
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 60), world=st.integers(0, 10_000),
+       spec=st.sampled_from(["hubei-3p", "laizi", "paodekuai", "hubei-4p-2deck", "faceup-3p"]))
+def test_any_world_is_a_deal_the_seat_could_be_in(seed: int, steps: int, world: int, spec: str) -> None:
+    game = advance(GameRules.load(spec).new_game(seed=seed), steps, seed)
+    for seat in range(game.players):
+        w = game.determinized(seat, random.Random(world))
+        assert w.hands[seat] == game.hands[seat] or game.view(seat).hand == w.view(seat).hand
+        assert pool_of(w, seat) == pool_of(game, seat)
+        assert all(min(h) >= 0 for h in w.hands)
