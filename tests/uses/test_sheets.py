@@ -29,6 +29,7 @@ from ddzrules.bots import make_bot
 from ddzrules.cli import main
 from ddzrules.runtime import GameRules
 from ddzrules.sheets import facts
+from ddzrules.sheets import render as sheet_render
 from ddzrules.simulate import game_seed, play_game
 from ddzrules.spec import bundled_names
 from ddzrules.variant import Variant, load_variant
@@ -431,7 +432,7 @@ def test_the_spec_s_own_texts_are_escaped(tmp_path: Path) -> None:
 
 
 def test_the_command_prints_writes_and_translates(tmp_path: Path) -> None:
-    with mock.patch.object(S, "build_sheet", lambda spec, seed=None: built(str(spec))):
+    with mock.patch.object(sheet_render, "build_sheet", lambda spec, seed=None: built(str(spec))):
         result = run("hubei-3p")
         assert result.exit_code == 0, result.output
         assert result.stdout == rendered("hubei-3p", "en", "md")
@@ -470,7 +471,7 @@ def test_a_broken_spec_exits_1_with_its_position(tmp_path: Path) -> None:
     path = tmp_path / "broken.yaml"
     path.write_text('name: broken\ncombos:\n  pair: "2 + wher"\n', encoding="utf-8")
     assert "broken.yaml:3" in fails(str(path))
-    with mock.patch.object(S, "build_sheet", lambda spec, seed=None: built(str(spec))):
+    with mock.patch.object(sheet_render, "build_sheet", lambda spec, seed=None: built(str(spec))):
         assert "cannot write" in fails(
             "compat/rlcard", "-o", str(tmp_path / "no" / "such" / "dir.md")
         )
@@ -513,15 +514,14 @@ def test_the_command_checks_and_updates_a_docs_directory(tmp_path: Path) -> None
     begin = S.BEGIN.format(spec="compat/rlcard", lang="en")
     page = tmp_path / "compat.md"
     page.write_text(f"{begin}\nstale\n{S.END}\n", encoding="utf-8")
-    with mock.patch.object(S, "build_sheet", lambda spec, seed=None: built(str(spec))):
+    expected = f"{begin}\n{rendered('compat/rlcard', 'en', 'md')}{S.END}\n"
+    # the command builds through sheets.render; the sheet built once per test run stands in
+    with mock.patch.object(sheet_render, "build_sheet", lambda spec, seed=None: built(str(spec))):
         assert "1 file(s) differ" in fails("--update-docs", str(tmp_path), "--check")
         result = run("--update-docs", str(tmp_path))
         assert result.exit_code == 0, result.output
         assert "updated" in result.stdout
-        assert (
-            page.read_text(encoding="utf-8")
-            == f"{begin}\n{rendered('compat/rlcard', 'en', 'md')}{S.END}\n"
-        )
+        assert page.read_text(encoding="utf-8") == expected
         assert run("--update-docs", str(tmp_path), "--check").exit_code == 0
 
 
