@@ -81,7 +81,7 @@ def game_record(game: Game) -> dict[str, Any]:
         match["holdings"] = list(game.match.holdings)
     if game.match.previous_winner is not None:
         match["previous_winner"] = game.match.previous_winner
-    return {
+    record = {
         "format": FORMAT,
         "spec": game.variant.name,
         "spec_hash": game.variant.spec.content_hash,
@@ -98,6 +98,9 @@ def game_record(game: Game) -> dict[str, Any]:
         "escaped": game.escaped,
         "scores": game.scores,
     }
+    if game.fixed_landlord is not None:
+        record["fixed_landlord"] = game.fixed_landlord
+    return record
 
 
 def write_record(game: Game, path: str | Path) -> None:
@@ -405,9 +408,13 @@ def _replay(record: dict[str, Any], registry: PluginRegistry | None, spec_file: 
     if previous is not None and previous >= rules.players:
         raise ReplayError(f"the record's match.previous_winner is seat {previous}, "
                           f"{rules.variant.name} has {rules.players} seats")
+    fixed = record.get("fixed_landlord")
+    if fixed is not None and (rules.table_kind != "landlord" or fixed >= rules.players):
+        raise ReplayError(f"the record's fixed_landlord is seat {fixed}, which {rules.variant.name} "
+                          "cannot seat as its landlord")
     game = rules.new_game(seed, MatchInfo(match["index"], match["seed"],
                                           tuple(holdings) if holdings is not None else None,
-                                          previous_winner=previous))
+                                          previous_winner=previous), landlord=fixed)
     deals = record["deals"]
 
     def check_deal(n: int, index: int | None) -> None:

@@ -270,8 +270,17 @@ class GameRules:
     def load(cls, name_or_path: str, registry: PluginRegistry | None = None) -> GameRules:
         return cls(load_variant(name_or_path), registry)
 
-    def new_game(self, seed: int, match: MatchInfo | None = None) -> Game:
-        return Game(self, seed, match or MatchInfo(seed=seed))
+    def new_game(self, seed: int, match: MatchInfo | None = None, landlord: int | None = None) -> Game:
+        """A game of these rules, dealt from ``seed``. ``landlord`` fixes the landlord at a
+        landlord table (DouZero's protocol: no bidding, that seat takes the kitty, stake 1);
+        None: the landlord phase the spec's plugins run decides."""
+        if landlord is not None:
+            if self.table_kind != "landlord":
+                raise DdzError(f"{self.variant.name} has no landlord ({self.table_kind} table): "
+                               "a fixed landlord is for landlord tables")
+            if isinstance(landlord, bool) or not isinstance(landlord, int) or not 0 <= landlord < self.players:
+                raise DdzError(f"the landlord must be a seat 0-{self.players - 1}, not {brief(landlord)}")
+        return Game(self, seed, match or MatchInfo(seed=seed), fixed_landlord=landlord)
 
     def next_seat(self, seat: int) -> int:
         """The seat after ``seat`` in the order of play (seats are numbered in that order)."""
@@ -546,13 +555,16 @@ class Game:
     _current: Phase | None
     _owner: tuple[str, str]
     first_bidder: int
+    fixed_landlord: int | None
     phase: str
     #: the wild rank (癞子) of this deal, or None
     wild: int | None
 
     def __init__(self, rules: GameRules, seed: int, match: MatchInfo,
-                 state: dict[str, Any] | None = None) -> None:
+                 state: dict[str, Any] | None = None, fixed_landlord: int | None = None) -> None:
         self.rules = rules
+        #: the landlord fixed before the deal (GameRules.new_game), or None: the plugins choose
+        self.fixed_landlord = fixed_landlord if state is None else state.get("fixed_landlord")
         self.variant = rules.variant
         self.players = rules.players
         self.seed = seed
@@ -906,6 +918,18 @@ class Game:
                 return
             self._advance()
             return
+        if self.fixed_landlord is not None:  # no landlord phase: the seat takes the kitty at stake 1
+            self._landlord = self.first_bidder = self.fixed_landlord
+            self._stake = 1
+            self._give_kitty()
+            self.phase = "declare"
+            self._phases, self._owners = self._declaration_phases()
+            self._next_phase()
+            if self._current is None:
+                self._start_play()
+                return
+            self._advance()
+            return
         first = hooks["ddzrules_first_bidder"].one(game=self)
         self.first_bidder = 0 if first is None else first
         hook = hooks["ddzrules_landlord_phase"]
@@ -1012,7 +1036,7 @@ class Game:
             "scores": self.scores, "first_leader": self.first_leader, "wild": self.wild,
             "turn": self._turn, "phases": self._phases, "owners": self._owners, "current": self._current,
             "owner": self._owner, "first_bidder": self.first_bidder, "phase": self.phase,
-            "legal_cache": self._legal_cache,
+            "legal_cache": self._legal_cache, "fixed_landlord": self.fixed_landlord,
         }
 
     def _set_state(self, state: dict[str, Any]) -> None:
