@@ -77,7 +77,8 @@ def bots_option(default: str) -> Callable[[F], F]:
     """``--bots``: one name means every seat; comma-separated names go seat by seat and
     are repeated to fill the seats."""
     return click.option("--bots", default=default, show_default=True,
-                        help=f"The bot of each seat ({_BOT_NAMES}): one name means every seat; "
+                        help=f"The bot of each seat ({_BOT_NAMES}; options after colons, e.g. "
+                             "search:iters=400 or search:ms=50): one name means every seat; "
                              "comma-separated names go seat by seat from seat 0, repeated to fill "
                              "the seats.")
 
@@ -351,3 +352,41 @@ def _match(spec: str, games: int, seed: int, names: list[str], holdings: int | N
     console.print(table)
     who = " and ".join(f"seat {s} ({kinds[s]})" for s in winners)
     console.print(f"match winner: {who} with {best:+d}" + (" (tie)" if len(winners) > 1 else ""))
+
+
+@main.command("duel")
+@click.argument("spec", metavar="SPEC")
+@click.option("--bots", "bots", required=True, metavar="A,B",
+              help="The two bots, A then B (options after colons: search:iters=400).")
+@click.option("--deals", type=int, default=100, show_default=True,
+              help="Deals to play (each is several games): 1 to 1,000,000.")
+@seed_option(0)
+@click.option("--protocol", type=click.Choice(["duplicate", "douzero"]), default="duplicate", show_default=True,
+              help="duplicate: B everywhere, then A at each seat in turn (any spec); douzero: no bidding, a "
+                   "fixed landlord, A as landlord then as farmers (landlord tables).")
+@plugin_option
+@json_option
+@user_errors
+def duel_cmd(spec: str, bots: str, deals: int, seed: int, protocol: str, plugins: tuple[str, ...],
+             as_json: bool) -> None:
+    """Two bots on the same deals: A's gain over B, with paired 95% intervals, and each bot's decision time."""
+    from ddzrules.simulate.duel import checked_duel, format_duel
+
+    names = [k.strip() for k in bots.split(",")]
+    if len(names) != 2 or not all(names):
+        raise DdzError(f"--bots {brief(bots)}: two bots, A,B (e.g. search,heuristic)")
+    for name in names:
+        try:
+            check_bot(name)
+        except ValueError as e:
+            raise DdzError(f"--bots: {e}") from None
+    if not 0 <= seed <= MAX_SEED:
+        raise DdzError(f"--seed must be 0 to 2**63-1, not {seed}")
+    with stop_on_signal("duel"), user_plugins(plugins):
+        load_rules(spec, plugins)  # a bad spec or plugin fails here, before any game
+        with game_progress(f"duel on {spec}", deals) as advance:
+            result = checked_duel(spec, names[0], names[1], deals, seed, protocol, progress=advance)
+    if as_json:
+        emit_finite_json(result)
+        return
+    console.print(format_duel(result), markup=False, soft_wrap=True)

@@ -1,0 +1,233 @@
+"""Two bots on the same deals: how much better A plays a spec than B.
+
+* ``duplicate`` (any spec): deal ``i`` is played once with B in every seat, then once per
+  seat ``s`` with A at ``s`` and B elsewhere; A's gain is its result at ``s`` minus B's at
+  the same seat of the same deal (won or not, and score), averaged over the seats of a
+  deal, with paired 95% intervals over the deals (deals are independent; the seats of one
+  deal are not). Split by A's role where the table has roles.
+* ``douzero`` (landlord tables): no bidding, a fixed landlord with the kitty (seat 0) as
+  DouZero and PerfectDou evaluate; A as landlord against B farmers, and B as landlord
+  against A farmers, on the same deal. WP is A's share of games won, ADP the mean points
+  A's side scores a game (the landlord's, or the farmers' together; zero-sum tables make
+  it the difference DouZero's "average difference in points" means).
+
+The figures are of the two bots that played them, and every result names them.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ddzrules.bots import check_bot, make_bot, parse_bot
+from ddzrules.errors import DdzError, brief
+from ddzrules.runtime import Action, Game, GameRules, MatchInfo, PlayerView
+from ddzrules.simulate.games import game_seed
+from ddzrules.simulate.stats import CONFIDENCE, Moments, moments_interval, wilson_interval
+
+PROTOCOLS = ("duplicate", "douzero")
+#: the landlord's seat under the douzero protocol
+DOUZERO_LANDLORD = 0
+#: the most deals of one duel (each is several games)
+MAX_DEALS = 1_000_000
+
+
+class _Timed:
+    """An agent whose decision times are kept (only decisions with a choice: a forced
+    action costs no thought)."""
+
+    def __init__(self, agent: Any, times: list[float]) -> None:
+        self.agent = agent
+        self.times = times
+
+    def act(self, view: PlayerView, legal: list[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        start = time.perf_counter()
+        choice: Action = self.agent.act(view, legal)
+        self.times.append(time.perf_counter() - start)
+        return choice
+
+
+def _play(rules: GameRules, kinds: Sequence[str], seed: int, index: int, times: dict[str, list[float]],
+          landlord: int | None = None) -> Game:
+    gseed = game_seed(seed, index)
+    agents = [_Timed(make_bot(k, gseed + 101 * (s + 1)), times.setdefault(k, [])) for s, k in enumerate(kinds)]
+    game = rules.new_game(gseed, MatchInfo(index, seed), landlord=landlord)
+    while not game.over:
+        seat = game.to_act
+        assert seat is not None
+        game.apply(agents[seat].act(game.view(seat), game.legal_actions()))
+    return game
+
+
+def _won(game: Game, seat: int) -> float:
+    return 1.0 if seat in game.winners else 0.0
+
+
+def _role(game: Game, seat: int) -> str | None:
+    if game.landlord is None:
+        return None
+    return "landlord" if seat == game.landlord else "farmer"
+
+
+def _interval(m: Moments, confidence: float) -> list[float | None]:
+    d = moments_interval(m, confidence).to_dict()
+    return [d["low"], d["high"]]
+
+
+def _timing(times: list[float]) -> dict[str, float | int | None]:
+    if not times:
+        return {"decisions": 0, "median": None, "p95": None, "max": None}
+    ordered = sorted(times)
+    return {"decisions": len(ordered), "median": 1000 * statistics.median(ordered),
+            "p95": 1000 * ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))], "max": 1000 * ordered[-1]}
+
+
+def check_duel(rules: GameRules, bot_a: str, bot_b: str, deals: int, protocol: str) -> None:
+    """A ValueError saying what is wrong with a duel before any game is played."""
+    for bot in (bot_a, bot_b):
+        check_bot(bot)
+    if protocol not in PROTOCOLS:
+        raise ValueError(f"unknown protocol {brief(protocol)}; choose from {', '.join(PROTOCOLS)}")
+    if isinstance(deals, bool) or not isinstance(deals, int) or not 1 <= deals <= MAX_DEALS:
+        raise ValueError(f"deals must be 1 to {MAX_DEALS:,}, not {brief(deals)}")
+    if protocol == "douzero" and rules.table_kind != "landlord":
+        raise ValueError(f"the douzero protocol needs a landlord table; {rules.variant.name} is a "
+                         f"{rules.table_kind} table (use --protocol duplicate)")
+
+
+def duel(spec: str, bot_a: str, bot_b: str, deals: int, seed: int, protocol: str = "duplicate",
+         confidence: float = CONFIDENCE, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """Play a duel of ``bot_a`` against ``bot_b`` on ``deals`` deals of ``spec`` seeded
+    ``seed`` (deal ``i`` is the game seed ``game_seed(seed, i)``); the result as a dict
+    (see the module's docstring for the protocols). ``progress(done, deals)`` as each
+    deal finishes."""
+    rules = GameRules.load(spec)
+    check_duel(rules, bot_a, bot_b, deals, protocol)
+    times: dict[str, list[float]] = {}
+    head: dict[str, Any] = {
+        "spec": rules.variant.name, "protocol": protocol, "deals": deals, "seed": seed,
+        "bots": {"a": bot_a, "b": bot_b},
+        "bot_options": {"a": parse_bot(bot_a)[1], "b": parse_bot(bot_b)[1]},
+        "confidence": confidence,
+    }
+    if protocol == "douzero":
+        result = _douzero(rules, bot_a, bot_b, deals, seed, confidence, times, progress)
+    else:
+        result = _duplicate(rules, bot_a, bot_b, deals, seed, confidence, times, progress)
+    timing = {"a": _timing(times.get(bot_a, [])), "b": _timing(times.get(bot_b, []))}
+    if bot_a == bot_b:
+        timing = {"a": _timing(times.get(bot_a, [])), "b": timing["a"]}
+    return {**head, **result, "decision_ms": timing}
+
+
+def _duplicate(rules: GameRules, a: str, b: str, deals: int, seed: int, confidence: float,
+               times: dict[str, list[float]], progress: Callable[[int, int], None] | None) -> dict[str, Any]:
+    n = rules.players
+    win, score = Moments(), Moments()
+    by_role: dict[str, tuple[Moments, Moments]] = {}
+    for i in range(deals):
+        base = _play(rules, [b] * n, seed, i, times)
+        deal_win = deal_score = 0.0
+        for s in range(n):
+            game = _play(rules, [a if t == s else b for t in range(n)], seed, i, times)
+            assert game.scores is not None and base.scores is not None
+            w = _won(game, s) - _won(base, s)
+            g = float(game.scores[s] - base.scores[s])
+            deal_win += w
+            deal_score += g
+            role = _role(game, s)
+            if role is not None:
+                rw, rs = by_role.setdefault(role, (Moments(), Moments()))
+                rw.add(w)
+                rs.add(g)
+        win.add(deal_win / n)
+        score.add(deal_score / n)
+        if progress is not None:
+            progress(i + 1, deals)
+    out: dict[str, Any] = {
+        "win_rate_gain": win.mean, "win_rate_gain_ci": _interval(win, confidence),
+        "score_gain": score.mean, "score_gain_ci": _interval(score, confidence),
+        "score_unit": "the spec's points per game",
+    }
+    if by_role:
+        # within a role the games of one deal are not independent: intervals as if they were
+        out["by_role"] = {role: {"games": rw.n, "win_rate_gain": rw.mean, "win_rate_gain_ci": _interval(rw, confidence),
+                                 "score_gain": rs.mean, "score_gain_ci": _interval(rs, confidence)}
+                          for role, (rw, rs) in sorted(by_role.items())}
+    return out
+
+
+def _douzero(rules: GameRules, a: str, b: str, deals: int, seed: int, confidence: float,
+             times: dict[str, list[float]], progress: Callable[[int, int], None] | None) -> dict[str, Any]:
+    n, lord = rules.players, DOUZERO_LANDLORD
+    wins = {"landlord": 0, "farmers": 0}
+    adp = Moments()
+    for i in range(deals):
+        as_landlord = _play(rules, [a if s == lord else b for s in range(n)], seed, i, times, landlord=lord)
+        as_farmers = _play(rules, [b if s == lord else a for s in range(n)], seed, i, times, landlord=lord)
+        for game, side in ((as_landlord, "landlord"), (as_farmers, "farmers")):
+            assert game.scores is not None
+            a_seats = [lord] if side == "landlord" else [s for s in range(n) if s != lord]
+            won = any(s in game.winners for s in a_seats)
+            wins[side] += won
+            adp.add(float(sum(game.scores[s] for s in a_seats)))  # the side's points: the landlord's, or the farmers' together
+        if progress is not None:
+            progress(i + 1, deals)
+    total = wins["landlord"] + wins["farmers"]
+    iv = wilson_interval(total, 2 * deals, confidence).to_dict()
+    return {
+        "win_rate": total / (2 * deals), "win_rate_ci": [iv["low"], iv["high"]],
+        "win_rate_landlord": wins["landlord"] / deals, "win_rate_farmers": wins["farmers"] / deals,
+        "adp": adp.mean, "adp_ci": _interval(adp, confidence),
+        "landlord_seat": lord, "stake": "1 (no bidding)",
+    }
+
+
+def format_duel(result: dict[str, Any]) -> str:
+    """The duel as text: what was played, by which bots, and A's figures with intervals."""
+    def pct(x: float | None) -> str:
+        return "n/a" if x is None else f"{100 * x:+.1f}%"
+
+    def ci(pair: list[float | None], f: Callable[[float | None], str]) -> str:
+        return f"[{f(pair[0])}, {f(pair[1])}]"
+
+    def num(x: float | None) -> str:
+        return "n/a" if x is None else f"{x:+.3f}"
+
+    bots = result["bots"]
+    lines = [(f"duel on {result['spec']}: A = {bots['a']} against B = {bots['b']}, {result['deals']} deals, "
+              f"seed {result['seed']}, protocol {result['protocol']}"),
+             "(figures of these two bots on this spec: they say how the bots play it, not what the rules are)"]
+    if result["protocol"] == "douzero":
+        share = ci(result["win_rate_ci"], lambda x: "n/a" if x is None else f"{100 * x:.1f}%")
+        lines += [f"  WP (A's share of games won)   {100 * result['win_rate']:.1f}%  {share}",
+                  (f"  as landlord {100 * result['win_rate_landlord']:.1f}%, as farmers "
+                   f"{100 * result['win_rate_farmers']:.1f}%"),
+                  f"  ADP (the points A's side scores, a game)  {num(result['adp'])}  {ci(result['adp_ci'], num)}"]
+    else:
+        lines += [(f"  win-rate gain of A over B, same seat and deal   {pct(result['win_rate_gain'])}  "
+                   f"{ci(result['win_rate_gain_ci'], pct)}"),
+                  (f"  score gain ({result['score_unit']})   {num(result['score_gain'])}  "
+                   f"{ci(result['score_gain_ci'], num)}")]
+        for role, r in result.get("by_role", {}).items():
+            lines.append(f"    as {role} ({r['games']} games): win rate {pct(r['win_rate_gain'])} "
+                         f"{ci(r['win_rate_gain_ci'], pct)}, score {num(r['score_gain'])} {ci(r['score_gain_ci'], num)}")
+    for side in ("a", "b"):
+        t = result["decision_ms"][side]
+        if t["decisions"]:
+            lines.append(f"  decision time of {bots[side]}: median {t['median']:.1f} ms, p95 {t['p95']:.1f} ms, "
+                         f"max {t['max']:.1f} ms over {t['decisions']} decisions with a choice")
+    return "\n".join(lines)
+
+
+def checked_duel(spec: str, bot_a: str, bot_b: str, deals: int, seed: int, protocol: str,
+                 progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """:func:`duel`, a bad argument a DdzError (for the command line)."""
+    try:
+        return duel(spec, bot_a, bot_b, deals, seed, protocol, progress=progress)
+    except ValueError as e:
+        raise DdzError(str(e)) from None
