@@ -41,6 +41,7 @@ from ddzrules.simulate import (
     difference_cells,
     figure_cell,
     game_seed,
+    play_counts_text,
     play_game,
     seat_bots,
     significant,
@@ -273,6 +274,7 @@ def _print_simulation(result: dict[str, Any]) -> None:
         dist = r["landlord_score_distribution"]
         console.print(f"landlord score distribution{where}: "
                       + ", ".join(f"{k}: {v}" for k, v in dist.items()))
+    console.print(play_counts_text(result), markup=False, soft_wrap=True)
     for comp in result["comparisons"]:
         _print_comparison(comp, result["confidence"])
 

@@ -62,17 +62,54 @@ from ddzrules.simulate.stats import (
 )
 
 __all__ = [
-    "BACKENDS", "BID_KINDS", "CONFIDENCE", "FIGURES", "FIGURE_NAMES", "MAX_WORKERS", "WORKERS_PER_CPU",
-    "Accumulator", "Backend", "Figure", "GameSummary", "LocalBackend", "PairedAccumulator", "Progress",
-    "RayBackend", "RuleFacts", "Run", "aggregate", "check_workers", "compare_specs", "decimals_for", "fixed",
-    "format_comparison", "game_seed", "get_backend", "half_width", "is_rocket", "play_game", "play_span",
-    "register_backend", "rule_facts", "run_games", "seat_bots", "significant", "stake_unit", "summarise",
-    "usable_cpus", "worker_limit",
+    "BACKENDS",
+    "BID_KINDS",
+    "CONFIDENCE",
+    "FIGURES",
+    "FIGURE_NAMES",
+    "MAX_WORKERS",
+    "WORKERS_PER_CPU",
+    "Accumulator",
+    "Backend",
+    "Figure",
+    "GameSummary",
+    "LocalBackend",
+    "PairedAccumulator",
+    "Progress",
+    "RayBackend",
+    "RuleFacts",
+    "Run",
+    "aggregate",
+    "check_workers",
+    "compare_specs",
+    "decimals_for",
+    "fixed",
+    "format_comparison",
+    "game_seed",
+    "get_backend",
+    "half_width",
+    "is_rocket",
+    "play_counts_text",
+    "play_game",
+    "play_span",
+    "register_backend",
+    "rule_facts",
+    "run_games",
+    "seat_bots",
+    "significant",
+    "stake_unit",
+    "summarise",
+    "usable_cpus",
+    "worker_limit",
 ]
 
 # the built-in backends, registered as a third party's would be
 register_backend(LocalBackend())
 register_backend(RayBackend())
+
+#: a combo played less often than this a game is flagged as rarely played: a comparison of
+#: rules it takes part in says little (the bots hardly tested it)
+RARELY_PLAYED = 0.05
 
 #: each figure's kind, and the figures that are never negative (their intervals clipped at 0)
 _KIND = {f.name: f.kind for f in FIGURES}
@@ -116,10 +153,13 @@ class Accumulator:
     distributions, never the summaries; the same summaries in the same order give
     identical results."""
 
-    def __init__(self, bots: Sequence[str], confidence: float = CONFIDENCE) -> None:
+    def __init__(self, bots: Sequence[str], confidence: float = CONFIDENCE, combos: Sequence[str] = ()) -> None:
         self.bots = list(bots)
         self.confidence = confidence
         self.n = 0
+        #: plays a game of each combo (the spec's, and any other name a play had)
+        self.combo_plays: dict[str, Moments] = {name: Moments() for name in combos}
+        self.combos = tuple(combos)
         self.moments = {name: Moments() for name in FIGURE_NAMES}
         self.all_bombs = Moments()  # bombs + rockets: the legacy bombs_per_game
         self.seat_totals: list[int] = []
@@ -134,6 +174,13 @@ class Accumulator:
 
     def add(self, s: GameSummary) -> None:
         self.n += 1
+        for name in s.combo_plays:
+            if name not in self.combo_plays:  # a name first seen now: 0 in every game before
+                m = self.combo_plays[name] = Moments()
+                for _ in range(self.n - 1):
+                    m.add(0)
+        for name, m in self.combo_plays.items():
+            m.add(s.combo_plays.get(name, 0))
         for name, value in s.figures().items():
             if value is not None:
                 self.moments[name].add(value)
@@ -197,7 +244,21 @@ class Accumulator:
             "multiple_distribution": {_key(k): self.multiples[k] for k in sorted(self.multiples)},
             "unit": self.units.most_common(1)[0][0] if self.units else None,
             "mean_stake_unit": self.unit_total.mean if self.unit_total.n else None,
+            "plays_by_combo": self._plays_by_combo(),
+            "combos_never_played": sorted(k for k, m in self.combo_plays.items() if m.total == 0),
+            "combos_rarely_played": sorted(k for k, m in self.combo_plays.items()
+                                           if 0 < m.total and m.mean < RARELY_PLAYED),
         }
+
+    def _plays_by_combo(self) -> dict[str, dict[str, Any]]:
+        """Each combo's plays a game, with its interval (a combo of no game's plays: 0)."""
+        out = {}
+        for name in sorted(self.combo_plays):
+            m = self.combo_plays[name]
+            d = moments_interval(m, self.confidence).to_dict()
+            out[name] = {"mean": m.mean, "low": max(0.0, d["low"]) if d["low"] is not None else None,
+                         "high": d["high"], "plays": m.total}
+        return out
 
 
 def aggregate(summaries: Iterable[GameSummary], bots: list[str],
@@ -324,7 +385,7 @@ def compare_specs(specs: list[str], games: int, seed: int, bots: list[str],
     rules = [GameRules.load(s) for s in specs]  # fail early, in this process, on a bad spec
     kinds = [seat_bots(bots, r.players) for r in rules]
     facts = [rule_facts(r) for r in rules]
-    accs = [Accumulator(k, confidence) for k in kinds]
+    accs = [Accumulator(k, confidence, [c.name for c in r.variant.rules.combos]) for k, r in zip(kinds, rules)]
     pairable = [f.deal_key == facts[0].deal_key for f in facts]
     pairs = [PairedAccumulator() if ok else None for ok in pairable]
     run = Run(tuple(specs), tuple(tuple(k) for k in kinds), games, seed, workers, address, tuple(rules))
@@ -489,4 +550,26 @@ def format_comparison(result: dict[str, Any]) -> str:
         for fig in FIGURES:
             rows.append([fig.label, *difference_cells(fig, comp["figures"][fig.name])])
         out.append(_columns(rows))
+    out += ["", play_counts_text(result)]
+    return "\n".join(out)
+
+
+def play_counts_text(result: dict[str, Any]) -> str:
+    """What the bots played of each spec's combos: plays a game by combo (with the
+    interval), and the combos never or rarely played, whose rules the games hardly tested."""
+    bots = ",".join(result["bots"])
+    conf = f"{result.get('confidence', CONFIDENCE):.0%}"
+    out = [f"plays a game by combo, as the bots {bots} played them (mean [{conf} interval]):"]
+    for run in result["specs"]:
+        plays = run.get("plays_by_combo", {})
+        cells = [f"{name} {fixed(e['mean'], 3)} [{fixed(e['low'], 3)}, {fixed(e['high'], 3)}]"
+                 for name, e in plays.items() if e["plays"]]
+        out.append(f"  {run['spec']}: " + ("; ".join(cells) if cells else "no plays"))
+        never, rare = run.get("combos_never_played", []), run.get("combos_rarely_played", [])
+        if never:
+            out.append(f"    never played by {bots}: {', '.join(never)}")
+        if rare:
+            out.append(f"    rarely played (under {RARELY_PLAYED:g} a game): {', '.join(rare)}")
+        if never or rare:
+            out.append("    a difference in these rules is barely tested by these games: a figure of the bots")
     return "\n".join(out)

@@ -250,6 +250,9 @@ class GameSummary:
     #: the seats of the winning side (the first out's: the landlord or the farmers, a team,
     #: or the winner alone)
     winners: tuple[int, ...] = ()
+    #: the plays of the game by combo name (what the bots played: a rule never played was
+    #: never tested by the game)
+    combo_plays: dict[str, int] = field(default_factory=dict)
 
     def figures(self) -> dict[str, float | None]:
         """Every figure of :data:`FIGURES`: booleans as 0/1, None where n/a."""
@@ -274,6 +277,7 @@ def summarise(game: Game, index: int) -> GameSummary:
             elif m.is_bomb:
                 bombs += 1
     names = Counter(e.name for e in game.events)
+    combos = Counter(m.combo for ms in game.played for m in ms)
     kinds = facts.bid_kinds
     bids = None if kinds is None else sum(1 for a in game.history if a.kind in kinds)
     robs = sum(1 for a in game.history if a.kind == "rob") if facts.has_robs else None
@@ -292,7 +296,7 @@ def summarise(game: Game, index: int) -> GameSummary:
         rockets=rockets if facts.has_rockets else None, bids=bids, robs=robs,
         landlord_score=landlord_score, stake_unit=unit[0] if unit else None,
         unit=unit[1] if unit else facts.unit, score_per_stake=per_stake,
-        winners=tuple(game.winners))
+        winners=tuple(game.winners), combo_plays=dict(combos))
     _check_finite(summary, game.rules.variant.name)
     return summary
 
