@@ -366,11 +366,12 @@ def _match(spec: str, games: int, seed: int, names: list[str], holdings: int | N
 @click.option("--protocol", type=click.Choice(["duplicate", "douzero"]), default="duplicate", show_default=True,
               help="duplicate: B everywhere, then A at each seat in turn (any spec); douzero: no bidding, a "
                    "fixed landlord, A as landlord then as farmers (landlord tables).")
+@workers_option
 @plugin_option
 @json_option
 @user_errors
-def duel_cmd(spec: str, bots: str, deals: int, seed: int, protocol: str, plugins: tuple[str, ...],
-             as_json: bool) -> None:
+def duel_cmd(spec: str, bots: str, deals: int, seed: int, protocol: str, workers: int | None,
+             plugins: tuple[str, ...], as_json: bool) -> None:
     """Two bots on the same deals: A's gain over B, with paired 95% intervals, and each bot's decision time."""
     from ddzrules.simulate.duel import checked_duel, format_duel
 
@@ -387,7 +388,8 @@ def duel_cmd(spec: str, bots: str, deals: int, seed: int, protocol: str, plugins
     with stop_on_signal("duel"), user_plugins(plugins):
         load_rules(spec, plugins)  # a bad spec or plugin fails here, before any game
         with game_progress(f"duel on {spec}", deals) as advance:
-            result = checked_duel(spec, names[0], names[1], deals, seed, protocol, progress=advance)
+            result = checked_duel(spec, names[0], names[1], deals, seed, protocol, progress=advance,
+                                  workers=workers)
     if as_json:
         emit_finite_json(result)
         return

@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from ddzrules.bots import check_bot, make_bot, parse_bot
 from ddzrules.errors import DdzError, brief
 from ddzrules.runtime import Action, Game, GameRules, MatchInfo, PlayerView
+from ddzrules.simulate.backends import check_workers
 from ddzrules.simulate.games import game_seed
 from ddzrules.simulate.stats import CONFIDENCE, Moments, moments_interval, wilson_interval
 
@@ -100,91 +101,141 @@ def check_duel(rules: GameRules, bot_a: str, bot_b: str, deals: int, protocol: s
 
 
 def duel(spec: str, bot_a: str, bot_b: str, deals: int, seed: int, protocol: str = "duplicate",
-         confidence: float = CONFIDENCE, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+         confidence: float = CONFIDENCE, progress: Callable[[int, int], None] | None = None,
+         workers: int | None = None) -> dict[str, Any]:
     """Play a duel of ``bot_a`` against ``bot_b`` on ``deals`` deals of ``spec`` seeded
     ``seed`` (deal ``i`` is the game seed ``game_seed(seed, i)``); the result as a dict
     (see the module's docstring for the protocols). ``progress(done, deals)`` as each
-    deal finishes."""
+    deal finishes; ``workers`` processes share the deals (None: 1), the figures the same
+    whatever their number (decision times aside)."""
     rules = GameRules.load(spec)
     check_duel(rules, bot_a, bot_b, deals, protocol)
-    times: dict[str, list[float]] = {}
+    check_workers(workers)
     head: dict[str, Any] = {
         "spec": rules.variant.name, "protocol": protocol, "deals": deals, "seed": seed,
         "bots": {"a": bot_a, "b": bot_b},
         "bot_options": {"a": parse_bot(bot_a)[1], "b": parse_bot(bot_b)[1]},
-        "confidence": confidence,
+        "confidence": confidence, "workers": workers or 1,
     }
-    if protocol == "douzero":
-        result = _douzero(rules, bot_a, bot_b, deals, seed, confidence, times, progress)
-    else:
-        result = _duplicate(rules, bot_a, bot_b, deals, seed, confidence, times, progress)
-    timing = {"a": _timing(times.get(bot_a, [])), "b": _timing(times.get(bot_b, []))}
-    if bot_a == bot_b:
-        timing = {"a": _timing(times.get(bot_a, [])), "b": timing["a"]}
-    return {**head, **result, "decision_ms": timing}
+    times: dict[str, list[float]] = {"a": [], "b": []}
+    agg = _Douzero(rules.players) if protocol == "douzero" else _Duplicate()
+    task = (spec, bot_a, bot_b, seed, protocol)
+    for done, (outcome, spent) in enumerate(_deals(task, deals, workers), start=1):
+        agg.add(outcome)
+        for side in ("a", "b"):
+            times[side] += spent[side]
+        if progress is not None:
+            progress(done, deals)
+    return {**head, **agg.result(deals, confidence),
+            "decision_ms": {"a": _timing(times["a"]), "b": _timing(times["b"])}}
 
 
-def _duplicate(rules: GameRules, a: str, b: str, deals: int, seed: int, confidence: float,
-               times: dict[str, list[float]], progress: Callable[[int, int], None] | None) -> dict[str, Any]:
+#: the rules of the deals played in this process, by spec (a worker loads each once)
+_rules: dict[str, GameRules] = {}
+
+
+def _play_deal(task: tuple[str, str, str, int, str], index: int) -> tuple[Any, dict[str, list[float]]]:
+    """One deal of a duel: what the protocol keeps of its games, and each side's decision times."""
+    spec, a, b, seed, protocol = task
+    rules = _rules.get(spec)
+    if rules is None:
+        rules = _rules[spec] = GameRules.load(spec)
+    times: dict[str, list[float]] = {}
     n = rules.players
-    win, score = Moments(), Moments()
-    by_role: dict[str, tuple[Moments, Moments]] = {}
-    for i in range(deals):
-        base = _play(rules, [b] * n, seed, i, times)
-        deal_win = deal_score = 0.0
+    if protocol == "douzero":
+        lord = DOUZERO_LANDLORD
+        games = [(_play(rules, [a if s == lord else b for s in range(n)], seed, index, times, landlord=lord),
+                  [lord]),
+                 (_play(rules, [b if s == lord else a for s in range(n)], seed, index, times, landlord=lord),
+                  [s for s in range(n) if s != lord])]
+        outcome: Any = [(any(s in g.winners for s in seats), float(sum(g.scores[s] for s in seats)))
+                        for g, seats in games if g.scores is not None]
+    else:
+        base = _play(rules, [b] * n, seed, index, times)
+        seats = []
         for s in range(n):
-            game = _play(rules, [a if t == s else b for t in range(n)], seed, i, times)
+            game = _play(rules, [a if t == s else b for t in range(n)], seed, index, times)
             assert game.scores is not None and base.scores is not None
-            w = _won(game, s) - _won(base, s)
-            g = float(game.scores[s] - base.scores[s])
-            deal_win += w
-            deal_score += g
-            role = _role(game, s)
+            seats.append((_won(game, s) - _won(base, s), float(game.scores[s] - base.scores[s]), _role(game, s)))
+        outcome = seats
+    # a bot spec named twice (A = B) plays both sides: its times are both sides'
+    return outcome, {"a": times.get(a, []), "b": times.get(b, []) if b != a else times.get(a, [])}
+
+
+def _deal_job(job: tuple[tuple[str, str, str, int, str], int]) -> tuple[Any, dict[str, list[float]]]:
+    return _play_deal(*job)
+
+
+def _deals(task: tuple[str, str, str, int, str], deals: int,
+           workers: int | None) -> Iterator[tuple[Any, dict[str, list[float]]]]:
+    """The deals' outcomes in deal order, played here or by ``workers`` processes."""
+    workers = min(workers or 1, deals)
+    if workers <= 1:
+        for i in range(deals):
+            yield _play_deal(task, i)
+        return
+    import multiprocessing as mp
+
+    pool = mp.get_context("spawn").Pool(workers)
+    try:
+        yield from pool.imap(_deal_job, ((task, i) for i in range(deals)), chunksize=max(1, deals // (workers * 8)))
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+class _Duplicate:
+    """A duplicate duel's figures, deal by deal: A's gains averaged over a deal's seats."""
+
+    def __init__(self) -> None:
+        self.win, self.score = Moments(), Moments()
+        self.by_role: dict[str, tuple[Moments, Moments]] = {}
+
+    def add(self, seats: list[tuple[float, float, str | None]]) -> None:
+        for w, g, role in seats:
             if role is not None:
-                rw, rs = by_role.setdefault(role, (Moments(), Moments()))
+                rw, rs = self.by_role.setdefault(role, (Moments(), Moments()))
                 rw.add(w)
                 rs.add(g)
-        win.add(deal_win / n)
-        score.add(deal_score / n)
-        if progress is not None:
-            progress(i + 1, deals)
-    out: dict[str, Any] = {
-        "win_rate_gain": win.mean, "win_rate_gain_ci": _interval(win, confidence),
-        "score_gain": score.mean, "score_gain_ci": _interval(score, confidence),
-        "score_unit": "the spec's points per game",
-    }
-    if by_role:
-        # within a role the games of one deal are not independent: intervals as if they were
-        out["by_role"] = {role: {"games": rw.n, "win_rate_gain": rw.mean, "win_rate_gain_ci": _interval(rw, confidence),
-                                 "score_gain": rs.mean, "score_gain_ci": _interval(rs, confidence)}
-                          for role, (rw, rs) in sorted(by_role.items())}
-    return out
+        self.win.add(sum(w for w, _, _ in seats) / len(seats))
+        self.score.add(sum(g for _, g, _ in seats) / len(seats))
+
+    def result(self, deals: int, confidence: float) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "win_rate_gain": self.win.mean, "win_rate_gain_ci": _interval(self.win, confidence),
+            "score_gain": self.score.mean, "score_gain_ci": _interval(self.score, confidence),
+            "score_unit": "the spec's points per game",
+        }
+        if self.by_role:
+            # within a role the games of one deal are not independent: intervals as if they were
+            out["by_role"] = {role: {"games": rw.n, "win_rate_gain": rw.mean,
+                                     "win_rate_gain_ci": _interval(rw, confidence), "score_gain": rs.mean,
+                                     "score_gain_ci": _interval(rs, confidence)}
+                              for role, (rw, rs) in sorted(self.by_role.items())}
+        return out
 
 
-def _douzero(rules: GameRules, a: str, b: str, deals: int, seed: int, confidence: float,
-             times: dict[str, list[float]], progress: Callable[[int, int], None] | None) -> dict[str, Any]:
-    n, lord = rules.players, DOUZERO_LANDLORD
-    wins = {"landlord": 0, "farmers": 0}
-    adp = Moments()
-    for i in range(deals):
-        as_landlord = _play(rules, [a if s == lord else b for s in range(n)], seed, i, times, landlord=lord)
-        as_farmers = _play(rules, [b if s == lord else a for s in range(n)], seed, i, times, landlord=lord)
-        for game, side in ((as_landlord, "landlord"), (as_farmers, "farmers")):
-            assert game.scores is not None
-            a_seats = [lord] if side == "landlord" else [s for s in range(n) if s != lord]
-            won = any(s in game.winners for s in a_seats)
-            wins[side] += won
-            adp.add(float(sum(game.scores[s] for s in a_seats)))  # the side's points: the landlord's, or the farmers' together
-        if progress is not None:
-            progress(i + 1, deals)
-    total = wins["landlord"] + wins["farmers"]
-    iv = wilson_interval(total, 2 * deals, confidence).to_dict()
-    return {
-        "win_rate": total / (2 * deals), "win_rate_ci": [iv["low"], iv["high"]],
-        "win_rate_landlord": wins["landlord"] / deals, "win_rate_farmers": wins["farmers"] / deals,
-        "adp": adp.mean, "adp_ci": _interval(adp, confidence),
-        "landlord_seat": lord, "stake": "1 (no bidding)",
-    }
+class _Douzero:
+    """A douzero duel's figures: A's wins as landlord and as farmers, the points its side scores."""
+
+    def __init__(self, players: int) -> None:
+        self.wins = {"landlord": 0, "farmers": 0}
+        self.adp = Moments()
+
+    def add(self, games: list[tuple[bool, float]]) -> None:
+        for (won, points), side in zip(games, ("landlord", "farmers")):
+            self.wins[side] += won
+            self.adp.add(points)
+
+    def result(self, deals: int, confidence: float) -> dict[str, Any]:
+        total = self.wins["landlord"] + self.wins["farmers"]
+        iv = wilson_interval(total, 2 * deals, confidence).to_dict()
+        return {
+            "win_rate": total / (2 * deals), "win_rate_ci": [iv["low"], iv["high"]],
+            "win_rate_landlord": self.wins["landlord"] / deals, "win_rate_farmers": self.wins["farmers"] / deals,
+            "adp": self.adp.mean, "adp_ci": _interval(self.adp, confidence),
+            "landlord_seat": DOUZERO_LANDLORD, "stake": "1 (no bidding)",
+        }
 
 
 def format_duel(result: dict[str, Any]) -> str:
@@ -225,9 +276,9 @@ def format_duel(result: dict[str, Any]) -> str:
 
 
 def checked_duel(spec: str, bot_a: str, bot_b: str, deals: int, seed: int, protocol: str,
-                 progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+                 progress: Callable[[int, int], None] | None = None, workers: int | None = None) -> dict[str, Any]:
     """:func:`duel`, a bad argument a DdzError (for the command line)."""
     try:
-        return duel(spec, bot_a, bot_b, deals, seed, protocol, progress=progress)
+        return duel(spec, bot_a, bot_b, deals, seed, protocol, progress=progress, workers=workers)
     except ValueError as e:
         raise DdzError(str(e)) from None
