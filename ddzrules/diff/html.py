@@ -374,12 +374,43 @@ def games_section(games: dict[str, Any]) -> list[str]:
     table = _multiple_table(specs)
     if table:
         out += ["<h3>Distribution of the multiple</h3>", table]
+    out += _plays_by_combo(games, conf)
     rates = [(s["spec"], (s.get("figures") or {}).get("landlord_won")) for s in specs]
     shown = [(name, r) for name, r in rates if isinstance(r, dict)]
     if shown:
         out += ["<h3>Landlord win rate</h3>",
                 f"<p>The share of games the landlord's side won, with its {conf} (Wilson) interval.</p>",
                 _rate_drawing(shown, "landlord win rate")]
+    return out
+
+
+def _plays_by_combo(games: dict[str, Any], conf: str) -> list[str]:
+    """What the bots played of each combo, a game, and the combos they never or rarely
+    played: a difference in those rules is barely tested by the games."""
+    specs = games.get("specs", [])
+    names: dict[str, None] = {}
+    for s in specs:
+        names.update(dict.fromkeys(s.get("plays_by_combo", {})))
+    if not names:
+        return []
+    bots = _text(",".join(games.get("bots", [])))
+
+    def cell(s: dict[str, Any], name: str) -> str:
+        e = s.get("plays_by_combo", {}).get(name)
+        if e is None:
+            return "—"
+        return f"{fixed(e['mean'], 3)} [{fixed(e['low'], 3)}, {fixed(e['high'], 3)}]"
+
+    out = ["<h3>Plays a game by combo</h3>",
+           (f"<p>As the bots {bots} played them (mean [{conf} interval]); — : not a combo of that rule set. "
+            "These are figures of the bots: a combo they never or rarely play is a rule these games "
+            "barely tested.</p>"),
+           _table(["combo", *[s["spec"] for s in specs]], [[n, *[cell(s, n) for s in specs]] for n in names])]
+    for s in specs:
+        never, rare = s.get("combos_never_played", []), s.get("combos_rarely_played", [])
+        if never or rare:
+            out.append(f"<p>{_text(s['spec'])}: never played by {bots}: {_text(', '.join(never)) or 'none'}; "
+                       f"rarely played: {_text(', '.join(rare)) or 'none'}.</p>")
     return out
 
 

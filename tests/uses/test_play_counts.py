@@ -41,3 +41,12 @@ def test_simulate_and_diff_print_them_with_the_bots() -> None:
     diff = runner.invoke(main, ["diff", "hubei-3p", "laizi", "--games", "10", "--bots", "random"])
     assert diff.exit_code == 1 and "Traceback" not in diff.output, diff.output  # 1: the rule sets differ, as diff(1)
     assert "plays a game by combo, as the bots random" in diff.output
+
+
+def test_the_html_report_shows_them(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "r.html"
+    result = CliRunner().invoke(main, ["simulate", "hubei-3p", "--games", "10", "--bots", "heuristic",
+                                       "--html", str(out)])
+    assert result.exit_code == 0, result.output
+    html = out.read_text(encoding="utf-8")
+    assert "Plays a game by combo" in html and "As the bots heuristic" in html and "never played by" in html
