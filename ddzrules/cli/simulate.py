@@ -375,14 +375,9 @@ def duel_cmd(spec: str, bots: str, deals: int, seed: int, protocol: str, workers
     """Two bots on the same deals: A's gain over B, with paired 95% intervals, and each bot's decision time."""
     from ddzrules.simulate.duel import checked_duel, format_duel
 
-    names = [k.strip() for k in bots.split(",")]
-    if len(names) != 2 or not all(names):
+    names = parse_bots(bots)
+    if len(names) != 2:
         raise DdzError(f"--bots {brief(bots)}: two bots, A,B (e.g. search,heuristic)")
-    for name in names:
-        try:
-            check_bot(name)
-        except ValueError as e:
-            raise DdzError(f"--bots: {e}") from None
     if not 0 <= seed <= MAX_SEED:
         raise DdzError(f"--seed must be 0 to 2**63-1, not {seed}")
     with stop_on_signal("duel"), user_plugins(plugins):
