@@ -270,7 +270,7 @@ class GameRules:
     def load(cls, name_or_path: str, registry: PluginRegistry | None = None) -> GameRules:
         return cls(load_variant(name_or_path), registry)
 
-    def new_game(self, seed: int, match: MatchInfo | None = None, landlord: int | None = None) -> Game:
+    def new_game(self, seed: int, match: MatchInfo | None = None, landlord: object = None) -> Game:
         """A game of these rules, dealt from ``seed``. ``landlord`` fixes the landlord at a
         landlord table (DouZero's protocol: no bidding, that seat takes the kitty, stake 1);
         None: the landlord phase the spec's plugins run decides."""
@@ -280,7 +280,8 @@ class GameRules:
                                "a fixed landlord is for landlord tables")
             if isinstance(landlord, bool) or not isinstance(landlord, int) or not 0 <= landlord < self.players:
                 raise DdzError(f"the landlord must be a seat 0-{self.players - 1}, not {brief(landlord)}")
-        return Game(self, seed, match or MatchInfo(seed=seed), fixed_landlord=landlord)
+            return Game(self, seed, match or MatchInfo(seed=seed), fixed_landlord=landlord)
+        return Game(self, seed, match or MatchInfo(seed=seed))
 
     def next_seat(self, seat: int) -> int:
         """The seat after ``seat`` in the order of play (seats are numbered in that order)."""
@@ -912,8 +913,7 @@ class Game:
             self._public["wild"] = C.RANKS[self.wild]
         if self.rules.table_kind != "landlord":  # no landlord phase: declarations, then tricks
             self._phases, self._owners = self._declaration_phases()
-            self._next_phase()
-            if self._current is None:
+            if not self._next_phase():
                 self._start_play()
                 return
             self._advance()
@@ -924,8 +924,7 @@ class Game:
             self._give_kitty()
             self.phase = "declare"
             self._phases, self._owners = self._declaration_phases()
-            self._next_phase()
-            if self._current is None:
+            if not self._next_phase():
                 self._start_play()
                 return
             self._advance()
@@ -954,14 +953,18 @@ class Game:
                 owners.append((label, hook.name))
         return phases, owners
 
-    def _next_phase(self) -> None:
-        """The next phase of _phases becomes the current one (None when there is none)."""
+    def _next_phase(self) -> bool:
+        """The next phase of _phases becomes the current one (None when there is none);
+        whether there is one. (Callers test this answer, not ``self._current``: just after
+        ``self._current = None`` the type checker, and so the compiled build, would take
+        the attribute to be None still.)"""
         if self._phases:
             self._current = self._phases.pop(0)
             self._owner = self._owners.pop(0)
-        else:
-            self._current = None
-            self._owner = ("", "")
+            return True
+        self._current = None
+        self._owner = ("", "")
+        return False
 
     def _phase_call(self, method: str, *args: Any) -> Any:
         """Call a method of the current phase (plugin code) through call_plugin, its answer
@@ -1004,8 +1007,7 @@ class Game:
                 self.phase = "declare"
                 self._phases, self._owners = self._declaration_phases()
             if self.phase == "declare":
-                self._next_phase()
-                if self._current is None:
+                if not self._next_phase():
                     self._start_play()
                     return
                 continue
