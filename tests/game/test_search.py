@@ -188,3 +188,29 @@ def test_any_world_is_a_deal_the_seat_could_be_in(seed: int, steps: int, world: 
         assert w.hands[seat] == game.hands[seat] or game.view(seat).hand == w.view(seat).hand
         assert pool_of(w, seat) == pool_of(game, seat)
         assert all(min(h) >= 0 for h in w.hands)
+
+
+def test_a_time_budget_answers_legally() -> None:
+    game = advance(GameRules.load("hubei-3p").new_game(seed=4), steps=8, seed=4)
+    seat = game.to_act
+    assert seat is not None
+    legal = game.legal_actions()
+    assert SearchBot(1, ms=30).act(game.view(seat), legal) in legal
+
+
+def test_the_env_takes_search_opponents() -> None:
+    pytest.importorskip("pettingzoo")
+    import numpy as np
+
+    from ddzrules.env import SingleAgentEnv
+
+    e = SingleAgentEnv("hubei-3p", seat=0, opponents="search:iters=8")
+    obs, _ = e.reset(seed=3)
+    done = False
+    while not done:
+        action = int(np.flatnonzero(obs["action_mask"])[0])
+        obs, _, done, _, _ = e.step(action)
+    from ddzrules.errors import DdzError
+
+    with pytest.raises(DdzError, match="unknown option"):
+        SingleAgentEnv("hubei-3p", opponents="search:depth=2")
