@@ -25,7 +25,7 @@ from ddzrules.runtime.values import World
 
 #: rollouts a decision by default (``search:iters=N``)
 DEFAULT_ITERS = 160
-#: the most actions a decision weighs (the rollout policy's choice first, then by a prior)
+#: the most actions a decision weighs in the play phase (the pass, then the plays by a prior)
 MAX_CANDIDATES = 8
 #: how often a rollout's policy plays a random legal action instead of its own choice
 ROLLOUT_NOISE = 0.1
@@ -75,8 +75,8 @@ class SearchBot:
 
     def _candidates(self, view: PlayerView, legal: list[Action]) -> list[Action]:
         """The actions weighed: all of them outside the play phase (a few bids or
-        declarations), else the rollout policy's choice, the pass and the plays by a prior
-        (many cards first when leading, low ranks first when answering)."""
+        declarations), else the pass and the plays by a prior (non-bombs first; then many
+        cards first when leading, low ranks first when answering), at most ``candidates``."""
         if view.phase != "play" or len(legal) <= self.candidates:
             return list(legal)
         leading = view.last_play is None
