@@ -123,6 +123,7 @@ def _fixed(*kinds: str) -> Callable[[Any], list[ActionKey]]:
 #: (its parameters); the ``pass`` of ``point-bids`` is action 0
 PLUGIN_ACTIONS: dict[str, Callable[[Any], list[ActionKey]]] = {
     "point-bids": _point_bids,
+    "dealt-landlord": _fixed(),
     "call-rob": _call_rob,
     "hk-rob": _fixed("decline", "take", "rob"),
     "show-hand": _fixed("decline", "show"),
@@ -730,7 +731,7 @@ class SingleAgentEnv(gymnasium.Env):
             raise DdzError(f"opponents: {n - 1} bot kinds expected (one per other seat), got {len(kinds)}")
         for kind in kinds:
             try:
-                check_bot(kind)
+                check_bot(kind, self.aec.rules)
             except ValueError as e:
                 raise DdzError(str(e)) from None
         self.seat = seat

@@ -1,4 +1,5 @@
-"""Landlord protocols by point bids (叫分): once each (湖北) or rising until passes (皇冠)."""
+"""Landlord protocols: point bids (叫分), once each (湖北) or rising until passes (皇冠), and
+no bidding at all, the landlord found by the deal (the engines' games)."""
 
 from __future__ import annotations
 
@@ -188,3 +189,79 @@ class PointBidPhase:
         else:
             game.landlord = self.high_seat
             game.stake = self.high
+
+
+class DealtLandlord:
+    """No auction: the landlord is found by the deal alone, as in the engines' games
+    (RLCard's ``Dealer.determine_role`` makes ``players[0]`` the landlord of every deal;
+    DouZero's env has fixed roles). He takes the kitty; the stake is ``stake``.
+
+    ``seat: first`` — seat 0 every game; ``random`` — drawn in every deal;
+    ``random-then-rotate`` — drawn in a match's first game, then the next seat each game.
+    """
+
+    name = "dealt-landlord"
+    params_schema: ClassVar[dict[str, Any]] = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "seat": {"enum": ["first", "random", "random-then-rotate"],
+                     "description": "first: seat 0 every game; random: drawn in every deal; "
+                                    "random-then-rotate: drawn in a match's first game, then the next "
+                                    "seat each game."},
+            "stake": {"type": "integer", "minimum": 1, "description": "The stake (底分) of every game."},
+        },
+    }
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        self.seat = params.get("seat", "first")
+        self.stake = int(params.get("stake", 1))
+
+    @hookimpl
+    def ddzrules_describe(self) -> dict[str, Any]:
+        d = Description("No bidding: the landlord is chosen by the deal", "不叫地主：地主由发牌决定")
+        if self.seat == "first":
+            d.rule("The first seat (seat 0) is the landlord in every game.", "每局都由第一个座位（0号）当地主。")
+        elif self.seat == "random":
+            d.rule("The landlord is drawn at random in every deal.", "每次发牌后随机选定地主。")
+        else:
+            d.rule("The landlord is drawn at random in a match's first game, then it is the next seat in "
+                   "the order of play each game.", "首局随机选定地主，之后每局由下一位玩家当地主。")
+        d.rule(f"The landlord takes the kitty; the stake (底分) is {self.stake}.",
+               f"地主拿底牌；底分为{self.stake}。")
+        d.param("seat", self.seat, "who is the landlord", "谁当地主")
+        d.param("stake", self.stake, "the stake of every game", "每局的底分")
+        return d.done()
+
+    @hookimpl
+    def ddzrules_first_bidder(self, game: Game) -> int:
+        if self.seat == "first":
+            return 0
+        if self.seat == "random":
+            return game.rng.randrange(game.players)
+        return rotated_seat(game, random.Random(game.match.seed).randrange(game.players))
+
+    @hookimpl
+    def ddzrules_landlord_phase(self, game: Game) -> DealtLandlordPhase:
+        return DealtLandlordPhase(self.stake)
+
+
+class DealtLandlordPhase:
+    """A landlord phase with no decision: the first bidder (the seat the deal chose) is
+    the landlord as soon as the runtime asks who acts."""
+
+    name = "dealt-landlord"
+
+    def __init__(self, stake: int) -> None:
+        self.stake = stake
+
+    def to_act(self, game: Game) -> int | None:
+        game.landlord = game.first_bidder
+        game.stake = self.stake
+        return None
+
+    def options(self, game: Game) -> list[Action]:
+        return []  # never asked: the phase has no seat to act
+
+    def apply(self, game: Game, action: Action) -> None:
+        raise AssertionError("dealt-landlord has no decision to apply")  # the runtime never calls it
