@@ -17,22 +17,29 @@ in ``--bots``). :func:`make_bot` makes one,
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ddzrules.bots.rlcard_rule import RLCardRuleBot
 from ddzrules.bots.search import DEFAULT_ITERS, SearchBot
 from ddzrules.bots.simple import HIGH_RANK, Agent, HeuristicBot, RandomBot, hand_strength
 from ddzrules.errors import brief
 
-__all__ = ["BOTS", "DEFAULT_ITERS", "HIGH_RANK", "OPTIONS", "Agent", "HeuristicBot", "RandomBot", "SearchBot",
+if TYPE_CHECKING:
+    from ddzrules.runtime import GameRules
+
+__all__ = ["BOTS", "DEFAULT_ITERS", "HIGH_RANK", "OPTIONS", "Agent", "HeuristicBot", "RLCardRuleBot", "RandomBot",
+           "SearchBot",
            "check_bot", "hand_strength", "make_bot", "parse_bot"]
 
 #: the bots by name
-BOTS: dict[str, type] = {"random": RandomBot, "heuristic": HeuristicBot, "search": SearchBot}
+BOTS: dict[str, type] = {"random": RandomBot, "heuristic": HeuristicBot, "search": SearchBot,
+                         "rlcard-rule": RLCardRuleBot}
 #: the options each bot takes in its spec, with their types and bounds (low, high)
 OPTIONS: dict[str, dict[str, tuple[type, float, float]]] = {
     "random": {},
     "heuristic": {},
     "search": {"iters": (int, 1, 1_000_000), "ms": (float, 1, 600_000), "candidates": (int, 1, 1000)},
+    "rlcard-rule": {},
 }
 
 
@@ -70,9 +77,16 @@ def parse_bot(spec: str) -> tuple[str, dict[str, Any]]:
     return name, options
 
 
-def check_bot(spec: str) -> str:
-    """``spec`` if it names a bot with valid options, else a ValueError saying why."""
-    parse_bot(spec)
+def check_bot(spec: str, rules: GameRules | None = None) -> str:
+    """``spec`` if it names a bot with valid options (that can play ``rules``, when given),
+    else a ValueError saying why. A bot class may say which rules it cannot play with a
+    static ``refusal(rules | None) -> str | None`` (None: it can, or no rules were given),
+    which raises a :class:`~ddzrules.errors.DdzError` when what it needs is not installed."""
+    name, _options = parse_bot(spec)
+    refusal = getattr(BOTS[name], "refusal", None)
+    why = refusal(rules) if refusal is not None else None
+    if why and rules is not None:
+        raise ValueError(f"bot {name} cannot play {rules.variant.name}: {why}")
     return spec
 
 

@@ -15,7 +15,7 @@ from rich.table import Table
 
 from ddzrules import cards as C
 from ddzrules import generated
-from ddzrules.bots import HeuristicBot, make_bot
+from ddzrules.bots import HeuristicBot, check_bot, make_bot
 from ddzrules.cli import console, emit_json, json_option, main, plural, styled, user_errors
 from ddzrules.errors import DdzError, PlayError
 from ddzrules.records import game_record, load_record, replay, write_record
@@ -66,6 +66,16 @@ def user_plugins(plugins: tuple[str, ...] | list[str]) -> Iterator[None]:
             os.environ.pop(PluginRegistry.ENV, None)
         else:
             os.environ[PluginRegistry.ENV] = before
+
+
+def check_bots_for(rules: GameRules, kinds: list[str]) -> None:
+    """A :class:`DdzError` when one of the bots cannot play ``rules`` (rlcard-rule on a
+    wild-card spec, say)."""
+    for kind in dict.fromkeys(kinds):
+        try:
+            check_bot(kind, rules)
+        except ValueError as e:
+            raise DdzError(f"--bots: {e}") from None
 
 
 def load_rules(spec: str, plugins: tuple[str, ...] | list[str] = ()) -> GameRules:
@@ -290,6 +300,7 @@ def _play(spec: str, auto: bool, seed: int | None, seat: int, bots: str, record_
         seed = random.SystemRandom().randrange(1 << 31)
     kinds = [k.strip() for k in bots.split(",")]
     kinds = (kinds * rules.players)[: rules.players]
+    check_bots_for(rules, kinds)
     game_ref: list[Game] = []
     human = None if auto else seat
     if human is not None and not 0 <= human < rules.players:

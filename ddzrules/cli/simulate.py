@@ -30,7 +30,7 @@ from ddzrules.cli import (
     styled,
     user_errors,
 )
-from ddzrules.cli.game import load_rules, plugin_option, seats_phrase, user_plugins
+from ddzrules.cli.game import check_bots_for, load_rules, plugin_option, seats_phrase, user_plugins
 from ddzrules.errors import DdzError, brief
 from ddzrules.simulate import (
     FIGURES,
@@ -316,6 +316,7 @@ def _match(spec: str, games: int, seed: int, names: list[str], holdings: int | N
 
     rules = load_rules(spec, plugins)
     kinds = seat_bots(names, rules.players)
+    check_bots_for(rules, kinds)
     totals = [0] * rules.players
     rows: list[dict[str, Any]] = []
     previous: int | None = None  # the seat out first in the last game (first-leader by: previous-winner)
@@ -367,11 +368,12 @@ def _match(spec: str, games: int, seed: int, names: list[str], holdings: int | N
               help="duplicate: B everywhere, then A at each seat in turn (any spec); douzero: no bidding, a "
                    "fixed landlord, A as landlord then as farmers (landlord tables).")
 @workers_option
+@backend_options
 @plugin_option
 @json_option
 @user_errors
 def duel_cmd(spec: str, bots: str, deals: int, seed: int, protocol: str, workers: int | None,
-             plugins: tuple[str, ...], as_json: bool) -> None:
+             backend: str, address: str | None, plugins: tuple[str, ...], as_json: bool) -> None:
     """Two bots on the same deals: A's gain over B, with paired 95% intervals, and each bot's decision time."""
     from ddzrules.simulate.duel import checked_duel, format_duel
 
@@ -380,11 +382,12 @@ def duel_cmd(spec: str, bots: str, deals: int, seed: int, protocol: str, workers
         raise DdzError(f"--bots {brief(bots)}: two bots, A,B (e.g. search,heuristic)")
     if not 0 <= seed <= MAX_SEED:
         raise DdzError(f"--seed must be 0 to 2**63-1, not {seed}")
+    check_backend(backend, address)
     with stop_on_signal("duel"), user_plugins(plugins):
         load_rules(spec, plugins)  # a bad spec or plugin fails here, before any game
         with game_progress(f"duel on {spec}", deals) as advance:
             result = checked_duel(spec, names[0], names[1], deals, seed, protocol, progress=advance,
-                                  workers=workers)
+                                  workers=workers, backend=backend, address=address)
     if as_json:
         emit_finite_json(result)
         return

@@ -383,6 +383,9 @@ def compare_specs(specs: list[str], games: int, seed: int, bots: list[str],
     for kind in bots:
         check_bot(kind)
     rules = [GameRules.load(s) for s in specs]  # fail early, in this process, on a bad spec
+    for r in rules:
+        for kind in bots:
+            check_bot(kind, r)  # a bot that cannot play a rule set says so before any game
     kinds = [seat_bots(bots, r.players) for r in rules]
     facts = [rule_facts(r) for r in rules]
     accs = [Accumulator(k, confidence, [c.name for c in r.variant.rules.combos]) for k, r in zip(kinds, rules)]

@@ -52,6 +52,8 @@ def test_bots_always_choose_a_legal_action(spec: str, seed: int, driver: str) ->
 def test_bots_are_deterministic_given_their_seed() -> None:
     rules = rules_for("hubei-3p")
     for kind in BOTS:
+        if kind == "rlcard-rule":
+            continue  # it cannot bid: held to its seed on compat/rlcard (test_rlcard_rule.py)
         a = play_game(rules, [make_bot(kind, 5 + i) for i in range(3)], 99)
         b = play_game(rules, [make_bot(kind, 5 + i) for i in range(3)], 99)
         assert a.history == b.history
