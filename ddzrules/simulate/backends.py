@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import signal
 import threading
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -141,13 +141,21 @@ class Backend(Protocol):
     It must play game ``i`` as :func:`play_span` does (same seeds, same match position),
     so that the figures do not depend on the backend; a failure is a DdzError saying what
     went wrong. ``check`` refuses, with a ValueError, options it cannot use, before any
-    game is played."""
+    game is played.
+
+    ``map`` is the same service for any work split by index (a duel's deals): it yields
+    ``play(*args, start, stop)``'s results for items ``0`` to ``count - 1`` in index
+    order, ``play`` a module-level function (workers import it by name) that returns the
+    results of items ``start`` to ``stop - 1``."""
 
     name: str
 
     def check(self, workers: int | None, address: str | None) -> None: ...
 
     def run(self, run: Run) -> Iterator[list[GameSummary]]: ...
+
+    def map(self, play: Callable[..., list[Any]], args: tuple[Any, ...], count: int,
+            workers: int | None, address: str | None) -> Iterator[Any]: ...
 
 
 #: the backends by name (``--backend NAME``), in the order they were registered
@@ -204,3 +212,30 @@ class LocalBackend:
         finally:
             pool.terminate()
             pool.join()
+
+    def map(self, play: Callable[..., list[Any]], args: tuple[Any, ...], count: int,
+            workers: int | None, address: str | None) -> Generator[Any, None, None]:
+        check_workers(workers)
+        workers = min(workers or 1, count)
+        if workers <= 1:
+            for i in range(count):
+                yield from play(*args, i, i + 1)
+            return
+        import multiprocessing as mp
+
+        with _sigint_ignored():
+            pool = mp.get_context("spawn").Pool(workers, initializer=signal.signal,
+                                                initargs=(signal.SIGINT, signal.SIG_IGN))
+        jobs = ((play, args, i) for i in range(count))
+        try:
+            for results in pool.imap(_map_item, jobs, chunksize=max(1, count // (workers * 8))):
+                yield from results
+        finally:
+            pool.terminate()
+            pool.join()
+
+
+def _map_item(job: tuple[Callable[..., list[Any]], tuple[Any, ...], int]) -> list[Any]:
+    """One item of :meth:`LocalBackend.map` in a pool worker."""
+    play, args, i = job
+    return play(*args, i, i + 1)

@@ -16,15 +16,16 @@ The figures are of the two bots that played them, and every result names them.
 
 from __future__ import annotations
 
+import os
 import statistics
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ddzrules.bots import check_bot, make_bot, parse_bot
 from ddzrules.errors import DdzError, brief
 from ddzrules.runtime import Action, Game, GameRules, MatchInfo, PlayerView
-from ddzrules.simulate.backends import check_workers
+from ddzrules.simulate.backends import get_backend
 from ddzrules.simulate.games import game_seed
 from ddzrules.simulate.stats import CONFIDENCE, Moments, moments_interval, wilson_interval
 
@@ -90,7 +91,7 @@ def _timing(times: list[float]) -> dict[str, float | int | None]:
 def check_duel(rules: GameRules, bot_a: str, bot_b: str, deals: int, protocol: str) -> None:
     """A ValueError saying what is wrong with a duel before any game is played."""
     for bot in (bot_a, bot_b):
-        check_bot(bot)
+        check_bot(bot, rules)
     if protocol not in PROTOCOLS:
         raise ValueError(f"unknown protocol {brief(protocol)}; choose from {', '.join(PROTOCOLS)}")
     if isinstance(deals, bool) or not isinstance(deals, int) or not 1 <= deals <= MAX_DEALS:
@@ -102,25 +103,28 @@ def check_duel(rules: GameRules, bot_a: str, bot_b: str, deals: int, protocol: s
 
 def duel(spec: str, bot_a: str, bot_b: str, deals: int, seed: int, protocol: str = "duplicate",
          confidence: float = CONFIDENCE, progress: Callable[[int, int], None] | None = None,
-         workers: int | None = None) -> dict[str, Any]:
+         workers: int | None = None, backend: str = "local", address: str | None = None) -> dict[str, Any]:
     """Play a duel of ``bot_a`` against ``bot_b`` on ``deals`` deals of ``spec`` seeded
     ``seed`` (deal ``i`` is the game seed ``game_seed(seed, i)``); the result as a dict
     (see the module's docstring for the protocols). ``progress(done, deals)`` as each
-    deal finishes; ``workers`` processes share the deals (None: 1), the figures the same
-    whatever their number (decision times aside)."""
+    deal finishes; ``workers`` processes share the deals (None: 1), or Ray tasks with
+    ``backend="ray"`` (``address`` a cluster to join), the figures the same whatever plays
+    them (decision times aside)."""
     rules = GameRules.load(spec)
     check_duel(rules, bot_a, bot_b, deals, protocol)
-    check_workers(workers)
+    where = get_backend(backend)
+    where.check(workers, address)
     head: dict[str, Any] = {
         "spec": rules.variant.name, "protocol": protocol, "deals": deals, "seed": seed,
         "bots": {"a": bot_a, "b": bot_b},
         "bot_options": {"a": parse_bot(bot_a)[1], "b": parse_bot(bot_b)[1]},
-        "confidence": confidence, "workers": workers or 1,
+        "confidence": confidence, "workers": workers or 1, "backend": backend,
     }
     times: dict[str, list[float]] = {"a": [], "b": []}
     agg = _Douzero(rules.players) if protocol == "douzero" else _Duplicate()
-    task = (spec, bot_a, bot_b, seed, protocol)
-    for done, (outcome, spent) in enumerate(_deals(task, deals, workers), start=1):
+    # a spec file as an absolute path: Ray's workers may not share this directory
+    task = (os.path.abspath(spec) if os.path.isfile(spec) else spec, bot_a, bot_b, seed, protocol)
+    for done, (outcome, spent) in enumerate(where.map(play_deals, (task,), deals, workers, address), start=1):
         agg.add(outcome)
         for side in ("a", "b"):
             times[side] += spent[side]
@@ -162,26 +166,9 @@ def _play_deal(task: tuple[str, str, str, int, str], index: int) -> tuple[Any, d
     return outcome, {"a": times.get(a, []), "b": times.get(b, []) if b != a else times.get(a, [])}
 
 
-def _deal_job(job: tuple[tuple[str, str, str, int, str], int]) -> tuple[Any, dict[str, list[float]]]:
-    return _play_deal(*job)
-
-
-def _deals(task: tuple[str, str, str, int, str], deals: int,
-           workers: int | None) -> Iterator[tuple[Any, dict[str, list[float]]]]:
-    """The deals' outcomes in deal order, played here or by ``workers`` processes."""
-    workers = min(workers or 1, deals)
-    if workers <= 1:
-        for i in range(deals):
-            yield _play_deal(task, i)
-        return
-    import multiprocessing as mp
-
-    pool = mp.get_context("spawn").Pool(workers)
-    try:
-        yield from pool.imap(_deal_job, ((task, i) for i in range(deals)), chunksize=max(1, deals // (workers * 8)))
-    finally:
-        pool.terminate()
-        pool.join()
+def play_deals(task: tuple[str, str, str, int, str], start: int, stop: int) -> list[tuple[Any, dict[str, list[float]]]]:
+    """Deals ``start`` to ``stop - 1`` of a duel (a backend's task, see ``Backend.map``)."""
+    return [_play_deal(task, i) for i in range(start, stop)]
 
 
 class _Duplicate:
@@ -276,9 +263,11 @@ def format_duel(result: dict[str, Any]) -> str:
 
 
 def checked_duel(spec: str, bot_a: str, bot_b: str, deals: int, seed: int, protocol: str,
-                 progress: Callable[[int, int], None] | None = None, workers: int | None = None) -> dict[str, Any]:
+                 progress: Callable[[int, int], None] | None = None, workers: int | None = None,
+                 backend: str = "local", address: str | None = None) -> dict[str, Any]:
     """:func:`duel`, a bad argument a DdzError (for the command line)."""
     try:
-        return duel(spec, bot_a, bot_b, deals, seed, protocol, progress=progress, workers=workers)
+        return duel(spec, bot_a, bot_b, deals, seed, protocol, progress=progress, workers=workers,
+                    backend=backend, address=address)
     except ValueError as e:
         raise DdzError(str(e)) from None

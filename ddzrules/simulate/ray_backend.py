@@ -20,10 +20,10 @@ from ddzrules.runtime import PluginRegistry
 from ddzrules.simulate.backends import Run, check_workers, play_span
 from ddzrules.simulate.games import GameSummary
 
-#: what a Ray task runs: ``play(specs, bots, seed, start, stop)``, the summaries of games
-#: ``start`` to ``stop - 1`` under every spec (:func:`ddzrules.simulate.backends.play_span`;
-#: a task pickles it by name)
-PlaySpan = Callable[[Sequence[str], Sequence[Sequence[str]], int, int, int], list[list[Any]]]
+#: what a Ray task runs: ``play(*args, start, stop)``, the results of items ``start`` to
+#: ``stop - 1`` in order (:func:`ddzrules.simulate.backends.play_span` for a simulation's
+#: games; a task pickles it by name)
+PlaySpan = Callable[..., list[Any]]
 
 #: seconds allowed to reach a cluster's address before giving up
 CONNECT_TIMEOUT = 5.0
@@ -117,9 +117,18 @@ def _spec_path(spec: str) -> str:
 def run_ray(specs: Sequence[str], bots: Sequence[Sequence[str]], games: int, seed: int,
             workers: int | None, address: str | None, play: PlaySpan) -> Iterator[list[Any]]:
     """Yield, game index by game index, the summaries of that game under every spec,
-    the games played as Ray tasks. Without ``address`` a local Ray is started with
-    ``workers`` CPUs (default: every core) and shut down at the end; with one, that
-    cluster is joined. A Ray already initialised in this process is used as it is."""
+    the games played as Ray tasks by ``play(specs, bots, seed, start, stop)``."""
+    return map_ray(play, ([_spec_path(s) for s in specs], [list(b) for b in bots], seed), games,
+                   workers, address)
+
+
+def map_ray(play: PlaySpan, args: tuple[Any, ...], count: int, workers: int | None,
+            address: str | None) -> Iterator[Any]:
+    """Yield ``play(*args, start, stop)``'s results for items ``0`` to ``count - 1`` in
+    order, the items split into Ray tasks by index range (``args`` pickled to every
+    task). Without ``address`` a local Ray is started with ``workers`` CPUs (default:
+    every core) and shut down at the end; with one, that cluster is joined. A Ray
+    already initialised in this process is used as it is."""
     ray = _import_ray()
     if address is not None:
         _check_reachable(address)
@@ -139,23 +148,21 @@ def run_ray(specs: Sequence[str], bots: Sequence[Sequence[str]], games: int, see
             raise DdzError(f"cannot {what}: {type(e).__name__}: {e}") from None
         started = True
     try:
-        yield from _run_tasks(ray, [_spec_path(s) for s in specs], bots, games, seed, play)
+        yield from _run_tasks(ray, play, args, count)
     finally:
         if started:
             ray.shutdown()
 
 
-def _run_tasks(ray: Any, specs: list[str], bots: Sequence[Sequence[str]], games: int,
-               seed: int, play: PlaySpan) -> Iterator[list[Any]]:
+def _run_tasks(ray: Any, play: PlaySpan, args: tuple[Any, ...], count: int) -> Iterator[Any]:
     cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
     remote = ray.remote(num_cpus=1, max_retries=2)(play)
     env = _runtime_env()
     if env:  # a Ray initialised elsewhere: the plugins still reach the workers
         remote = remote.options(runtime_env=env)
-    bots_list = [list(b) for b in bots]
-    pending_ranges = iter(task_ranges(games, cpus))
+    pending_ranges = iter(task_ranges(count, cpus))
     running: dict[Any, int] = {}  # task -> its first game index
-    done: dict[int, list[list[Any]]] = {}  # finished tasks not yet handed on, by first index
+    done: dict[int, list[Any]] = {}  # finished tasks not yet handed on, by first index
     next_index = 0
     limit = cpus * IN_FLIGHT_PER_CPU
 
@@ -164,7 +171,7 @@ def _run_tasks(ray: Any, specs: list[str], bots: Sequence[Sequence[str]], games:
             rng = next(pending_ranges, None)
             if rng is None:
                 return
-            running[remote.remote(specs, bots_list, seed, *rng)] = rng[0]
+            running[remote.remote(*args, *rng)] = rng[0]
 
     submit()
     try:
@@ -183,7 +190,7 @@ def _run_tasks(ray: Any, specs: list[str], bots: Sequence[Sequence[str]], games:
             ray.cancel(ref, force=True)
 
 
-def _get(ray: Any, ref: Any) -> list[list[Any]]:
+def _get(ray: Any, ref: Any) -> list[Any]:
     try:
         return list(ray.get(ref))
     except ray.exceptions.RayTaskError as e:
@@ -204,3 +211,7 @@ class RayBackend:
 
     def run(self, run: Run) -> Iterator[list[GameSummary]]:
         return run_ray(run.specs, run.bots, run.games, run.seed, run.workers, run.address, play_span)
+
+    def map(self, play: PlaySpan, args: tuple[Any, ...], count: int, workers: int | None,
+            address: str | None) -> Iterator[Any]:
+        return map_ray(play, args, count, workers, address)

@@ -20,6 +20,7 @@ from test_plugin_option import PLUGIN, SPEC, ok, user_error
 from ddzrules.cli import main
 from ddzrules.runtime import PluginRegistry
 from ddzrules.simulate import compare_specs
+from ddzrules.simulate.duel import duel
 from ddzrules.simulate.ray_backend import task_ranges
 
 
@@ -98,6 +99,34 @@ def test_plugins_reach_the_ray_workers(ray_session: Any, tmp_path: Path,
     on_ray = json.loads(ok(runner.invoke(main, [*args, "--backend", "ray"])).output)
     assert on_ray == local
     assert on_ray["events_per_game"].get("trio", 0) > 0
+
+
+def _figures(result: dict[str, Any]) -> dict[str, Any]:
+    """A duel's result without what depends on where it ran (decision times, the backend)."""
+    return {k: v for k, v in result.items() if k not in ("decision_ms", "backend")}
+
+
+@pytest.mark.parametrize("protocol", ["duplicate", "douzero"])
+def test_a_duel_on_ray_equals_the_local_one(ray_session: Any, protocol: str) -> None:
+    local = duel("hubei-3p", "search:iters=8", "heuristic", deals=6, seed=2, protocol=protocol)
+    on_ray = duel("hubei-3p", "search:iters=8", "heuristic", deals=6, seed=2, protocol=protocol,
+                  backend="ray")
+    assert on_ray["backend"] == "ray" and local["backend"] == "local"
+    assert _figures(on_ray) == _figures(local)
+    assert on_ray["decision_ms"]["a"]["decisions"] == local["decision_ms"]["a"]["decisions"] > 0
+
+
+def test_a_duel_with_a_plugin_on_ray(ray_session: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "houseplug.py").write_text(PLUGIN, encoding="utf-8")
+    (tmp_path / "house-3p.yaml").write_text(SPEC, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv(PluginRegistry.ENV, raising=False)
+    runner = CliRunner()
+    args = ["duel", "house-3p.yaml", "--bots", "heuristic,random", "--deals", "8", "--seed", "2", "--json",
+            "--plugin", "houseplug.py:TrioBonus"]
+    local = json.loads(ok(runner.invoke(main, args)).output)
+    on_ray = json.loads(ok(runner.invoke(main, [*args, "--backend", "ray"])).output)
+    assert _figures(on_ray) == _figures(local)
 
 
 def test_an_unreachable_address_is_a_clean_error(ray_session: Any) -> None:
