@@ -459,7 +459,8 @@ def _fast_copy(value: Any, memo: dict[int, Any]) -> Any:
     if kind is list:
         out: list[Any] = []
         memo[id(value)] = out
-        out.extend([_fast_copy(v, memo) for v in value])
+        # atoms (a history's Actions, a hand's counts) taken as they are, with no call each
+        out.extend([v if type(v) in _ATOMS else _fast_copy(v, memo) for v in value])
         return out
     if kind is dict:
         d: dict[Any, Any] = {}
@@ -471,7 +472,7 @@ def _fast_copy(value: Any, memo: dict[int, Any]) -> Any:
         copied = memo[id(value)] = set(value)  # items of a set are hashable: immutable enough
         return copied
     if kind is tuple:
-        return tuple([_fast_copy(v, memo) for v in value])
+        return tuple([v if type(v) in _ATOMS else _fast_copy(v, memo) for v in value])
     return copy.deepcopy(value, memo)
 
 
@@ -1090,7 +1091,7 @@ class Game:
         state = self._state()
         copied = Game(self.rules, self.seed, self.match, state=state)  # shares all for a moment
         memo[id(self)] = copied  # phases that refer to this game refer to the copy
-        rng = random.Random()
+        rng = random.Random(0)  # seeded from 0, not from the OS (costly), then given the state
         rng.setstate(self._rng.getstate())
         # the listed actions are the shared rules' own objects, never changed: shared too
         state = {key: value if key == "legal_cache" else _fast_copy(value, memo)
