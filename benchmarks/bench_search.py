@@ -5,7 +5,9 @@ measures them: figures of the bots that played, on the deals of one seed.
     python benchmarks/bench_search.py duplicate [--deals 300]            # every bundled playable spec
     python benchmarks/bench_search.py budget   [--spec hubei-3p] [--deals 200] [--iters 20,40,80,160]
 
-Each prints the duel's figures (JSON with --json). Decision times are of this machine,
+Common options: --seed S, --workers K, --jsonl FILE (each duel's JSON appended as it
+finishes, so a long run keeps what it has done). Each prints the duel's figures as it
+finishes (JSON with --json). Decision times are of this machine,
 one process, pure Python unless the compiled build is installed; they are medians, p95
 and maxima over the decisions that had a choice.
 """
@@ -15,30 +17,31 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from collections.abc import Iterator
 
 from ddzrules import COMPILED_MODULES
 from ddzrules.runtime import GameRules
 from ddzrules.simulate.duel import duel, format_duel
-from ddzrules.spec import bundled_names
+from ddzrules.spec import bundled_names, load_spec
 
 
 def playable() -> list[str]:
-    return [n for n in bundled_names() if not n.startswith("compat/")]
+    """The bundled specs with a game: section."""
+    return [n for n in bundled_names() if load_spec(n).data.get("game")]
 
 
-def run(args: argparse.Namespace) -> list[dict[str, Any]]:
+def duels(args: argparse.Namespace) -> Iterator[tuple[str, str, str, str]]:
+    """(spec, bot A, bot B, protocol) of each duel the run plays."""
     a, b = args.bots.split(",")
     if args.what == "douzero":
-        return [duel(args.spec, a, b, args.deals, args.seed, "douzero")]
-    if args.what == "duplicate":
-        specs = [args.spec] if args.spec else playable()
-        return [duel(s, a, b, args.deals, args.seed, "duplicate") for s in specs]
-    out = []
-    protocol = "douzero" if GameRules.load(args.spec).table_kind == "landlord" else "duplicate"
-    for iters in (int(x) for x in args.iters.split(",")):
-        out.append(duel(args.spec, f"{a}:iters={iters}", b, args.deals, args.seed, protocol))
-    return out
+        yield args.spec, a, b, "douzero"
+    elif args.what == "duplicate":
+        for s in [args.spec] if args.spec else playable():
+            yield s, a, b, "duplicate"
+    else:
+        protocol = "douzero" if GameRules.load(args.spec).table_kind == "landlord" else "duplicate"
+        for iters in (int(x) for x in args.iters.split(",")):
+            yield args.spec, f"{a}:iters={iters}", b, protocol
 
 
 def main() -> None:
@@ -49,6 +52,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bots", default="search,heuristic")
     parser.add_argument("--iters", default="20,40,80,160")
+    parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--jsonl", default=None, help="append each duel's JSON to this file")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.spec is None and args.what != "duplicate":
@@ -57,13 +62,12 @@ def main() -> None:
         args.deals = {"douzero": 1000, "duplicate": 300, "budget": 200}[args.what]
     print(f"build: {'compiled ' + ','.join(COMPILED_MODULES) if COMPILED_MODULES else 'pure Python'}",
           file=sys.stderr)
-    results = run(args)
-    if args.json:
-        print(json.dumps(results, indent=2))
-        return
-    for r in results:
-        print(format_duel(r))
-        print()
+    for spec, a, b, protocol in duels(args):
+        r = duel(spec, a, b, args.deals, args.seed, protocol, workers=args.workers)
+        if args.jsonl:
+            with open(args.jsonl, "a", encoding="utf-8") as f:
+                f.write(json.dumps(r) + "\n")
+        print(json.dumps(r, indent=2) if args.json else format_duel(r) + "\n", flush=True)
 
 
 if __name__ == "__main__":
