@@ -22,8 +22,8 @@ Agents are ``player_0 … player_{n-1}``, ``player_i`` being seat ``i`` of the r
   cache). Where a hand can make one such action in several ways, the environment
   plays the one using the fewest wild cards as other ranks (its natural cards first);
 * then the non-play actions of the spec's landlord and declaration plugins, as
-  ``(kind, value)`` pairs, in the order of the spec's plugins (see
-  :data:`PLUGIN_ACTIONS`): e.g. ``("bid", 1)``, ``("bid", 2)``, ``("bid", 3)`` for
+  ``(kind, value)`` pairs, in the order of the spec's plugins, as each declares them
+  (:func:`~ddzrules.hookspecs.ddzrules_actions`): e.g. ``("bid", 1)``, ``("bid", 2)``, ``("bid", 3)`` for
   ``point-bids``; ``("decline", None)``, ``("call", None)``, ``("rob", None)`` … for
   ``call-rob``.
 
@@ -59,7 +59,7 @@ the learner plays one seat and bundled bots the others.
 
 **Errors**: an unknown spec raises the library's :class:`~ddzrules.errors.SpecError`
 (or ``DdzError``); a spec with no ``game:`` section (the compat profiles) or with a
-landlord/declaration plugin that :data:`PLUGIN_ACTIONS` does not know raises
+landlord/declaration plugin that declares no actions (``ddzrules_actions``) raises
 :class:`~ddzrules.errors.DdzError`. ``step()`` with an action id out of range or
 masked out raises :class:`IllegalActionError` (a ``DdzError`` and a ``ValueError``)
 and leaves the state unchanged.
@@ -71,7 +71,7 @@ import copy
 import json
 import operator
 import random
-from collections.abc import Callable
+from collections.abc import Sequence
 from typing import Any, ClassVar, SupportsIndex, cast
 
 import gymnasium
@@ -87,7 +87,7 @@ from ddzrules.errors import IllegalActionError as IllegalActionError  # noqa: PL
 from ddzrules.errors import NotResetError as NotResetError  # noqa: PLC0414 - re-exported: it lived here
 from ddzrules.errors import SeedError as SeedError  # noqa: PLC0414 - re-exported: it lived here
 from ddzrules.moves import Move
-from ddzrules.runtime import Action, Game, GameRules
+from ddzrules.runtime import Action, Game, GameRules, PluginRegistry, load_plugin_class
 
 #: the version of the action table's layout, in the cache key of the wild-only plays
 ENV_VERSION = 1
@@ -102,34 +102,6 @@ NUM_RANKS = C.NUM_RANKS
 ActionKey = tuple[str, int | str | None]
 
 
-def _point_bids(inst: Any) -> list[ActionKey]:
-    return [("bid", int(b)) for b in inst.bids]
-
-
-def _call_rob(inst: Any) -> list[ActionKey]:
-    out: list[ActionKey] = [("decline", None), ("call", None), ("rob", None)]
-    if getattr(inst, "show_moments", None):
-        out.append(("show", None))
-    if getattr(inst, "peeks", 0):
-        out.append(("peek", None))
-    return out
-
-
-def _fixed(*kinds: str) -> Callable[[Any], list[ActionKey]]:
-    return lambda inst: [(k, None) for k in kinds]
-
-
-#: the non-play actions each built-in plugin's phases can offer, from its instance
-#: (its parameters); the ``pass`` of ``point-bids`` is action 0
-PLUGIN_ACTIONS: dict[str, Callable[[Any], list[ActionKey]]] = {
-    "point-bids": _point_bids,
-    "dealt-landlord": _fixed(),
-    "call-rob": _call_rob,
-    "hk-rob": _fixed("decline", "take", "rob"),
-    "show-hand": _fixed("decline", "show"),
-    "doubling": _fixed("decline", "double"),
-    "jiabang": _fixed("decline", "jiabang"),
-}
 _PHASE_HOOKS = ("ddzrules_landlord_phase", "ddzrules_declaration_phases")
 
 
@@ -261,16 +233,55 @@ def _plays(rules: GameRules) -> tuple[Move, ...]:
     return got
 
 
+def _registry(plugins: Sequence[str]) -> PluginRegistry | None:
+    """The plugin registry with ``plugins`` (``"module:Class"`` or ``"file.py:Class"``, as
+    ``--plugin`` takes them) registered first; None (the default registry) for none."""
+    if isinstance(plugins, str):
+        raise DdzError(f"plugins must be a list of module:Class targets, not the string {plugins!r}")
+    if not plugins:
+        return None
+    registry = PluginRegistry()
+    for target in plugins:
+        name, cls = load_plugin_class(str(target))
+        registry.register(name, cls, f"plugins= {target}")
+    return registry
+
+
+def _declared(name: str, inst: Any) -> list[ActionKey] | None:
+    """What ``inst`` answers to ``ddzrules_actions`` (None: it has no such hook), checked
+    against the hook's contract: a list of (kind, value) pairs, a kind a string, a value an
+    int, a string or None. A failure or another answer is a DdzError naming the plugin."""
+    declare: Any = getattr(inst, "ddzrules_actions", None)
+    if not callable(declare) or not hasattr(declare, "ddzrules_impl"):
+        return None
+    try:
+        answer = declare()
+    except Exception as e:  # noqa: BLE001 - plugin code: any failure is its own
+        raise DdzError(f"plugin {name!r}: ddzrules_actions raised {type(e).__name__}") from None
+    if answer is None:
+        return None
+    ok = isinstance(answer, list) and all(
+        isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str) and p[0] != "play"
+        and (p[1] is None or (isinstance(p[1], int | str) and not isinstance(p[1], bool)))
+        for p in answer)
+    if not ok:
+        raise DdzError(f"plugin {name!r}: ddzrules_actions must answer a list of (kind, value) pairs, "
+                       f"a kind a string other than 'play', a value an int, a string or None")
+    return [(str(k), v) for k, v in answer]
+
+
 def _nonplay_actions(rules: GameRules) -> list[ActionKey]:
+    """The non-play actions the plugins declare (``ddzrules_actions``), in the spec's order;
+    a plugin with phases that declares none cannot be given a fixed action table."""
     out: dict[ActionKey, None] = {}
     for _role, name, inst in rules.active:
-        known = PLUGIN_ACTIONS.get(name)
-        if known is None:
+        declared = _declared(name, inst)
+        if declared is None:
             if any(hasattr(getattr(inst, h, None), "ddzrules_impl") for h in _PHASE_HOOKS):
-                raise DdzError(f"{rules.variant.name}: the environment does not know the actions of "
-                               f"plugin {name!r} (not supported yet)")
+                raise DdzError(f"{rules.variant.name}: plugin {name!r} has decision phases but does not "
+                               f"declare their actions (implement ddzrules_actions)")
             continue
-        for key in known(inst):
+        for key in declared:
             out.setdefault(key, None)
     return list(out)
 
@@ -305,11 +316,11 @@ class raw_env(AECEnv):
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "name": "ddzrules_v0", "is_parallelizable": False}
 
     def __init__(self, spec: str = "hubei-3p", render_mode: str | None = None,
-                 normalize: bool = False) -> None:
+                 normalize: bool = False, plugins: Sequence[str] = ()) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise DdzError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
-        self.rules = rules = GameRules.load(spec)
+        self.rules = rules = GameRules.load(spec, _registry(plugins))
         self.render_mode = render_mode
         self.normalize = normalize
         self.n = n = rules.players
@@ -719,10 +730,10 @@ class SingleAgentEnv(gymnasium.Env):
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi"]}  # noqa: RUF012 - gymnasium.Env declares an instance variable
 
     def __init__(self, spec: str = "hubei-3p", seat: int = 0, opponents: str | list[str] = "heuristic",
-                 normalize: bool = False, render_mode: str | None = None) -> None:
+                 normalize: bool = False, render_mode: str | None = None, plugins: Sequence[str] = ()) -> None:
         from ddzrules.bots import check_bot
 
-        self.aec = raw_env(spec, render_mode=render_mode, normalize=normalize)
+        self.aec = raw_env(spec, render_mode=render_mode, normalize=normalize, plugins=plugins)
         n = self.aec.n
         if not isinstance(seat, int) or not 0 <= seat < n:
             raise DdzError(f"seat must be 0-{n - 1} for {self.aec.rules.variant.name}, not {seat!r}")

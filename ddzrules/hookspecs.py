@@ -192,6 +192,23 @@ def ddzrules_settle_escape(game: GameState, seat: int) -> list[int] | None:
 
 
 @hookspec
+def ddzrules_actions() -> list[tuple[str, Any]] | None:
+    """Declare every decision the plugin's phases can offer, as ``(kind, value)`` pairs:
+    ``("bid", 1)``, ``("decline", None)``, ``("double", None)`` … (a point-bid ``pass`` is
+    the play phase's pass and is not declared).
+
+    Called only by tooling, on the activated instance (its parameters are known), never
+    during a game. All plugins are called. A plugin that implements
+    :func:`ddzrules_landlord_phase` or :func:`ddzrules_declaration_phases` declares its
+    actions here, so that a fixed action table can hold them: the PettingZoo environment
+    builds its non-play actions from these answers, in the spec's order, and refuses a
+    plugin with phases that declares none. A phase offering an action it did not declare
+    is a plugin bug the environment reports when it happens. Returns a list of pairs
+    (an empty list: phases with no decision), or None for a plugin without phases.
+    """
+
+
+@hookspec
 def ddzrules_describe() -> dict[str, Any] | None:
     """Describe the plugin, as configured, for people: the rule sheets of ``ddzrules sheet``
     print what it returns, so a sheet states the rules the plugin was actually given, in

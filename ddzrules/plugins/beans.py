@@ -414,6 +414,10 @@ class Doubling:
         return d.done()
 
     @hookimpl
+    def ddzrules_actions(self) -> list[tuple[str, Any]]:
+        return [("decline", None), ("double", None)]
+
+    @hookimpl
     def ddzrules_declaration_phases(self, game: Game) -> list[DoublingPhase]:
         return [DoublingPhase(self, game)]
 

@@ -121,6 +121,10 @@ class PointBids:
         return d.done()
 
     @hookimpl
+    def ddzrules_actions(self) -> list[tuple[str, Any]]:
+        return [("bid", b) for b in self.bids]
+
+    @hookimpl
     def ddzrules_first_bidder(self, game: Game) -> int:
         n = game.players
         if self.first_bidder == "face-up-card":
@@ -232,6 +236,10 @@ class DealtLandlord:
         d.param("seat", self.seat, "who is the landlord", "谁当地主")
         d.param("stake", self.stake, "the stake of every game", "每局的底分")
         return d.done()
+
+    @hookimpl
+    def ddzrules_actions(self) -> list[tuple[str, Any]]:
+        return []  # the deal chooses the landlord: no decision
 
     @hookimpl
     def ddzrules_first_bidder(self, game: Game) -> int:

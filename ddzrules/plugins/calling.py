@@ -150,6 +150,15 @@ class CallRob:
         return game.rng.randrange(n)
 
     @hookimpl
+    def ddzrules_actions(self) -> list[tuple[str, Any]]:
+        out: list[tuple[str, Any]] = [("decline", None), ("call", None), ("rob", None)]
+        if self.show_moments:
+            out.append(("show", None))
+        if self.peeks:
+            out.append(("peek", None))
+        return out
+
+    @hookimpl
     def ddzrules_landlord_phase(self, game: Game) -> CallRobPhase:
         return CallRobPhase(self, game)
 

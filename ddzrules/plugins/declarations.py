@@ -50,6 +50,10 @@ class ShowHand:
         return d.done()
 
     @hookimpl
+    def ddzrules_actions(self) -> list[tuple[str, Any]]:
+        return [("decline", None), ("show", None)]
+
+    @hookimpl
     def ddzrules_declaration_phases(self, game: Game) -> list[ShowHandPhase]:
         return [ShowHandPhase(self.factor, self.group)]
 

@@ -96,6 +96,10 @@ class HkRob:
         return self._first.ddzrules_first_bidder(game)
 
     @hookimpl
+    def ddzrules_actions(self) -> list[tuple[str, Any]]:
+        return [("decline", None), ("take", None), ("rob", None)]
+
+    @hookimpl
     def ddzrules_landlord_phase(self, game: Game) -> HkRobPhase:
         return HkRobPhase(self, game)
 

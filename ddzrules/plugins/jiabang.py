@@ -56,6 +56,10 @@ class JiaBang:
         return d.done()
 
     @hookimpl
+    def ddzrules_actions(self) -> list[tuple[str, Any]]:
+        return [("decline", None), ("jiabang", None)]
+
+    @hookimpl
     def ddzrules_declaration_phases(self, game: Game) -> list[JiaBangPhase]:
         if game.stake != self.top_bid:
             return []
