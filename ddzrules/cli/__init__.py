@@ -105,6 +105,45 @@ wild_option = click.option("--wild", default=None, metavar="RANK",
                            help="The wild rank (癞子) of a wildcard spec, e.g. 7.")
 
 
+# ====================================================================== --plugin
+
+plugin_option = click.option(
+    "--plugin", "plugins", multiple=True, metavar="MODULE:CLASS",
+    help="A plugin class not installed as a package (module:Class or path/to/file.py:Class), "
+         "registered under its `name` attribute (or its class name); repeatable.")
+
+
+@contextmanager
+def user_plugins(plugins: tuple[str, ...] | list[str]) -> Iterator[None]:
+    """Make the ``--plugin`` classes available to every registry while the command runs,
+    simulate's worker processes included (through the environment variable
+    :attr:`PluginRegistry.ENV`, which spawned workers inherit). Each class is imported and
+    checked first: a failure is a :class:`DdzError`."""
+    if not plugins:
+        yield
+        return
+    from ddzrules.runtime import PluginRegistry, load_plugin_class  # only when a plugin is named
+
+    targets = []
+    for target in plugins:
+        module, _, attr = target.rpartition(":")
+        if module.endswith(".py") or "/" in module or os.sep in module:
+            target = f"{os.path.abspath(module)}:{attr}"  # workers may run elsewhere
+        if "," in target:
+            raise DdzError(f"--plugin {target!r}: a comma cannot appear in a plugin's module or path")
+        load_plugin_class(target)
+        targets.append(target)
+    before = os.environ.get(PluginRegistry.ENV)
+    os.environ[PluginRegistry.ENV] = ",".join(targets)
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(PluginRegistry.ENV, None)
+        else:
+            os.environ[PluginRegistry.ENV] = before
+
+
 def backend_options(fn: F) -> F:
     """``--backend local|ray`` and ``--address`` for a command that plays games."""
     from ddzrules.simulate import BACKENDS  # only when such a command's module loads
@@ -286,11 +325,22 @@ def _parent(file: str) -> str | None:
 @click.option("--strict", is_flag=True, help="Warnings fail too (exit 1).")
 @click.option("--unreferenced-readings", is_flag=True,
               help="Also warn about readings: no '# reading: ID' comment names.")
+@plugin_option
 @json_option
-def validate(specs: tuple[str, ...], strict: bool, unreferenced_readings: bool, as_json: bool) -> None:
+def validate(specs: tuple[str, ...], strict: bool, unreferenced_readings: bool, plugins: tuple[str, ...],
+             as_json: bool) -> None:
     """Validate specs in one pass: the schema of every file of the extends: chain, every
     pattern, the compile, the game: plugins and their parameters, and warnings for likely
-    mistakes (exit 0 with warnings unless --strict)."""
+    mistakes (exit 0 with warnings unless --strict). --plugin names a plugin class that
+    is not installed, which a spec's game: section may then use."""
+    try:
+        with user_plugins(plugins):
+            _validate(specs, strict, unreferenced_readings, as_json)
+    except DdzError as e:  # a --plugin that cannot be loaded
+        _fail(str(e))
+
+
+def _validate(specs: tuple[str, ...], strict: bool, unreferenced_readings: bool, as_json: bool) -> None:
     from ddzrules.lint import finding_dict, validate_spec
 
     results = []

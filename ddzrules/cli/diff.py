@@ -13,7 +13,16 @@ from typing import Any
 import click
 from rich.table import Table
 
-from ddzrules.cli import backend_options, check_backend, console, err_console, game_progress, styled
+from ddzrules.cli import (
+    backend_options,
+    check_backend,
+    console,
+    err_console,
+    game_progress,
+    plugin_option,
+    styled,
+    user_plugins,
+)
 from ddzrules.cli import main as cli_main
 from ddzrules.cli.simulate import (
     bots_option,
@@ -50,8 +59,10 @@ def _fmt(value: Any, limit: int = 60) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Every figure as JSON.")
 @click.option("--html", "html_path", default=None, metavar="FILE",
               help="Also write a self-contained HTML report (tables and drawings) to this file.")
+@plugin_option
 def diff_cmd(a: str, b: str, hands: int, games: int | None, seed: int, bots: str, workers: int | None,
-             backend: str, address: str | None, witnesses: int, as_json: bool, html_path: str | None) -> None:
+             backend: str, address: str | None, witnesses: int, as_json: bool, html_path: str | None,
+             plugins: tuple[str, ...]) -> None:
     """Compare two rule sets: rules, plays, comparisons (exact), and optionally random
     hands and paired games. Exit 0 when the same, 1 when they differ, 2 on error."""
     from ddzrules.diff import diff_specs
@@ -66,7 +77,7 @@ def diff_cmd(a: str, b: str, hands: int, games: int | None, seed: int, bots: str
             from ddzrules.diff.html import check_output_path
 
             html = check_output_path(html_path)
-        with stop_on_signal("diff"):
+        with stop_on_signal("diff"), user_plugins(plugins):
             va, vb = load_variant(a), load_variant(b)
             # a bar only when there are paired games to play
             with game_progress(f"paired games {a} / {b}", games) if games else nullcontext(None) as advance:

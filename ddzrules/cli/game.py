@@ -4,9 +4,7 @@ loading of rules with plugins, which ``ddzrules.cli.simulate`` shares)."""
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +14,17 @@ from rich.table import Table
 from ddzrules import cards as C
 from ddzrules import generated
 from ddzrules.bots import HeuristicBot, check_bot, make_bot
-from ddzrules.cli import console, emit_json, json_option, main, plural, styled, user_errors
+from ddzrules.cli import (
+    console,
+    emit_json,
+    json_option,
+    main,
+    plugin_option,
+    plural,
+    styled,
+    user_errors,
+    user_plugins,
+)
 from ddzrules.errors import DdzError, PlayError
 from ddzrules.records import game_record, load_record, replay, write_record
 from ddzrules.runtime import (
@@ -27,45 +35,8 @@ from ddzrules.runtime import (
     PluginRegistry,
     default_registry,
     implemented_hooks,
-    load_plugin_class,
 )
 from ddzrules.simulate import game_seed
-
-# ====================================================================== --plugin
-
-plugin_option = click.option(
-    "--plugin", "plugins", multiple=True, metavar="MODULE:CLASS",
-    help="A plugin class not installed as a package (module:Class or path/to/file.py:Class), "
-         "registered under its `name` attribute (or its class name); repeatable.")
-
-
-@contextmanager
-def user_plugins(plugins: tuple[str, ...] | list[str]) -> Iterator[None]:
-    """Make the ``--plugin`` classes available to every registry while the command runs,
-    simulate's worker processes included (through the environment variable
-    :attr:`PluginRegistry.ENV`, which spawned workers inherit). Each class is imported and
-    checked first: a failure is a :class:`DdzError`."""
-    if not plugins:
-        yield
-        return
-    targets = []
-    for target in plugins:
-        module, _, attr = target.rpartition(":")
-        if module.endswith(".py") or "/" in module or os.sep in module:
-            target = f"{os.path.abspath(module)}:{attr}"  # workers may run elsewhere
-        if "," in target:
-            raise DdzError(f"--plugin {target!r}: a comma cannot appear in a plugin's module or path")
-        load_plugin_class(target)
-        targets.append(target)
-    before = os.environ.get(PluginRegistry.ENV)
-    os.environ[PluginRegistry.ENV] = ",".join(targets)
-    try:
-        yield
-    finally:
-        if before is None:
-            os.environ.pop(PluginRegistry.ENV, None)
-        else:
-            os.environ[PluginRegistry.ENV] = before
 
 
 def check_bots_for(rules: GameRules, kinds: list[str]) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from ddzrules.cli import console, err_console, main, user_errors
+from ddzrules.cli import console, err_console, main, plugin_option, user_errors, user_plugins
 from ddzrules.errors import DdzError
 from ddzrules.sheets import FORMATS, LANGS, sheet_text, update_docs
 
@@ -49,9 +49,10 @@ class _ExitOneCommand(click.Command):
                    "instead of printing one sheet.")
 @click.option("--check", is_flag=True,
               help="With --update-docs: write nothing, list the stale files and exit 1 if any.")
+@plugin_option
 @user_errors
 def sheet_cmd(spec: str | None, lang: str, fmt: str, output: str | None, seed: int | None,
-              update_dir: str | None, check: bool) -> None:
+              update_dir: str | None, check: bool, plugins: tuple[str, ...]) -> None:
     """The rule sheet of SPEC, written from the spec alone: deck and deal, every combo with
     its smallest and largest play, comparison and bomb order, wildcards, the game plugins
     as they describe themselves, a worked scoring example, and the readings.
@@ -67,7 +68,8 @@ def sheet_cmd(spec: str | None, lang: str, fmt: str, output: str | None, seed: i
         raise DdzError("--check goes with --update-docs DIR")
     if spec is None:
         raise DdzError("missing SPEC: a bundled spec name (ddzrules list) or a path to a YAML file")
-    text = sheet_text(spec, lang, fmt, seed)
+    with user_plugins(plugins):
+        text = sheet_text(spec, lang, fmt, seed)
     if output is None:
         click.echo(text, nl=False)
         return

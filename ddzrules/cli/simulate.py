@@ -27,10 +27,12 @@ from ddzrules.cli import (
     game_progress,
     json_option,
     main,
+    plugin_option,
     styled,
     user_errors,
+    user_plugins,
 )
-from ddzrules.cli.game import check_bots_for, load_rules, plugin_option, seats_phrase, user_plugins
+from ddzrules.cli.game import check_bots_for, load_rules, seats_phrase
 from ddzrules.errors import DdzError, brief
 from ddzrules.simulate import (
     FIGURES,

@@ -641,11 +641,27 @@ def plugin_entry(role: str, name: str, inst: Any, game: dict[str, Any], probe: G
                 )
             )
     else:
-        params = [
-            ParamEntry(k, _format_value(val), False, {"en": "", "zh": ""})
-            for k, val in given.items()
-        ]
+        params = _schema_params(inst, given)
     return PluginEntry(role, name, summary, rules, tuple(params))
+
+
+def _schema_params(inst: Any, given: dict[str, Any]) -> list[ParamEntry]:
+    """The parameters of a plugin that does not describe itself, from its ``params_schema``:
+    every property with the value the spec gives it, else the schema's ``default`` (marked
+    as a default), and its ``description`` as the meaning; the given ones the schema does
+    not name (none get past validation) after them."""
+    schema = getattr(type(inst), "params_schema", None)
+    props = schema.get("properties") if isinstance(schema, dict) else None
+    out: list[ParamEntry] = []
+    for key, sub in (props or {}).items() if isinstance(props, dict) else ():
+        sub = sub if isinstance(sub, dict) else {}
+        meaning = sub.get("description")
+        text = " ".join(meaning.split()) if isinstance(meaning, str) else ""
+        value = given[key] if key in given else sub.get("default")
+        out.append(ParamEntry(str(key), _format_value(value), key not in given, {"en": text, "zh": text}))
+    named = {p.name for p in out}
+    out += [ParamEntry(k, _format_value(v), False, {"en": "", "zh": ""}) for k, v in given.items() if k not in named]
+    return out
 
 
 class _Recording:
