@@ -100,7 +100,15 @@ def game_record(game: Game) -> dict[str, Any]:
     }
     if game.fixed_landlord is not None:
         record["fixed_landlord"] = game.fixed_landlord
+    if game.pair_factors:  # only where a plugin made some: other records stay as they were
+        record["pair_factors"] = pair_factor_entries(game)
     return record
+
+
+def pair_factor_entries(game: Game) -> list[dict[str, Any]]:
+    """The factors between each farmer and the landlord (加倍, 超级加倍, 加棒), by farmer:
+    what a record keeps and a replay compares, so a score can be checked by hand."""
+    return [{"farmer": int(s), "factor": f} for s, f in sorted(game.pair_factors.items())]
 
 
 def write_record(game: Game, path: str | Path) -> None:
@@ -477,6 +485,9 @@ def _replay(record: dict[str, Any], registry: PluginRegistry | None, spec_file: 
                         ("multiple", game.multiple), ("scores", game.scores)):
         if record[key] != actual:
             raise ReplayError(f"the record says {key} = {_short(str(record[key]))}, the rules give {actual}")
+    if "pair_factors" in record and record["pair_factors"] != pair_factor_entries(game):
+        raise ReplayError(f"the record's pair factors {_short(str(record['pair_factors']))} differ from the "
+                          f"rules' {pair_factor_entries(game)}")
     events = [e.to_dict() for e in game.events]
     if record["events"] != events:
         raise ReplayError(f"the record's multiplier events {_short(str(record['events']))} differ from "

@@ -64,8 +64,8 @@ class HeuristicBot:
         return self._declare(view, legal)
 
     #: the hand strength at which each yes-or-no declaration is worth making
-    DECLARE_AT: ClassVar[dict[str, float]] = {"call": 5.0, "take": 6.0, "rob": 8.0, "rob_back": 8.0, "double": 9.0, "jiabang": 9.0,
-                  "show": 12.0}
+    DECLARE_AT: ClassVar[dict[str, float]] = {"call": 5.0, "take": 6.0, "rob": 8.0, "rob_back": 8.0, "double": 9.0,
+                                              "jiabang": 9.0, "show": 12.0, "super_double": 14.0}
 
     def _declare(self, view: PlayerView, legal: list[Action]) -> Action:
         strength = hand_strength(view.hand) if view.hand else 0.0
@@ -80,9 +80,10 @@ class HeuristicBot:
             ok = [a for a in bids if isinstance(a.value, int) and a.value <= target]
             if ok:
                 return max(ok, key=lambda a: a.value if isinstance(a.value, int) else 0)
-        for a in legal:
-            if a.kind in self.DECLARE_AT and strength >= self.DECLARE_AT[a.kind]:
-                return a
+        # the boldest declaration the hand supports (超级加倍 over 加倍)
+        worth = [a for a in legal if a.kind in self.DECLARE_AT and strength >= self.DECLARE_AT[a.kind]]
+        if worth:
+            return max(worth, key=lambda a: self.DECLARE_AT[a.kind])
         peek = next((a for a in legal if a.kind == "peek"), None)
         if peek is not None and 3 <= strength < 8 and "peeked" not in view.private:
             return peek  # 黄金眼: worth a look when the hand is borderline

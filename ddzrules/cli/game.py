@@ -314,6 +314,9 @@ def _play(spec: str, auto: bool, seed: int | None, seat: int, bots: str, record_
     events = ", ".join(f"{e.name} ×{e.factor:g}" for e in game.events) or "none"
     stake = f"stake {game.stake}, " if game.landlord is not None else ""
     console.print(f"{stake}multiple ×{game.multiple:g} ({events})", markup=False)
+    if game.pair_factors:  # 加倍, 超级加倍, 加棒: each farmer's own factor with the landlord
+        pairs = ", ".join(f"seat {s} ×{f:g}" for s, f in sorted(game.pair_factors.items()))
+        console.print(f"pair factors with the landlord (seat {game.landlord}): {pairs}", markup=False)
     console.print("scores: " + ", ".join(f"seat {s}: {v:+d}" for s, v in enumerate(game.scores)))
     if record_path:
         write_record(game, record_path)

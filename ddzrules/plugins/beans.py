@@ -366,6 +366,10 @@ class Doubling:
     landlord is multiplied by ``factor`` for each of the two who doubled; it is
     multiplied into ``game.pair_factors[farmer]`` (so it composes with 加棒) and
     does not touch ``game.multiple``.
+
+    Levels (超级加倍, 欢乐斗地主): with ``super_factor`` a player may instead
+    ``super_double``, the same choice made once at that factor (×4), under the same
+    eligibility. One choice per player: decline, double or super_double.
     """
 
     name = "doubling"
@@ -375,6 +379,9 @@ class Doubling:
         "additionalProperties": False,
         "properties": {
             "factor": {"type": "number", "exclusiveMinimum": 0, "description": "Per double (default 2)."},
+            "super_factor": {"type": "number", "exclusiveMinimum": 0,
+                             "description": "超级加倍: the factor of a super double, offered beside the "
+                                            "double (default: none, no super double)."},
             "threshold": {"type": "integer", "minimum": 0,
                           "description": "Beans a holding must exceed to allow a double (default 0)."},
             "start": {"type": ["integer", "null"], "minimum": 0,
@@ -385,8 +392,13 @@ class Doubling:
 
     def __init__(self, params: dict[str, Any]) -> None:
         self.factor = params.get("factor", 2)
+        self.super_factor = params.get("super_factor")
         self.threshold = params.get("threshold", 0)
         self.start = params.get("start")
+        #: the factor of each kind of double offered
+        self.levels: dict[str, Any] = {"double": self.factor}
+        if self.super_factor is not None:
+            self.levels["super_double"] = self.super_factor
 
     @hookimpl
     def ddzrules_describe(self) -> dict[str, Any]:
@@ -401,12 +413,19 @@ class Doubling:
                f"farmer only when he and the landlord do.",
                f"所有玩家的欢乐豆都超过{t}时地主才能加倍；农民须自己和地主都超过{t}才能加倍。")
         d.rule(f"A double multiplies the settlement between that farmer and the landlord by {f} "
-               f"(the landlord's double: with both farmers); the common multiple is unchanged.",
-               f"加倍使该农民与地主之间的结算{f}（地主加倍则与两位农民之间都{f}），不改变公共倍数。")
+               f"(the landlord's double: with every farmer); the common multiple is unchanged.",
+               f"加倍使该农民与地主之间的结算{f}（地主加倍则与每位农民之间都{f}），不改变公共倍数。")
+        if self.super_factor is not None:
+            s = times(self.super_factor)
+            d.rule(f"Instead of a double a player may make a super double (超级加倍), {s} in the same "
+                   f"way; each player makes one choice: no double, a double or a super double.",
+                   f"玩家也可以选择超级加倍（{s}），作用方式同加倍；每位玩家只能选择一次：不加倍、加倍或超级加倍。")
         if self.start is not None:
             d.rule(f"Unless the match says otherwise, every seat holds {self.start} beans.",
                    f"比赛未指定时，每位玩家持有{self.start}欢乐豆。")
         d.param("factor", self.factor, "the multiplier of each double", "每次加倍的倍数")
+        d.param("super_factor", self.super_factor, "the multiplier of a super double (none: not offered)",
+                "超级加倍的倍数（未设：不提供）")
         d.param("threshold", t, "the beans a holding must exceed to allow a double",
                 "允许加倍须超过的欢乐豆数")
         d.param("start", self.start, "the beans each seat holds when the match gives none (none: "
@@ -415,7 +434,7 @@ class Doubling:
 
     @hookimpl
     def ddzrules_actions(self) -> list[tuple[str, Any]]:
-        return [("decline", None), ("double", None)]
+        return [("decline", None)] + [(kind, None) for kind in self.levels]
 
     @hookimpl
     def ddzrules_declaration_phases(self, game: Game) -> list[DoublingPhase]:
@@ -447,18 +466,20 @@ class DoublingPhase:
         seat = self.order[self.i]
         out = [Action(seat, "decline")]
         if self.plugin.may_double(game, seat):
-            out.append(Action(seat, "double"))
+            out += [Action(seat, kind) for kind in self.plugin.levels]
         return out
 
     def apply(self, game: Game, action: Action) -> None:
         self.i += 1
-        if action.kind != "double":
+        f = self.plugin.levels.get(action.kind)
+        if f is None:
             return
         landlord = game.landlord
         assert landlord is not None
-        f = self.plugin.factor
         farmers = [s for s in range(game.players) if s != landlord]
         for farmer in (farmers if action.seat == landlord else [action.seat]):
             game.pair_factors[farmer] = game.pair_factors.get(farmer, 1.0) * f
         game.public.setdefault("doubled", []).append(action.seat)
         game.count("doubles")
+        if action.kind == "super_double":
+            game.count("super_doubles")
