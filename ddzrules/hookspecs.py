@@ -55,6 +55,23 @@ hookimpl = pluggy.HookimplMarker(PROJECT)
 
 
 @hookspec(firstresult=True)
+def ddzrules_deal(game: GameState, deck: list[int]) -> list[int] | None:
+    """Order the cards of a fresh deal (洗牌), for a spec with a ``deal:`` plugin.
+
+    Called at every deal (a redeal included), before the wild rank is drawn. ``deck`` is
+    every card of the spec's deck as its rank index (0 = 3 … 14 = D), low to high, in a
+    fresh list. Returns the same cards in the order they are dealt: the first ``hand``
+    cards are seat 0's hand, the next seat 1's …, then the kitty, then the cards left
+    undealt. A list that is not the deck's cards reordered is a plugin bug (a
+    :class:`~ddzrules.errors.PluginError`). None: the runtime shuffles with ``game.rng``,
+    the usual deal. ``game.match.previous_cards`` holds the last game's cards gathered in
+    play order when the match carries them (不洗牌: see
+    :meth:`~ddzrules.runtime.Game.gathered_cards`); draw any randomness from ``game.rng``.
+    firstresult: the spec's ``deal:`` plugin answers.
+    """
+
+
+@hookspec(firstresult=True)
 def ddzrules_wild_rank(game: GameState) -> int | None:
     """Choose the wild rank (癞子) of a fresh deal, for a spec with ``wildcards:``.
 

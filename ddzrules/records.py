@@ -81,6 +81,8 @@ def game_record(game: Game) -> dict[str, Any]:
         match["holdings"] = list(game.match.holdings)
     if game.match.previous_winner is not None:
         match["previous_winner"] = game.match.previous_winner
+    if game.match.previous_cards is not None:
+        match["previous_cards"] = "".join(C.RANKS[r] for r in game.match.previous_cards)
     record = {
         "format": FORMAT,
         "spec": game.variant.name,
@@ -420,9 +422,12 @@ def _replay(record: dict[str, Any], registry: PluginRegistry | None, spec_file: 
     if fixed is not None and (rules.table_kind != "landlord" or fixed >= rules.players):
         raise ReplayError(f"the record's fixed_landlord is seat {fixed}, which {rules.variant.name} "
                           "cannot seat as its landlord")
+    gathered = match.get("previous_cards")
+    previous_cards = tuple(C.RANKS.index(c) for c in gathered) if gathered is not None else None
     game = rules.new_game(seed, MatchInfo(match["index"], match["seed"],
                                           tuple(holdings) if holdings is not None else None,
-                                          previous_winner=previous), landlord=fixed)
+                                          previous_winner=previous, previous_cards=previous_cards),
+                          landlord=fixed)
     deals = record["deals"]
 
     def check_deal(n: int, index: int | None) -> None:

@@ -322,11 +322,13 @@ def _match(spec: str, games: int, seed: int, names: list[str], holdings: int | N
     totals = [0] * rules.players
     rows: list[dict[str, Any]] = []
     previous: int | None = None  # the seat out first in the last game (first-leader by: previous-winner)
+    gathered: tuple[int, ...] | None = None  # its cards as picked up (a no-shuffle deal deals them)
     for i in range(games):
         gseed = game_seed(seed, i)
         held = tuple(holdings + t for t in totals) if holdings is not None else None
         agents = [make_bot(kinds[s], gseed + 101 * (s + 1)) for s in range(rules.players)]
-        game = play_game(rules, agents, gseed, MatchInfo(i, seed, held, previous_winner=previous))
+        game = play_game(rules, agents, gseed, MatchInfo(i, seed, held, previous_winner=previous,
+                                                         previous_cards=gathered))
         assert game.scores is not None
         totals = [t + v for t, v in zip(totals, game.scores)]
         rows.append({"game": i + 1, "seed": gseed, "landlord": game.landlord, "stake": game.stake,
@@ -334,6 +336,7 @@ def _match(spec: str, games: int, seed: int, names: list[str], holdings: int | N
                      "first_leader": game.first_leader, "winner": game.winner,
                      "winners": list(game.winners), "scores": game.scores})
         previous = game.winner
+        gathered = game.gathered_cards()
     best = max(totals)
     winners = [s for s, t in enumerate(totals) if t == best]
     if as_json:

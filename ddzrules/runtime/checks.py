@@ -170,6 +170,19 @@ def _check_options(game: GameState, answer: Any, context: dict[str, Any]) -> Any
     return options
 
 
+def _check_deal(game: GameState, answer: Any, context: dict[str, Any]) -> Any:
+    cards = _sequence(answer, "cards")
+    deck = context["deck"]
+    if len(cards) != len(deck):
+        raise ValueError(f"dealt {len(cards)} cards from a deck of {len(deck)}")
+    for c in cards:
+        if isinstance(c, bool) or not isinstance(c, int):
+            raise ValueError(f"dealt {brief(c)}, not a rank index")  # noqa: TRY004 - the checks speak ValueError
+    if sorted(cards) != sorted(deck):
+        raise ValueError("dealt other cards than the deck's")
+    return list(cards)
+
+
 def _check_to_act(game: GameState, answer: Any, context: dict[str, Any]) -> Any:
     return _seat_of(game, answer, "the seat to act")
 
@@ -178,6 +191,7 @@ def _check_to_act(game: GameState, answer: Any, context: dict[str, Any]) -> Any:
 #: None and the call's arguments, returning the answer as the runtime keeps it, raising
 #: ValueError saying what is wrong); the contracts are in ddzrules.hookspecs
 HOOK_CHECKS: dict[str, Any] = {
+    "ddzrules_deal": _check_deal,
     "ddzrules_wild_rank": _check_wild,
     "ddzrules_first_bidder": _check_seat,
     "ddzrules_landlord_phase": _check_phase,

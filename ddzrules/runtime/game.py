@@ -47,11 +47,12 @@ if TYPE_CHECKING:
 _new = object.__new__
 
 
-ROLES = ("wildcards", "landlord", "leader", "declarations", "multipliers", "rules", "settlement")
+ROLES = ("deal", "wildcards", "landlord", "leader", "declarations", "multipliers", "rules", "settlement")
 #: the kinds of table (spec key ``table.kind``)
 TABLE_KINDS = ("landlord", "free-for-all", "partnerships")
 #: the hook a plugin must implement to fill each role
 ROLE_HOOKS = {
+    "deal": "ddzrules_deal",
     "landlord": "ddzrules_landlord_phase",
     "declarations": "ddzrules_declaration_phases",
     "leader": "ddzrules_first_leader",
@@ -870,16 +871,6 @@ class Game:
         self.deal_number += 1
         if self.deal_number > MAX_REDEALS:
             raise DdzError(f"no landlord after {MAX_REDEALS} redeals")
-        deck = C.deck_list(self.variant.rules.deck)
-        self._rng.shuffle(deck)
-        n, h, k = self.players, self.rules.hand_size, self.rules.kitty_size
-        self.hands = [C.counts_of(deck[i * h:(i + 1) * h]) for i in range(n)]
-        self.kitty = C.counts_of(deck[n * h:n * h + k])
-        self.undealt = C.counts_of(deck[n * h + k:])
-        self.dealt_order = deck
-        self._face_up = None
-        self.deals.append({"hands": [C.counts_to_string(x) for x in self.hands],
-                           "kitty": C.counts_to_string(self.kitty)})
         self._landlord = None
         self._stake = 0
         self._events = []
@@ -906,6 +897,22 @@ class Game:
         self._owners = []
         self._current = None
         self.first_bidder = 0
+        # the deal last: a deal: plugin is called as any plugin is, on a game reset for it
+        deck = C.deck_list(self.variant.rules.deck)
+        # the check compares with the deck itself, not the list the plugin may have changed
+        dealt = self.rules.hooks["ddzrules_deal"].pairs({"deck": tuple(deck)}, game=self, deck=list(deck))
+        if not dealt:  # the usual deal: shuffled
+            self._rng.shuffle(deck)
+        else:  # a deal: plugin's order (checked: the deck's cards)
+            deck = dealt[0][1]
+        n, h, k = self.players, self.rules.hand_size, self.rules.kitty_size
+        self.hands = [C.counts_of(deck[i * h:(i + 1) * h]) for i in range(n)]
+        self.kitty = C.counts_of(deck[n * h:n * h + k])
+        self.undealt = C.counts_of(deck[n * h + k:])
+        self.dealt_order = deck
+        self._face_up = None
+        self.deals.append({"hands": [C.counts_to_string(x) for x in self.hands],
+                           "kitty": C.counts_to_string(self.kitty)})
         self.phase = "landlord" if self.rules.table_kind == "landlord" else "declare"
         self.wild = None
         hooks = self.rules.hooks
@@ -1104,6 +1111,30 @@ class Game:
         """As ``copy.deepcopy``: a game that shared its hands and history with another would
         corrupt both."""
         return self.__deepcopy__({})
+
+    def gathered_cards(self) -> tuple[int, ...]:
+        """The cards of this game gathered as a table picks them up for a deal that does not
+        shuffle (不洗牌): every play of the last deal in the order it was made (each play's
+        cards low to high), then each seat's cards left in hand (seat 0 first, low to high),
+        then the kitty if nobody took it and the cards never dealt. As rank indices; the
+        next game of a match gets them as ``MatchInfo.previous_cards``."""
+        out: list[int] = []
+        for action in self.history[self._deal_start():]:
+            if action.kind == "play" and action.move is not None:
+                out += C.parse_ranks(action.move.cards)
+        for hand in self.hands:
+            out += C.deck_list(hand)
+        rest = C.deck_list(self.undealt)
+        if len(out) + len(rest) < sum(self.variant.rules.deck):  # the kitty, never taken
+            out += C.deck_list(self.kitty)
+        return tuple(out + rest)
+
+    def _deal_start(self) -> int:
+        """Where the last deal's actions begin in the history (after its last redeal marker)."""
+        for i in range(len(self.history) - 1, -1, -1):
+            if self.history[i].kind == "redeal":
+                return i + 1
+        return 0
 
     def copy(self) -> Game:
         """An independent copy (``copy.deepcopy``): it shares only the rules, and each game

@@ -119,6 +119,9 @@ class MatchInfo:
     holdings: tuple[int, ...] | None = None
     #: the seat that went out first in the match's previous game (None: first game, or unknown)
     previous_winner: int | None = None
+    #: the previous game's cards gathered in play order (:meth:`Game.gathered_cards`), as rank
+    #: indices, for a deal that does not shuffle (不洗牌); None: first game, or not carried
+    previous_cards: tuple[int, ...] | None = None
 
 
 @python_class  # made through its __dict__ (Game.view): a Python class when compiled

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from ddzrules.bots import make_bot
 from ddzrules.errors import brief
 from ddzrules.runtime import GameRules, MatchInfo, PluginRegistry
-from ddzrules.simulate.games import GameSummary, game_seed, play_game, summarise
+from ddzrules.simulate.games import GameSummary, game_seed, play_game, prelude_cards, summarise
 
 #: worker processes per CPU this process may use: past the cores more processes only
 #: cost memory (each loads the rule sets and their tables) and start-up time; a little
@@ -95,7 +95,8 @@ def _play_index(args: tuple[int, int]) -> list[GameSummary]:
     out = []
     for rules, kinds in _worker_sets:
         agents = [make_bot(kind, gseed + 101 * (i + 1)) for i, kind in enumerate(kinds)]
-        game = play_game(rules, agents, gseed, MatchInfo(index, seed))
+        game = play_game(rules, agents, gseed, MatchInfo(index, seed, previous_cards=prelude_cards(
+            rules, kinds, gseed, MatchInfo(index, seed))))
         out.append(summarise(game, index))
     return out
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ddzrules import cards as C
-from ddzrules.bots import Agent
+from ddzrules.bots import Agent, make_bot
 from ddzrules.errors import DdzError, brief
 from ddzrules.moves import Move
 from ddzrules.runtime import Game, GameRules, MatchInfo, implemented_hooks
@@ -38,6 +38,24 @@ def play_game(rules: GameRules, agents: Sequence[Agent], seed: int, match: Match
         if on_action is not None:
             on_action(game, action)
     return game
+
+
+def carries_cards(rules: GameRules) -> bool:
+    """Whether a plugin of ``rules`` deals from the match's previous game (不洗牌: its class
+    says ``carries_cards = True``)."""
+    return any(getattr(inst, "carries_cards", False) is True for _role, _name, inst in rules.active)
+
+
+def prelude_cards(rules: GameRules, kinds: Sequence[str], seed: int, match: MatchInfo) -> tuple[int, ...] | None:
+    """For rules whose deal needs the previous game's cards (:func:`carries_cards`): the
+    cards of a game played just before game ``seed``, shuffled, by the same bots (its seed
+    and theirs drawn from ``seed``), so that a game of a simulation is the second game of
+    a match of its own; None for any other rules (nothing is played)."""
+    if not carries_cards(rules):
+        return None
+    pseed = game_seed(seed, 1)
+    agents = [make_bot(kind, pseed + 101 * (s + 1)) for s, kind in enumerate(kinds)]
+    return play_game(rules, agents, pseed, match).gathered_cards()
 
 
 def seat_bots(bots: Sequence[str], players: int) -> list[str]:
@@ -75,6 +93,10 @@ FIGURES: tuple[Figure, ...] = (
     Figure("rockets", "mean", "rockets",
            "bomb-class plays made of jokers only (王炸: XD, or XXDD with two decks), wherever "
            "the spec ranks them among its bombs"),
+    Figure("bombs_dealt", "mean", "bombs dealt",
+           "bombs in the hands as dealt, before the kitty: each rank held four times or more, "
+           "and a hand holding every joker (how a deal, shuffled or not, makes bombs)"),
+    Figure("bomb_dealt", "proportion", "deals with a bomb", "at least one bomb in the hands as dealt"),
     Figure("spring", "proportion", "spring rate", "春天: a spring was scored"),
     Figure("anti_spring", "proportion", "anti-spring rate", "反春: an anti-spring was scored"),
     Figure("redeals", "mean", "redeals", "deals thrown in because nobody took the landlord"),
@@ -253,6 +275,8 @@ class GameSummary:
     #: the plays of the game by combo name (what the bots played: a rule never played was
     #: never tested by the game)
     combo_plays: dict[str, int] = field(default_factory=dict)
+    bombs_dealt: int | None = None
+    bomb_dealt: bool | None = None
 
     def figures(self) -> dict[str, float | None]:
         """Every figure of :data:`FIGURES`: booleans as 0/1, None where n/a."""
@@ -261,6 +285,19 @@ class GameSummary:
             v = getattr(self, name)
             out[name] = None if v is None else (int(v) if isinstance(v, bool) else v)
         return out
+
+
+def dealt_bombs(game: Game) -> int:
+    """Bombs in the hands of the game's last deal, as dealt (the kitty apart): each rank a
+    hand holds four times or more, and a hand holding every joker of the deck."""
+    deck = game.variant.rules.deck
+    jokers = [r for r in (C.SMALL_JOKER, C.BIG_JOKER) if deck[r]]
+    out = 0
+    for text in game.deals[-1]["hands"]:
+        counts = C.counts_of(C.parse_ranks(text))
+        out += sum(1 for r in range(C.SMALL_JOKER) if counts[r] >= 4)
+        out += bool(jokers) and all(counts[r] == deck[r] for r in jokers)
+    return out
 
 
 def summarise(game: Game, index: int) -> GameSummary:
@@ -296,7 +333,9 @@ def summarise(game: Game, index: int) -> GameSummary:
         rockets=rockets if facts.has_rockets else None, bids=bids, robs=robs,
         landlord_score=landlord_score, stake_unit=unit[0] if unit else None,
         unit=unit[1] if unit else facts.unit, score_per_stake=per_stake,
-        winners=tuple(game.winners), combo_plays=dict(combos))
+        winners=tuple(game.winners), combo_plays=dict(combos),
+        bombs_dealt=(dealt := dealt_bombs(game)) if facts.has_bombs else None,
+        bomb_dealt=dealt > 0 if facts.has_bombs else None)
     _check_finite(summary, game.rules.variant.name)
     return summary
 

@@ -1,0 +1,126 @@
+"""不洗牌 (no-shuffle) as specs/buxipai.yaml reads it (reading no-shuffle): the last game's
+cards picked up in play order, then the cards left in hand seat by seat, cut once, dealt
+``clump`` at a time round the table from seat 0; the kitty next; a match's first game is
+shuffled. The deal is checked against an independent re-deal of the gathered cards, and
+records carry the gathered cards so that a replay deals them again."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ddzrules import cards as C
+from ddzrules.bots import HeuristicBot
+from ddzrules.cli import main
+from ddzrules.errors import PluginError
+from ddzrules.hookspecs import hookimpl
+from ddzrules.plugins.deals import NoShuffle
+from ddzrules.records import ReplayError, game_record, replay
+from ddzrules.runtime import GameRules, MatchInfo, PluginRegistry
+from ddzrules.simulate import compare_specs, play_game
+
+
+@pytest.fixture(scope="module")
+def buxipai() -> GameRules:
+    return GameRules.load("buxipai")
+
+
+def played(rules: GameRules, seed: int, match: MatchInfo | None = None):
+    return play_game(rules, [HeuristicBot(seed + s) for s in range(rules.players)], seed, match)
+
+
+def clump_deal(cards: list[int], players: int, hand: int, clump: int) -> list[list[int]]:
+    """The hands a clump deal gives, worked out on its own: round the table, ``clump`` each."""
+    hands: list[list[int]] = [[] for _ in range(players)]
+    it = iter(cards)
+    while any(len(h) < hand for h in hands):
+        for h in hands:
+            for _ in range(min(clump, hand - len(h))):
+                h.append(next(it))
+    return hands
+
+
+def test_the_first_game_is_shuffled_as_the_parent(buxipai: GameRules) -> None:
+    parent = GameRules.load("hubei-3p")
+    for seed in (1, 2, 3):
+        assert buxipai.new_game(seed).deals[0] == parent.new_game(seed).deals[0]
+
+
+def test_gathered_cards_are_the_plays_in_order_then_the_hands(buxipai: GameRules) -> None:
+    game = played(buxipai, 4)
+    gathered = game.gathered_cards()
+    assert Counter(gathered) == Counter(C.deck_list(buxipai.variant.rules.deck))
+    plays = [r for a in game.history if a.kind == "play" for r in C.parse_ranks(a.value)]
+    assert list(gathered[:len(plays)]) == plays
+    rest = [r for hand in game.hands for r in C.deck_list(hand)]
+    assert list(gathered[len(plays):]) == rest
+
+
+@pytest.mark.parametrize("clump", [1, 4, 5, 17])
+def test_an_uncut_deal_is_the_gathered_cards_dealt_in_clumps(tmp_path: Path, clump: int) -> None:
+    spec = tmp_path / "uncut.yaml"
+    spec.write_text(f"name: uncut\nextends: buxipai\ngame:\n  deal:\n    plugin: no-shuffle\n"
+                    f"    params: {{clump: {clump}, cut: none}}\n", encoding="utf-8")
+    rules = GameRules.load(str(spec))
+    previous = played(rules, 6).gathered_cards()
+    game = rules.new_game(7, MatchInfo(1, 0, previous_cards=previous))
+    hands = clump_deal(list(previous), 3, 17, clump)
+    assert [C.counts_to_string(C.counts_of(h)) for h in hands] == game.deals[0]["hands"]
+    assert game.deals[0]["kitty"] == C.counts_to_string(C.counts_of(list(previous[51:])))
+
+
+def test_a_cut_deal_is_a_rotation_of_the_gathered_cards(buxipai: GameRules) -> None:
+    previous = played(buxipai, 8).gathered_cards()
+    game = buxipai.new_game(9, MatchInfo(1, 0, previous_cards=previous))
+    dealt = game.deals[0]
+    rotations = []
+    for at in range(1, len(previous)):
+        cards = list(previous[at:] + previous[:at])
+        hands = clump_deal(cards, 3, 17, 4)
+        rotations.append([C.counts_to_string(C.counts_of(h)) for h in hands])
+    assert dealt["hands"] in rotations
+
+
+def test_a_match_deals_from_the_last_game_and_records_replay_it(buxipai: GameRules) -> None:
+    first = played(buxipai, 10)
+    second = played(buxipai, 11, MatchInfo(1, 0, previous_cards=first.gathered_cards()))
+    record = json.loads(json.dumps(game_record(second)))
+    assert record["match"]["previous_cards"] == "".join(C.RANKS[r] for r in first.gathered_cards())
+    assert replay(record).game.scores == second.scores
+    cards = record["match"]["previous_cards"]
+    record["match"]["previous_cards"] = cards[1:] + cards[0]  # another order: another deal
+    with pytest.raises(ReplayError):
+        replay(record)
+    code = CliRunner().invoke(main, ["match", "buxipai", "--games", "3", "--seed", "2"]).exit_code
+    assert code == 0
+
+
+def test_a_deal_plugin_that_deals_other_cards_is_refused() -> None:
+    class Cheat:
+        name = "cheat"
+        params_schema = NoShuffle.params_schema
+
+        def __init__(self, params: dict) -> None:
+            pass
+
+        @hookimpl
+        def ddzrules_deal(self, game, deck):
+            return [C.RANKS.index("2")] * len(deck)
+
+    registry = PluginRegistry()
+    registry.register("no-shuffle", Cheat)
+    rules = GameRules.load("buxipai", registry)
+    with pytest.raises(PluginError, match="dealt other cards than the deck's"):
+        rules.new_game(1)
+
+
+def test_simulate_shows_more_bombs_dealt_than_a_shuffled_deal() -> None:
+    result = compare_specs(["hubei-3p", "buxipai"], 120, 5, ["heuristic"])
+    shuffled, no_shuffle = result["specs"]
+    assert no_shuffle["figures"]["bombs_dealt"]["mean"] > shuffled["figures"]["bombs_dealt"]["mean"]
+    paired = result["comparisons"][0]["figures"]["bombs_dealt"]["paired"]
+    assert paired["low"] > 0  # the paired interval of the difference lies above 0
