@@ -26,7 +26,7 @@ from ddzrules.bots import check_bot, make_bot, parse_bot
 from ddzrules.errors import DdzError, brief
 from ddzrules.runtime import Action, Game, GameRules, MatchInfo, PlayerView
 from ddzrules.simulate.backends import get_backend
-from ddzrules.simulate.games import game_seed
+from ddzrules.simulate.games import game_seed, prelude_cards
 from ddzrules.simulate.stats import CONFIDENCE, Moments, moments_interval, wilson_interval
 
 PROTOCOLS = ("duplicate", "douzero")
@@ -54,10 +54,10 @@ class _Timed:
 
 
 def _play(rules: GameRules, kinds: Sequence[str], seed: int, index: int, times: dict[str, list[float]],
-          landlord: int | None = None) -> Game:
+          landlord: int | None = None, previous: tuple[int, ...] | None = None) -> Game:
     gseed = game_seed(seed, index)
     agents = [_Timed(make_bot(k, gseed + 101 * (s + 1)), times.setdefault(k, [])) for s, k in enumerate(kinds)]
-    game = rules.new_game(gseed, MatchInfo(index, seed), landlord=landlord)
+    game = rules.new_game(gseed, MatchInfo(index, seed, previous_cards=previous), landlord=landlord)
     while not game.over:
         seat = game.to_act
         assert seat is not None
@@ -146,19 +146,21 @@ def _play_deal(task: tuple[str, str, str, int, str], index: int) -> tuple[Any, d
         rules = _rules[spec] = GameRules.load(spec)
     times: dict[str, list[float]] = {}
     n = rules.players
+    # a deal that deals the last game's cards (不洗牌): one game before the deal, by B, for all
+    previous = prelude_cards(rules, [b] * n, game_seed(seed, index), MatchInfo(index, seed))
     if protocol == "douzero":
         lord = DOUZERO_LANDLORD
-        games = [(_play(rules, [a if s == lord else b for s in range(n)], seed, index, times, landlord=lord),
+        games = [(_play(rules, [a if s == lord else b for s in range(n)], seed, index, times, lord, previous),
                   [lord]),
-                 (_play(rules, [b if s == lord else a for s in range(n)], seed, index, times, landlord=lord),
+                 (_play(rules, [b if s == lord else a for s in range(n)], seed, index, times, lord, previous),
                   [s for s in range(n) if s != lord])]
         outcome: Any = [(any(s in g.winners for s in seats), float(sum(g.scores[s] for s in seats)))
                         for g, seats in games if g.scores is not None]
     else:
-        base = _play(rules, [b] * n, seed, index, times)
+        base = _play(rules, [b] * n, seed, index, times, previous=previous)
         seats = []
         for s in range(n):
-            game = _play(rules, [a if t == s else b for t in range(n)], seed, index, times)
+            game = _play(rules, [a if t == s else b for t in range(n)], seed, index, times, previous=previous)
             assert game.scores is not None and base.scores is not None
             seats.append((_won(game, s) - _won(base, s), float(game.scores[s] - base.scores[s]), _role(game, s)))
         outcome = seats

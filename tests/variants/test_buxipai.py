@@ -124,3 +124,11 @@ def test_simulate_shows_more_bombs_dealt_than_a_shuffled_deal() -> None:
     assert no_shuffle["figures"]["bombs_dealt"]["mean"] > shuffled["figures"]["bombs_dealt"]["mean"]
     paired = result["comparisons"][0]["figures"]["bombs_dealt"]["paired"]
     assert paired["low"] > 0  # the paired interval of the difference lies above 0
+
+
+def test_a_duel_deals_every_game_of_a_deal_from_the_same_last_game() -> None:
+    from ddzrules.simulate.duel import duel
+
+    # the same bot on both sides gains nothing only if each deal's games are dealt alike
+    r = duel("buxipai", "heuristic", "heuristic", deals=4, seed=1)
+    assert r["win_rate_gain"] == 0 and r["score_gain"] == 0
