@@ -424,6 +424,9 @@ def _replay(record: dict[str, Any], registry: PluginRegistry | None, spec_file: 
                           "cannot seat as its landlord")
     gathered = match.get("previous_cards")
     previous_cards = tuple(C.RANKS.index(c) for c in gathered) if gathered is not None else None
+    if previous_cards is not None and sorted(previous_cards) != C.deck_list(rules.variant.rules.deck):
+        raise ReplayError(f"the record's match.previous_cards are not the cards of {rules.variant.name}'s "
+                          f"deck (a gathered deck holds every card once)")
     game = rules.new_game(seed, MatchInfo(match["index"], match["seed"],
                                           tuple(holdings) if holdings is not None else None,
                                           previous_winner=previous, previous_cards=previous_cards),

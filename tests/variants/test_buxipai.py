@@ -132,3 +132,12 @@ def test_a_duel_deals_every_game_of_a_deal_from_the_same_last_game() -> None:
     # the same bot on both sides gains nothing only if each deal's games are dealt alike
     r = duel("buxipai", "heuristic", "heuristic", deals=4, seed=1)
     assert r["win_rate_gain"] == 0 and r["score_gain"] == 0
+
+
+def test_a_record_whose_gathered_cards_are_no_deck_is_refused(buxipai: GameRules) -> None:
+    first = played(buxipai, 12)
+    second = played(buxipai, 13, MatchInfo(1, 0, previous_cards=first.gathered_cards()))
+    record = json.loads(json.dumps(game_record(second)))
+    record["match"]["previous_cards"] = "3" * 54
+    with pytest.raises(ReplayError, match="not the cards of buxipai's deck"):
+        replay(record)
