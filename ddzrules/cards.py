@@ -254,3 +254,26 @@ def parse_rank(text: str) -> int:
     if t not in RANK_INDEX:
         raise CardError(text, None, f"unknown rank {brief(text)} (ranks are 3-9, 10/T, J, Q, K, A, 2, X, D)")
     return RANK_INDEX[t]
+
+
+#: the wild ranks of a deal or a query as the wild-card code takes them: one rank index
+#: (癞子), or the ascending indices of several (天地癞子)
+WildKey = int | tuple[int, ...]
+
+
+def wild_tuple(wild: WildKey | None) -> tuple[int, ...]:
+    """The wild ranks as a tuple (empty for None).
+
+    >>> wild_tuple(None), wild_tuple(4), wild_tuple((4, 6))
+    ((), (4,), (4, 6))
+    """
+    return () if wild is None else (wild,) if type(wild) is int else wild  # type: ignore[return-value]
+
+
+def holds_wild(counts: Sequence[int], wild: WildKey) -> bool:
+    """Whether a hand's counts hold a card of the wild rank(s).
+
+    >>> holds_wild([0] * 4 + [1] + [0] * 10, (4, 6)), holds_wild([0] * 15, 4)
+    (True, False)
+    """
+    return bool(counts[wild]) if type(wild) is int else any(counts[r] for r in wild)  # type: ignore[union-attr]

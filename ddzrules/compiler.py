@@ -174,6 +174,9 @@ class Rules:
     shapes: list[Shape]
     #: ranks a wild card may stand for (empty: the spec has no wildcards)
     stand_for: tuple[int, ...] = ()
+    #: how many ranks may be wild at once in a deal (``wildcards.ranks``: 1 for 癞子场, 2
+    #: for 天地癞子; 0 without wildcards)
+    wild_count: int = 0
 
     @property
     def natural_shapes(self) -> list[Shape]:
@@ -519,18 +522,20 @@ def _split_poly(have: int, spare: int, cards: int, pool: int) -> list[int]:
     return out
 
 
-def shape_cost(shape: Shape, deck: list[int], max_hand: int, stand_for: tuple[int, ...] = ()) -> Cost:
+def shape_cost(shape: Shape, deck: list[int], max_hand: int, stand_for: tuple[int, ...] = (),
+               wild_count: int = 1) -> Cost:
     """An upper bound on the plays (and walk steps) of enumerating ``shape`` over the
     whole ``deck`` up to ``max_hand`` cards; with ``stand_for`` (a wildcard spec), with
-    as many wild cards as the deck holds of a rank, each standing for those ranks."""
+    as many wild cards as the deck holds of ``wild_count`` ranks, each standing for those
+    ranks."""
     if not stand_for and not shape.natural:
         return Cost(0, 0, 0, 0)
-    key = (shape.signature(), tuple(deck), max_hand, tuple(stand_for))
+    key = (shape.signature(), tuple(deck), max_hand, tuple(stand_for), wild_count)
     got = _COSTS.get(key)
     if got is None:
         if len(_COSTS) >= 1024:
             _COSTS.clear()
-        got = _COSTS[key] = _shape_cost(shape, key[1], max_hand, key[3])
+        got = _COSTS[key] = _shape_cost(shape, key[1], max_hand, key[3], wild_count)
     return got
 
 
@@ -538,8 +543,9 @@ def shape_cost(shape: Shape, deck: list[int], max_hand: int, stand_for: tuple[in
 _COSTS: dict[tuple[Any, ...], Cost] = {}
 
 
-def _shape_cost(shape: Shape, deck: tuple[int, ...], max_hand: int, stand_for: tuple[int, ...]) -> Cost:
-    pool = max((deck[r] for r in stand_for), default=0)
+def _shape_cost(shape: Shape, deck: tuple[int, ...], max_hand: int, stand_for: tuple[int, ...],
+                wild_count: int = 1) -> Cost:
+    pool = sum(sorted((deck[r] for r in stand_for), reverse=True)[:wild_count])
     stands = [r in stand_for for r in range(C.NUM_RANKS)]
     # the cores: their chain length, their ranks and the polynomial of their wild cards
     cores: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
@@ -609,6 +615,7 @@ class _Compiler:
         self.all_ranks = tuple(r for r in range(C.NUM_RANKS) if self.deck[r] > 0)
         self.chain_bound = self._default_chain_bound()
         self.stand_for = self._stand_for()
+        self.wild_count = self._wild_count()
 
     def _deck(self, deck: dict[str, Any]) -> list[int]:
         """Per-rank counts: ``decks`` full decks (with or without jokers) less ``remove:``
@@ -658,6 +665,17 @@ class _Compiler:
         if lo > hi:
             self.error(("wildcards", "stand_for"), f"empty rank range {text}")
         return tuple(r for r in range(lo, hi + 1) if self.deck[r] > 0)
+
+    def _wild_count(self) -> int:
+        """How many ranks may be wild at once (``wildcards.ranks``, default 1)."""
+        wild = self.spec.data.get("wildcards")
+        if not wild or not self.stand_for:
+            return 0
+        count = int(wild.get("ranks", 1))
+        if count > len(self.stand_for):
+            self.error(("wildcards", "ranks"), f"{count} wild ranks at once, but a wild card may stand for "
+                                               f"only {len(self.stand_for)} ranks")
+        return count
 
     def _default_chain_bound(self) -> tuple[int, int]:
         text = self.spec.data.get("chain_ranks", "3..A")
@@ -729,7 +747,7 @@ class _Compiler:
         if self.problems:
             raise SpecError(self.problems)
         return Rules(self.spec.name, self.spec.content_hash, self.deck, self.max_hand, combos, shapes,
-                     self.stand_for)
+                     self.stand_for, self.wild_count)
 
     def check_costs(self, combos: list[ComboInfo], shapes: list[Shape]) -> None:
         """Refuse what would take too long to enumerate, before anything is enumerated: a
@@ -744,6 +762,9 @@ class _Compiler:
             by_combo: dict[int, list[tuple[Cost, Shape]]] = {}
             for shape in shapes:
                 if wild or shape.natural:
+                    # one wild rank's full deck: what the tables and one rank's census walk
+                    # (several wild ranks are walked a hand at a time; a full-deck query
+                    # with several is bounded where it is asked, see WildMoves.census)
                     cost = shape_cost(shape, self.deck, self.max_hand, stand_for)
                     by_combo.setdefault(shape.combo, []).append((cost, shape))
             totals = {c: sum((cost for cost, _ in parts), Cost(0, 0, 0, 0)) for c, parts in by_combo.items()}

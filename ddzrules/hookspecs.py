@@ -72,13 +72,29 @@ def ddzrules_deal(game: GameState, deck: list[int]) -> list[int] | None:
 
 
 @hookspec(firstresult=True)
-def ddzrules_wild_rank(game: GameState) -> int | None:
-    """Choose the wild rank (癞子) of a fresh deal, for a spec with ``wildcards:``.
+def ddzrules_wild_rank(game: GameState) -> int | list[int] | None:
+    """Choose the wild rank (癞子; 天癞子 when another follows) of a fresh deal, for a
+    spec with ``wildcards:``.
 
     Called once per deal (redeals included), right after the cards are dealt and
     before :func:`ddzrules_first_bidder`; ``game.rng`` is the only randomness to use.
-    Returns a rank index among the spec's ``wildcards.stand_for`` ranks, or None
-    (no wild rank this deal). The rank is public: every view shows it. firstresult.
+    Returns a rank index among the spec's ``wildcards.stand_for`` ranks, a list of
+    distinct ones (several wild ranks from the start), or None (no wild rank this deal).
+    The ranks are public: every view shows them (``game.wild``: one index, or several
+    ascending). firstresult.
+    """
+
+
+@hookspec(firstresult=True)
+def ddzrules_landlord_wild_rank(game: GameState) -> int | list[int] | None:
+    """Draw more wild ranks once the landlord is known (地癞子), for a spec with ``wildcards:``.
+
+    Called once per deal at a landlord table, right after the landlord takes the kitty
+    (``game.landlord`` is set; bids, calls and robs are over) and before the declaration
+    phases; ``game.rng`` is the only randomness to use. Returns a rank index among the
+    spec's ``wildcards.stand_for`` ranks that is not wild yet, a list of distinct such
+    ranks, or None (no more wild ranks). From then on every wild rank is wild, for every
+    player; the ranks are public. firstresult.
     """
 
 

@@ -102,9 +102,16 @@ def game_record(game: Game) -> dict[str, Any]:
     }
     if game.fixed_landlord is not None:
         record["fixed_landlord"] = game.fixed_landlord
+    if game.wild is not None:
+        record["wild"] = wild_text(game)
     if game.pair_factors:  # only where a plugin made some: other records stay as they were
         record["pair_factors"] = pair_factor_entries(game)
     return record
+
+
+def wild_text(game: Game) -> str:
+    """The deal's wild ranks as a record and the views show them: in the order drawn."""
+    return str(game.view(0).extra.get("wild", ""))
 
 
 def pair_factor_entries(game: Game) -> list[dict[str, Any]]:
@@ -493,6 +500,9 @@ def _replay(record: dict[str, Any], registry: PluginRegistry | None, spec_file: 
                         ("multiple", game.multiple), ("scores", game.scores)):
         if record[key] != actual:
             raise ReplayError(f"the record says {key} = {_short(str(record[key]))}, the rules give {actual}")
+    if record.get("wild") != (None if game.wild is None else wild_text(game)):
+        raise ReplayError(f"the record's wild ranks {_short(str(record.get('wild')))} differ from the "
+                          f"rules' {None if game.wild is None else wild_text(game)}")
     if "pair_factors" in record and record["pair_factors"] != pair_factor_entries(game):
         raise ReplayError(f"the record's pair factors {_short(str(record['pair_factors']))} differ from the "
                           f"rules' {pair_factor_entries(game)}")

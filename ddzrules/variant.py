@@ -49,6 +49,10 @@ __all__ = ["TABLE_FORMAT", "TABLE_LIMIT", "CacheWarning", "Census", "Variant", "
 TABLE_LIMIT = 3_000_000
 
 CardsLike = str | Move | Iterable[int]
+#: the wild ranks of a query: one rank (``"7"``, an index) or several (``"7,9"``,
+#: ``("7", "9")``: 天地癞子), or None for no wild card
+WildLike = int | str | tuple[int | str, ...] | list[int | str] | None
+WildKey = C.WildKey
 #: packed counts are below this (4 bits for each of the 15 ranks)
 _PACKED_END = 1 << (C.BITS * C.NUM_RANKS)
 
@@ -247,7 +251,7 @@ class Variant:
         return list(found), list(found.values())
 
     # ------------------------------------------------------------------ API
-    def classify(self, cards: CardsLike, wild: int | str | None = None) -> tuple[Move, ...]:
+    def classify(self, cards: CardsLike, wild: WildLike = None) -> tuple[Move, ...]:
         """Every reading of a set of cards (empty when it is no combo). With ``wild``
         (a wildcard variant's wild rank, e.g. ``"7"``) readings may use the wild cards
         as other ranks; each such Move carries its ``substitution``.
@@ -256,9 +260,9 @@ class Variant:
         [('plane_solos', '5'), ('plane', '6'), ('plane_solos', '6')]
         """
         if wild is not None:
-            w = self.wild_rank_index(wild)
+            w = self.wild_key(wild)
             counts = self._counts(cards)
-            if counts[w]:
+            if C.holds_wild(counts, w):
                 if sum(counts) > self.rules.max_hand or any(map(gt, counts, self.rules.deck)):
                     return ()  # no play of the universe, as the natural table says (and not a long walk)
                 return self.wild_moves().classify(counts, w)
@@ -290,7 +294,7 @@ class Variant:
             return lambda cards: self.classify(cards) or None
         return self.plays_by_string.get
 
-    def reading(self, cards: CardsLike, wild: int | str | None = None) -> Move:
+    def reading(self, cards: CardsLike, wild: WildLike = None) -> Move:
         """The reading of a play for the runtime: the single one, or the strongest
         when several; raises when the cards are no combo."""
         if isinstance(cards, Move):
@@ -300,7 +304,7 @@ class Variant:
             raise DdzError(f"{_show(cards)} is not a combo of {self.name}")
         return readings[-1]
 
-    def beats(self, a: CardsLike, b: CardsLike, wild: int | str | None = None) -> bool:
+    def beats(self, a: CardsLike, b: CardsLike, wild: WildLike = None) -> bool:
         """True when ``a`` may be played on ``b``. Moves compare exactly by their
         reading; card strings by any of their readings."""
         ra = (self._own(a, wild),) if isinstance(a, Move) else self.classify(a, wild)
@@ -312,7 +316,7 @@ class Variant:
         return any(x.beats(y) for x in ra for y in rb)
 
     def legal_moves(self, hand: CardsLike, after: CardsLike | None = None,
-                    wild: int | str | None = None) -> LegalMoves:
+                    wild: WildLike = None) -> LegalMoves:
         """Every distinct legal play of ``hand`` (each reading once); on a lead
         (``after`` None) passing is not allowed. With ``wild`` the hand's cards of that
         rank are wild (癞子): every distinct (cards, reading) is listed once.
@@ -364,16 +368,16 @@ class Variant:
                            itemgetter(*order)(moves) if len(order) > 1 else (moves[order[0]],) if order else ())
 
     def _listed(self, hand: CardsLike, after: CardsLike | None,
-                wild: int | str | None) -> LegalMoves | tuple[_FastIndex, list[int]]:
+                wild: WildLike) -> LegalMoves | tuple[_FastIndex, list[int]]:
         """legal_moves' general path: the LegalMoves, or the fast index and the positions
         of the plays (unsorted, perhaps with placeholders) for legal_moves to finish."""
         owned: Move | None = None  # ``after`` as a reading of this variant, once known
         if wild is not None:
-            w = self.wild_rank_index(wild)
+            w = self.wild_key(wild)
             counts = self._counts(hand)
             self.check_deck(counts, "the hand")
             owned = None if after is None else self.reading(after, w)
-            if counts[w]:
+            if C.holds_wild(counts, w):
                 return self.wild_moves().legal_moves(counts, owned, w)
             # no wild card in hand: the natural listing (of a play perhaps read with wild cards)
             hand, after = C.deck_list(counts), owned
@@ -444,11 +448,11 @@ class Variant:
         fast = self._fast = _FastIndex(self.rules, idents, shapes, self._moves)
         return fast
 
-    def census(self, wild: int | str | None = None) -> Census:
+    def census(self, wild: WildLike = None) -> Census:
         """Count the move universe: every play from the full deck that fits the largest
         hand (with ``wild``: every (cards, reading) reachable with 0–4 wild cards)."""
         if wild is not None:
-            w = self.wild_rank_index(wild)
+            w = self.wild_key(wild)
             per_combo, total, readings_n, by_wilds = self.wild_moves().census(w, self.rules.max_hand)
             return Census(per_combo, total, readings_n, by_wilds)
         self.ensure_table()
@@ -480,14 +484,39 @@ class Variant:
         self.wild_moves().check_rank(w)
         return w
 
-    def _own(self, m: Move, wild: int | str | None = None) -> Move:
+    def wild_key(self, wild: WildLike) -> WildKey:
+        """The wild ranks of a query: the index of one (``"7"``, ``7``) or the ascending
+        indices of several (``"7,9"``, ``("7", "9")``, 天地癞子), each checked to be a rank
+        a wild card of this variant may be.
+
+        >>> v = load_variant("tiandi-laizi")
+        >>> v.wild_key("7"), v.wild_key("9,7"), v.wild_key(["7", 9])
+        (4, (4, 6), (4, 6))
+        """
+        if isinstance(wild, str) and "," in wild:
+            parts: list[int | str] = [p.strip() for p in wild.split(",")]
+        elif isinstance(wild, (tuple, list)):
+            parts = list(wild)
+            if len(parts) > C.NUM_RANKS:
+                raise DdzError(f"{len(parts)} wild ranks: {self.name} has {C.NUM_RANKS} ranks")
+        else:
+            return self.wild_rank_index(wild)  # type: ignore[arg-type]
+        if not parts:
+            raise DdzError("no wild rank given (an empty list): give one rank such as 7, or several as 7,9")
+        ranks = [self.wild_rank_index(p) for p in parts]
+        twice = [r for r in set(ranks) if ranks.count(r) > 1]
+        if twice:
+            raise DdzError(f"wild rank {C.RANKS[twice[0]]} is given twice")
+        return ranks[0] if len(ranks) == 1 else tuple(sorted(ranks))
+
+    def _own(self, m: Move, wild: WildLike = None) -> Move:
         """``m`` when it is a reading of this variant (equal to one: a copy or an unpickled
         Move counts), else its cards re-read here, the strongest reading; DdzError when they
         are no play here. A Move of another variant has that variant's combo names and
         bomb tiers, so comparing it by its own fields would answer wrongly."""
         if id(m) in self._interned_ids:  # the common case: a Move this variant made
             return m
-        w = None if wild is None else self.wild_rank_index(wild)
+        w = None if wild is None else self.wild_key(wild)
         try:
             combo = self.combo_index.get(m.combo)
             mine = None

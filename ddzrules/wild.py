@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import compress, repeat
-from operator import and_, attrgetter, is_, itemgetter, rshift
+from operator import and_, attrgetter, is_, itemgetter, mul, rshift
 
 from ddzrules import cache
 from ddzrules import cards as C
@@ -43,6 +43,44 @@ _Choice = tuple[int, int, int, int, int, int, tuple[int, ...]]
 #: wilds stand for)
 _Way = tuple[int, int, int, int, int, tuple[int, ...]]
 _SHIFT = [C.BITS * r for r in range(C.NUM_RANKS)]
+#: the wild ranks of a query: one rank index (癞子), or several, ascending (天地癞子)
+Wild = C.WildKey
+
+
+def _splits(have: tuple[int, ...], n: int) -> list[tuple[int, ...]]:
+    """Every way of taking ``n`` wild cards from the wild ranks' cards held (``have`` per
+    rank), as the number taken of each.
+
+    >>> _splits((2, 1), 2)
+    [(1, 1), (2, 0)]
+    """
+    if len(have) == 1:
+        return [(n,)] if n <= have[0] else []
+    return [(k, *rest) for k in range(min(n, have[0]) + 1) for rest in _splits(have[1:], n - k)]
+
+
+def _place(wild: tuple[int, ...], taken: tuple[int, ...], subst: tuple[int, ...]) -> tuple[int, ...]:
+    """Which wild card stands for which rank, as flat (physical, stands for) pairs sorted by
+    what they stand for: a wild card of a rank stands for its own rank first (so a 9 of
+    wild 7 and 9 read as a 9 is shown as itself), the others in rank order."""
+    left = dict(zip(wild, taken))
+    pairs: list[tuple[int, int]] = []
+    rest: list[int] = []
+    for r in subst:
+        if left.get(r):
+            left[r] -= 1
+            pairs.append((r, r))
+        else:
+            rest.append(r)
+    pairs += zip((w for w in wild for _ in range(left[w])), rest)
+    pairs.sort(key=lambda p: (p[1], p[0]))
+    return tuple(x for p in pairs for x in p)
+
+
+def _pairs_of(flat: tuple[int, ...]) -> list[tuple[int, int]]:
+    return list(zip(flat[::2], flat[1::2]))
+
+
 class _EmitAll(dict):  # type: ignore[type-arg]
     """Stands in for the walk's dictionary of plays found and passes every play it is
     given (duplicates included, in order) to a callback: :func:`enumerate_wild`'s contract."""
@@ -71,12 +109,17 @@ class _Walk:
     smaller pool only prunes branches of the same walk, so the order stays.
     """
 
-    def __init__(self, rules: Rules, naturals: list[int], wilds: int, wild_rank: int, found: Found) -> None:
+    def __init__(self, rules: Rules, naturals: list[int], wilds: int, wild_rank: int, found: Found,
+                 wild_ranks: tuple[int, ...] = ()) -> None:
         self.nat = naturals
         self.nat_total = sum(naturals)
         self.wilds = wilds
         self.wild_rank = wild_rank
         self.wild_shift = _SHIFT[wild_rank]
+        #: several wild ranks (天地癞子): the pool holds the cards of all of them, listed under
+        #: ``wild_rank``; a play of wild cards only may use any of them as their own rank
+        self.multi = len(wild_ranks) > 1
+        self.is_wild = [r in (wild_ranks or (wild_rank,)) for r in range(C.NUM_RANKS)]
         self.found = found
         #: every play is reported once (not to a callback that wants them all): kicker
         #: choices that give the same cards as an earlier choice can be dropped
@@ -207,12 +250,13 @@ class _Walk:
         combo = shape.combo
         wmin, wmax, nmin, nmax = shape.wilds_min, shape.wilds_max, shape.naturals_min, shape.naturals_max
         wild_rank = self.wild_rank
+        is_wild = self.is_wild
         shift = self.wild_shift
         if not shape.kickers:
             for packed, naturals, wilds, subst in cores:
                 if wilds < wmin or wilds > wmax or naturals < nmin or naturals > nmax:
                     continue
-                if naturals == 0 and any(r != wild_rank for r in subst):
+                if naturals == 0 and any(r != wild_rank and not is_wild[r] for r in subst):
                     continue
                 key = (packed + (wilds << shift), combo, rank, length)
                 if key not in found:
@@ -242,7 +286,7 @@ class _Walk:
                 n = naturals + kn
                 if w < wmin or w > wmax or n < nmin or n > nmax:
                     continue
-                if n == 0 and not (all_wild and all(r == wild_rank for r in subst)):
+                if n == 0 and not (all_wild and all(r == wild_rank or is_wild[r] for r in subst)):
                     continue
                 key = (base + kpw, combo, rank, length)
                 if key not in found:
@@ -281,6 +325,7 @@ class _Walk:
         else:
             raw, last = _kicks(shape, plan, rem, self.stands, adjacent, pool), None
         wild_rank, shift = self.wild_rank, self.wild_shift
+        multi, is_wild = self.multi, self.is_wild
         once = self.once
         out: list[Kick] = []
         append = out.append
@@ -297,7 +342,8 @@ class _Walk:
                         if w > room or (kj and jokers + kj > joker_max):
                             continue
                         s = sub + ks if ks else sub
-                        all_wild = not s or (s[0] == wild_rank and s[-1] == wild_rank)  # s is sorted
+                        all_wild = (not s or (s[0] == wild_rank and s[-1] == wild_rank)  # s is sorted
+                                    or (multi and all(map(is_wild.__getitem__, s))))
                         kw = wilds + w
                         kpw = packed + kp + (kw << shift)
                         if once:
@@ -309,12 +355,14 @@ class _Walk:
             return out
         if not once:
             return [(packed + (wilds << shift), naturals, wilds, sub,
-                     not sub or (sub[0] == wild_rank and sub[-1] == wild_rank))
+                     not sub or (sub[0] == wild_rank and sub[-1] == wild_rank)
+                     or (multi and all(map(is_wild.__getitem__, sub))))
                     for _, _, _, packed, naturals, wilds, sub in raw]
         # a later choice of the same cards (with wilds standing for the wild rank alike)
         # reports nothing new: keep the first
         for _, _, _, packed, naturals, wilds, sub in raw:
-            all_wild = not sub or (sub[0] == wild_rank and sub[-1] == wild_rank)  # sub is sorted
+            all_wild = (not sub or (sub[0] == wild_rank and sub[-1] == wild_rank)  # sub is sorted
+                        or (multi and all(map(is_wild.__getitem__, sub))))
             kpw = packed + (wilds << shift)
             key = kpw + kpw + all_wild
             if key not in seen:
@@ -455,18 +503,26 @@ def _one_rule_kicks(shape: Shape, unit: int, need: int, cands: list[int], rem: l
 
 def enumerate_wild(rules: Rules, naturals: list[int], wilds: int, wild_rank: int, emit: WildEmit,
                    shapes: list[Shape] | None = None, max_size: int | None = None,
-                   exact_size: int | None = None, min_rank: int = -1, length: int = 0) -> None:
+                   exact_size: int | None = None, min_rank: int = -1, length: int = 0,
+                   wild_ranks: tuple[int, ...] = ()) -> None:
     """Report every play of ``naturals`` (no card of the wild rank) plus up to ``wilds``
-    wild cards, as :meth:`Rules.enumerate` does for natural cards."""
-    walk(rules, naturals, wilds, wild_rank, _EmitAll(emit), shapes, max_size, exact_size, min_rank, length)
+    wild cards, as :meth:`Rules.enumerate` does for natural cards.
+
+    With several ``wild_ranks`` (天地癞子) the pool is the cards of all of them, reported
+    under ``wild_rank`` (one of them): a play of wild cards only may then read each as any
+    of the wild ranks, and the caller places the pool's cards on their own ranks
+    (:meth:`WildMoves` does, keeping the plays whose wild-only cards read as themselves)."""
+    walk(rules, naturals, wilds, wild_rank, _EmitAll(emit), shapes, max_size, exact_size, min_rank, length,
+         wild_ranks)
 
 
 def walk(rules: Rules, naturals: list[int], wilds: int, wild_rank: int, found: Found,
           shapes: list[Shape] | None = None, max_size: int | None = None,
-          exact_size: int | None = None, min_rank: int = -1, length: int = 0) -> None:
+          exact_size: int | None = None, min_rank: int = -1, length: int = 0,
+          wild_ranks: tuple[int, ...] = ()) -> None:
     """:func:`enumerate_wild` into a dictionary: each distinct play once, with the
     substitution it was first found with."""
-    walk = _Walk(rules, naturals, wilds, wild_rank, found)
+    walk = _Walk(rules, naturals, wilds, wild_rank, found, wild_ranks)
     cap = exact_size if exact_size is not None else (max_size if max_size is not None else 1 << 30)
     for shape in shapes if shapes is not None else rules.shapes:
         if shape.kind == "chain":
@@ -512,7 +568,7 @@ class WildMoves:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self._tables: dict[int, WildTable] = {}
+        self._tables: dict[Wild, WildTable] = {}
         self._queries: dict[int, int] = {}  # per wild rank, queries walked so far
         self._not_on_disk: set[int] = set()  # wild ranks whose cache file was missing or refused
         #: wild ranks whose table was read from the disk cache, built here (benchmarks report them)
@@ -520,7 +576,7 @@ class WildMoves:
         self.built: set[int] = set()
         #: wild rank -> (packed, combo, rank, length) -> (its legal-move order as one int, Move),
         #: for Moves made by walks (a table keeps its own by position)
-        self._intern: dict[int, dict[tuple[int, int, int, int], tuple[int, Move]]] = {}
+        self._intern: dict[Wild, dict[tuple[int, int, int, int], tuple[int, Move]]] = {}
         #: combo -> (the bits of its tier and name order in the int order key)
         names = sorted(c.name for c in rules.combos)
         self._order_bits = [((c.tier + 1) << 12) | names.index(c.name) for c in rules.combos]
@@ -534,7 +590,7 @@ class WildMoves:
         #: (combo, size, rank, length) -> the comparison key (one tuple per key, shared)
         self._keys: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
         #: wild rank -> substitution -> its (physical, stands for) letter pairs
-        self._pairs: dict[int, dict[tuple[int, ...], tuple[tuple[str, str], ...]]] = {}
+        self._pairs: dict[Wild, dict[tuple[int, ...], tuple[tuple[str, str], ...]]] = {}
         self._pairs_by_table: dict[int, tuple[WildTable, list[tuple[tuple[str, str], ...]]]] = {}
 
     def check_rank(self, wild: int) -> None:
@@ -547,7 +603,7 @@ class WildMoves:
                     else f"{brief(wild)} is no rank index (0-14), so not")
             raise DdzError(f"{what} the wild rank of {self.rules.name} (it may be one of {ranks})")
 
-    def interned(self, wild: int, ident: tuple[int, int, int, int]) -> Move | None:
+    def interned(self, wild: Wild, ident: tuple[int, int, int, int]) -> Move | None:
         """The Move of a reading already made with wild rank ``wild``, or None."""
         entry = self._interned(wild).get(ident)
         if entry is not None:
@@ -562,7 +618,7 @@ class WildMoves:
     def move(self, packed: int, combo: int, rank: int, length: int, subst: tuple[int, ...], wild: int) -> Move:
         return self._entry((packed, combo, rank, length), subst, wild)[1]
 
-    def _interned(self, wild: int) -> dict[tuple[int, int, int, int], tuple[int, Move]]:
+    def _interned(self, wild: Wild) -> dict[tuple[int, int, int, int], tuple[int, Move]]:
         table = self._intern.get(wild)
         if table is None:
             table = self._intern[wild] = {}
@@ -574,7 +630,7 @@ class WildMoves:
         return ((((bits >> 12) << 16 | size) << 8 | rank) << 12 | (bits & 0xFFF)) << (C.BITS * C.NUM_RANKS) | packed
 
     def _make(self, packed: int, combo: int, rank: int, length: int, size: int, subst: tuple[int, ...],
-              wild: int) -> Move:
+              wild: Wild) -> Move:
         """A new Move of a reading (its card string, key and substitution pairs shared)."""
         kid = (combo, size, rank, length)
         key = self._keys.get(kid)
@@ -585,8 +641,11 @@ class WildMoves:
             pairs = self._pairs[wild] = {}
         sub = pairs.get(subst)
         if sub is None:
-            letter = C.RANKS[wild]
-            sub = pairs[subst] = tuple((letter, C.RANKS[r]) for r in subst)
+            if type(wild) is int:
+                letter = C.RANKS[wild]
+                sub = pairs[subst] = tuple((letter, C.RANKS[r]) for r in subst)
+            else:  # several wild ranks: ``subst`` holds (physical rank, stands for) pairs
+                sub = pairs[subst] = tuple((C.RANKS[a], C.RANKS[b]) for a, b in _pairs_of(subst))
         return Move(C.to_strings((packed,))[0], self._names[combo], rank, length, size, self._tiers[combo], key, packed, sub)
 
     def _entry(self, ident: tuple[int, int, int, int], subst: tuple[int, ...], wild: int) -> tuple[int, Move]:
@@ -611,8 +670,11 @@ class WildMoves:
         entry = interned[ident] = (self._order(packed, combo, rank, size), m)
         return entry
 
-    def _collect_ordered(self, counts: list[int], wild: int, **kw: object) -> list[tuple[int, Move]]:
+    def _collect_ordered(self, counts: list[int], wild: Wild, **kw: object) -> list[tuple[int, Move]]:
         """Every reading found, as (legal-move order key, Move)."""
+        if type(wild) is tuple:
+            return self._collect_several(counts, wild, **kw)
+        assert type(wild) is int
         naturals = list(counts)
         wilds = naturals[wild]
         naturals[wild] = 0
@@ -622,8 +684,49 @@ class WildMoves:
         new = self._entry
         return [get(ident) or new(ident, subst, wild) for ident, subst in found.items()]
 
-    def _collect(self, counts: list[int], wild: int, **kw: object) -> list[Move]:
+    def _collect(self, counts: list[int], wild: Wild, **kw: object) -> list[Move]:
         return list(map(_second, self._collect_ordered(counts, wild, **kw)))
+
+    # ------------------------------------------------------------------ several wild ranks
+    def _collect_several(self, counts: list[int], wild: tuple[int, ...], **kw: object) -> list[tuple[int, Move]]:
+        """Every reading found with several wild ranks (天地癞子), as (legal-move order key,
+        Move). The walk pools the wild cards of every wild rank under the first; each play
+        it reports is then placed on the wild cards held in every way (a 7 or a 9 for one
+        wild card of 7 and 9: two plays, two sets of cards). A play of wild cards only is
+        themselves, as with one wild rank: each card reads as its own rank."""
+        naturals = list(counts)
+        have = tuple(naturals[w] for w in wild)
+        for w in wild:
+            naturals[w] = 0
+        pooled = _SHIFT[wild[0]]
+        units = [1 << _SHIFT[w] for w in wild]
+        interned = self._interned(wild)
+        seen: dict[tuple[int, int, int, int], tuple[int, Move]] = {}
+        ways_by_n: dict[int, list[tuple[int, ...]]] = {}
+
+        def emit(packed: int, combo: int, rank: int, length: int, subst: tuple[int, ...]) -> None:
+            n = len(subst)
+            base = packed - (n << pooled)
+            ways = ways_by_n.get(n)
+            if ways is None:
+                ways = ways_by_n[n] = _splits(have, n)
+            if n and not base:  # wild cards only: themselves (the walk let each be any wild rank)
+                own = tuple(map(subst.count, wild))
+                ways = [own] if own in ways else []
+            for k in ways:
+                ident = (base + sum(map(mul, k, units)), combo, rank, length)
+                if ident in seen:
+                    continue
+                entry = interned.get(ident)
+                if entry is None:
+                    size = C.size_of(ident[0])
+                    pairs = _place(wild, k, subst)
+                    entry = interned[ident] = (self._order(ident[0], combo, rank, size),
+                                               self._make(ident[0], combo, rank, length, size, pairs, wild))
+                seen[ident] = entry
+
+        enumerate_wild(self.rules, naturals, sum(have), wild[0], emit, wild_ranks=wild, **kw)  # type: ignore[arg-type]
+        return list(seen.values())
 
     # ------------------------------------------------------------------ by table
     # The queries below read the wild rank's WildTable; the *_enumerated ones walk the
@@ -714,11 +817,11 @@ class WildMoves:
                 table, [tuple((letter, C.RANKS[r]) for r in s) for s in table.substs])
         return got[1]
 
-    def _by_table(self, wild: int) -> bool:
+    def _by_table(self, wild: Wild) -> bool:
         """Whether this query reads the wild rank's table (see :attr:`load_after` and
         :attr:`table_after`): read from the disk cache after ``load_after`` walked
         queries, built after ``table_after``."""
-        if not self.use_table:
+        if not self.use_table or type(wild) is not int:  # several wild ranks: walked (no table)
             return False
         if wild in self._tables:
             return True
@@ -738,23 +841,24 @@ class WildMoves:
             table.fill()  # a long run meets every block: made now, not in the middle of a game
         return True
 
-    def classify(self, counts: list[int], wild: int) -> tuple[Move, ...]:
+    def classify(self, counts: list[int], wild: Wild) -> tuple[Move, ...]:
         if sum(counts) > self.rules.max_hand or not self._by_table(wild):
             return self.classify_enumerated(counts, wild)
+        assert type(wild) is int
         table = self.table(wild)
         nat = list(counts)
         wilds = nat[wild]
         nat[wild] = 0
         return tuple(sorted(self.moves_at(table, table.exact(nat, wilds)), key=_reading_order))
 
-    def legal_moves(self, counts: list[int], after: Move | None, wild: int) -> LegalMoves:
+    def legal_moves(self, counts: list[int], after: Move | None, wild: Wild) -> LegalMoves:
         got = self.legal_positions(counts, after, wild)
         if got is None:
             return self.legal_moves_enumerated(counts, after, wild)
         table, positions = got
         return LegalMoves(tuple(self.moves_at(table, positions)), can_pass=after is not None)
 
-    def legal_positions(self, counts: list[int], after: Move | None, wild: int) -> tuple[WildTable, list[int]] | None:
+    def legal_positions(self, counts: list[int], after: Move | None, wild: Wild) -> tuple[WildTable, list[int]] | None:
         """The table of ``wild`` and the positions in it (ascending: legal-move order) of the
         hand's legal plays, as :meth:`legal_moves` lists them; None when this query walks the
         hand instead (a hand above the largest, or the table not used yet). Moves are made
@@ -763,6 +867,7 @@ class WildMoves:
         total = sum(counts)
         if total > self.rules.max_hand or not self._by_table(wild):
             return None
+        assert type(wild) is int
         table = self.table(wild)
         nat = list(counts)
         wilds = nat[wild]
@@ -786,18 +891,18 @@ class WildMoves:
             plain += compress(bombs, [m.beats(after) for m in self.moves_at(table, bombs)])
         return table, plain
 
-    def census(self, wild: int, max_size: int) -> tuple[dict[str, int], int, int, dict[int, int]]:
+    def census(self, wild: Wild, max_size: int) -> tuple[dict[str, int], int, int, dict[int, int]]:
         """Distinct plays of the full deck per combo, distinct card sets, readings, and
         readings by the number of wild cards they hold."""
-        if not self.use_table or max_size != self.rules.max_hand:
+        if not self.use_table or max_size != self.rules.max_hand or type(wild) is not int:
             return self.census_enumerated(wild, max_size)
         return census_counts(self.table(wild), (c.name for c in self.rules.combos))
 
-    def classify_enumerated(self, counts: list[int], wild: int) -> tuple[Move, ...]:
+    def classify_enumerated(self, counts: list[int], wild: Wild) -> tuple[Move, ...]:
         moves = self._collect(counts, wild, exact_size=sum(counts))
         return tuple(sorted(moves, key=_reading_order))
 
-    def legal_moves_enumerated(self, counts: list[int], after: Move | None, wild: int) -> LegalMoves:
+    def legal_moves_enumerated(self, counts: list[int], after: Move | None, wild: Wild) -> LegalMoves:
         # sorted by one int per Move: the order (m.tier, m.size, m.rank, m.combo, m.packed)
         if after is None:
             moves = self._collect_ordered(counts, wild, max_size=sum(counts))
@@ -814,16 +919,16 @@ class WildMoves:
         out.sort(key=_first)
         return LegalMoves(tuple(map(_second, out)), can_pass=True)
 
-    def census_enumerated(self, wild: int, max_size: int) -> tuple[dict[str, int], int, int, dict[int, int]]:
+    def census_enumerated(self, wild: Wild, max_size: int) -> tuple[dict[str, int], int, int, dict[int, int]]:
         """Distinct plays of the full deck per combo, distinct card sets, readings, and
         readings by the number of wild cards they hold (by enumeration: the reference)."""
         moves = self._collect(list(self.rules.deck), wild, max_size=max_size)
         per: dict[str, set[int]] = {}
         by_wilds: dict[int, int] = {}
-        shift = C.BITS * wild
+        shifts = [C.BITS * w for w in C.wild_tuple(wild)]
         for m in moves:
             per.setdefault(m.combo, set()).add(m.packed)
-            w = (m.packed >> shift) & C.MASK
+            w = sum((m.packed >> shift) & C.MASK for shift in shifts)
             by_wilds[w] = by_wilds.get(w, 0) + 1
         total = len({m.packed for m in moves})
         return ({c.name: len(per.get(c.name, ())) for c in self.rules.combos}, total, len(moves),

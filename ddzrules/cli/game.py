@@ -291,7 +291,7 @@ def _play(spec: str, auto: bool, seed: int | None, seat: int, bots: str, record_
     game = rules.new_game(seed)
     game_ref.append(game)
     if game.wild is not None:
-        console.print(f"wild rank 癞子: {C.RANKS[game.wild]}")
+        console.print(f"wild rank 癞子: {game.public['wild']}")
     if "face_up" in game.public:
         face = game.public["face_up"]
         console.print(f"face-up card: {face['card']}, dealt to seat {face['seat']} (bids first)")
@@ -329,7 +329,7 @@ def _play_out(game: Game, agents: list[Any], human: int | None, auto: bool,
     while not game.over:
         current = game.to_act
         assert current is not None
-        landlord_before, phase_before = game.landlord, game.phase
+        landlord_before, phase_before, wild_before = game.landlord, game.phase, game.wild
         legal = game.legal_actions()
         action = agents[current].act(game.view(current), legal)
         if action.kind == "escape":  # 逃跑: the variant's escape rule settles the game
@@ -346,6 +346,10 @@ def _play_out(game: Game, agents: list[Any], human: int | None, auto: bool,
             kitty = C.counts_to_string(game.kitty)
             console.print(styled("[bold]landlord:[/] seat {}, stake {}; kitty 底牌 {}", game.landlord,
                                  game.stake, kitty if game.kitty_visible or auto else "(hidden)"))
+            if game.wild != wild_before:  # 地癞子: drawn once the landlord is known
+                console.print(styled("[bold]wild ranks 癞子 now:[/] {} (地癞子 {})", game.public["wild"],
+                                     ",".join(C.RANKS[r] for r in C.wild_tuple(game.wild)
+                                              if r not in C.wild_tuple(wild_before))))
         if phase_before != "play":
             _announce_leader(game, human)
 

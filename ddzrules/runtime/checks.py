@@ -90,14 +90,25 @@ def _check_seat(game: GameState, answer: Any, context: dict[str, Any]) -> Any:
 
 
 def _check_wild(game: GameState, answer: Any, context: dict[str, Any]) -> Any:
+    """One rank index, or a list of distinct ones, each a rank a wild card may stand for
+    and none wild already: as a tuple."""
     stand_for = game.variant.rules.stand_for
-    if isinstance(answer, bool) or not hasattr(type(answer), "__index__"):
-        raise ValueError(f"answered {brief(answer)}, not a rank index")
-    rank = operator.index(answer)
-    if rank not in stand_for:
+    items = answer if isinstance(answer, (list, tuple)) and answer else [answer]
+    if len(items) > len(C.RANKS):
+        raise ValueError(f"answered {len(items)} wild ranks")
+    already = set(C.wild_tuple(game.wild))
+    ranks: list[int] = []
+    for item in items:
+        if isinstance(item, bool) or not hasattr(type(item), "__index__"):
+            raise ValueError(f"answered {brief(item)}, not a rank index")
+        rank = operator.index(item)
         name = C.RANKS[rank] if 0 <= rank < len(C.RANKS) else brief(rank)
-        raise ValueError(f"answered rank {name}, which cannot be a wild rank of {game.variant.name}")
-    return rank
+        if rank not in stand_for:
+            raise ValueError(f"answered rank {name}, which cannot be a wild rank of {game.variant.name}")
+        if rank in already or rank in ranks:
+            raise ValueError(f"answered rank {name}, which is wild already")
+        ranks.append(rank)
+    return tuple(ranks)
 
 
 def _is_phase(value: object) -> bool:
@@ -193,6 +204,7 @@ def _check_to_act(game: GameState, answer: Any, context: dict[str, Any]) -> Any:
 HOOK_CHECKS: dict[str, Any] = {
     "ddzrules_deal": _check_deal,
     "ddzrules_wild_rank": _check_wild,
+    "ddzrules_landlord_wild_rank": _check_wild,
     "ddzrules_first_bidder": _check_seat,
     "ddzrules_landlord_phase": _check_phase,
     "ddzrules_first_leader": _check_seat,

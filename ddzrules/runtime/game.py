@@ -143,6 +143,8 @@ class GameRules:
                                                                   f"which a {self.table_kind} table "
                                                                   "does not have"))
         self.restricted = bool(self.hook.ddzrules_restrict_actions.get_hookimpls())
+        #: a plugin draws wild ranks once the landlord is known (地癞子)
+        self.wild_later = bool(self.hook.ddzrules_landlord_wild_rank.get_hookimpls())
         if problems:
             raise SpecError(problems)
         self._connect()
@@ -560,8 +562,9 @@ class Game:
     first_bidder: int
     fixed_landlord: int | None
     phase: str
-    #: the wild rank (癞子) of this deal, or None
-    wild: int | None
+    #: the wild rank (癞子) of this deal: its index, the ascending indices of several
+    #: (天地癞子: 地癞子 joins once the landlord is known), or None
+    wild: int | tuple[int, ...] | None
 
     def __init__(self, rules: GameRules, seed: int, match: MatchInfo,
                  state: dict[str, Any] | None = None, fixed_landlord: int | None = None) -> None:
@@ -778,7 +781,7 @@ class Game:
         undo = self._undo
         kitty = undo.get("kitty")
         if kitty is not None:
-            hand, counts, self.kitty_visible = kitty
+            hand, counts, self.kitty_visible, self.wild = kitty
             hand[:] = counts
         deal = undo.get("deal")
         if deal is not None:
@@ -916,9 +919,7 @@ class Game:
         self.phase = "landlord" if self.rules.table_kind == "landlord" else "declare"
         self.wild = None
         hooks = self.rules.hooks
-        self.wild = hooks["ddzrules_wild_rank"].one(game=self)  # checked: one of stand_for
-        if self.wild is not None:
-            self._public["wild"] = C.RANKS[self.wild]
+        self._draw_wild("ddzrules_wild_rank")
         if self.rules.table_kind != "landlord":  # no landlord phase: declarations, then tricks
             self._phases, self._owners = self._declaration_phases()
             if not self._next_phase():
@@ -1022,13 +1023,29 @@ class Game:
         return
 
     def _give_kitty(self) -> None:
+        """The landlord takes the kitty; then 地癞子, the wild ranks drawn once the landlord
+        is known (``ddzrules_landlord_wild_rank``)."""
         assert self._landlord is not None
         hand = self.hands[self._landlord]
         if self._guarded and "kitty" not in self._undo:
-            self._undo["kitty"] = (hand, list(hand), self.kitty_visible)
+            self._undo["kitty"] = (hand, list(hand), self.kitty_visible, self.wild)
         for r, c in enumerate(self.kitty):
             hand[r] += c
         self.kitty_visible = self.rules.kitty_shown
+        if self.rules.wild_later:
+            self._draw_wild("ddzrules_landlord_wild_rank")
+
+    def _draw_wild(self, hook: str) -> None:
+        """Add the wild ranks a wildcards hook draws now (checked: ranks a wild card may be,
+        none wild yet) to ``wild`` and to the public view (in the order drawn)."""
+        drawn = self.rules.hooks[hook].one(game=self)
+        if not drawn:
+            return
+        ranks = tuple(sorted((*C.wild_tuple(self.wild), *drawn)))
+        self.wild = ranks[0] if len(ranks) == 1 else ranks
+        public = self.public  # kept for a rollback when inside an action
+        shown = public.get("wild")
+        public["wild"] = ",".join([*([shown] if shown else []), *(C.RANKS[r] for r in drawn)])
 
     # ------------------------------------------------------------------ copies
     def _state(self) -> dict[str, Any]:

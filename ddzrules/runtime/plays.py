@@ -107,11 +107,11 @@ class PlayLister:
         #: per seat, id(move) -> its action, for plays listed through Variant.legal_moves
         self._by_move: list[dict[int, Action]] = [{} for _ in range(players)]
         #: per seat, wild rank -> its actions by position in that rank's table
-        self._by_wild: list[dict[int, _WildSeatActions]] = [{} for _ in range(players)]
+        self._by_wild: list[dict[C.WildKey, _WildSeatActions]] = [{} for _ in range(players)]
         #: id(play to beat) -> (that play, the lister's answer function or None for a bomb)
         self._answers: dict[int, tuple[Move, Any]] = {}
         #: (id(play to beat), wild rank) -> (that play, its reading with that wild rank)
-        self._wild_prev: dict[tuple[int, int], tuple[Move, Move]] = {}
+        self._wild_prev: dict[tuple[int, C.WildKey], tuple[Move, Move]] = {}
         self._deck = bytes(self.variant.rules.deck)
 
     def _fast_index(self) -> Any:
@@ -166,7 +166,7 @@ class PlayLister:
             del order[:bisect_left(order, 0)]
         return order
 
-    def _wild_listing(self, hand: list[int], prev: Move | None, wild: int) -> Any:
+    def _wild_listing(self, hand: list[int], prev: Move | None, wild: C.WildKey) -> Any:
         """A hand holding wild cards, listed as ``Variant.legal_moves`` lists it: (the wild
         rank's table, the positions in it of the legal plays) when the variant reads the
         table for this query, else its LegalMoves (the hand walked); None when the hand is
@@ -191,9 +191,9 @@ class PlayLister:
         got = wilds.legal_positions(counts, prev, wild)
         return wilds.legal_moves_enumerated(counts, prev, wild) if got is None else got
 
-    def moves(self, hand: list[int], prev: Move | None, wild: int | None) -> tuple[list[Move], bool]:
+    def moves(self, hand: list[int], prev: Move | None, wild: C.WildKey | None) -> tuple[list[Move], bool]:
         """The legal plays of a hand and whether it may pass (Game.legal_moves)."""
-        order = None if wild is not None and hand[wild] else self.positions(hand, prev)
+        order = None if wild is not None and C.holds_wild(hand, wild) else self.positions(hand, prev)
         if order is None:
             lm = self.variant.legal_moves(C.deck_list(hand), after=prev, wild=wild)
             moves, can_pass = list(lm.moves), lm.can_pass
@@ -201,16 +201,16 @@ class PlayLister:
             moves, can_pass = list(map(self._fast.moves.__getitem__, order)), prev is not None
         return moves, can_pass and not (self.must_beat and moves)
 
-    def actions(self, seat: int, hand: list[int], prev: Move | None, wild: int | None) -> list[Action]:
+    def actions(self, seat: int, hand: list[int], prev: Move | None, wild: C.WildKey | None) -> list[Action]:
         """Every legal play and pass of ``seat`` as actions, the same objects every time."""
         return self.listed(seat, hand, prev, wild)[0]
 
     def listed(self, seat: int, hand: list[int], prev: Move | None,
-               wild: int | None) -> tuple[list[Action], Any]:
+               wild: C.WildKey | None) -> tuple[list[Action], Any]:
         """:meth:`actions`, and what tells at once whether an object is one of them (see
         :func:`is_listed`)."""
         proof: Any = None
-        if wild is not None and hand[wild]:
+        if wild is not None and C.holds_wild(hand, wild):
             got = self._wild_listing(hand, prev, wild)
             if type(got) is tuple:
                 out, proof = self._wild_actions(seat, wild, *got)
@@ -233,7 +233,7 @@ class PlayLister:
             out.append(self.passes[seat])
         return out, proof
 
-    def _wild_actions(self, seat: int, wild: int, table: Any, positions: list[int]) -> tuple[list[Action], Any]:
+    def _wild_actions(self, seat: int, wild: C.WildKey, table: Any, positions: list[int]) -> tuple[list[Action], Any]:
         """The actions of table positions: those the seat has, and for the others (found
         by C-level passes) their Moves made in bulk and an Action each."""
         by_rank = self._by_wild[seat]
@@ -260,7 +260,7 @@ class PlayLister:
             index.rev.update(zip(map(id, made), ps))
         return out, (index, positions)
 
-    def _actions_of_moves(self, seat: int, lm: LegalMoves, wild: int | None) -> tuple[list[Action], bool]:
+    def _actions_of_moves(self, seat: int, lm: LegalMoves, wild: C.WildKey | None) -> tuple[list[Action], bool]:
         """The actions of the plays of a LegalMoves, by id(move) (each checked to be that
         move's: the action keeps its move alive, so the id is not reused)."""
         table = self._by_move[seat]

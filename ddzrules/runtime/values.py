@@ -263,8 +263,9 @@ class GameState(Protocol):
     first_bidder: int
     first_leader: int | None
     phase: str
-    #: the wild rank (癞子) of this deal, or None
-    wild: int | None
+    #: the wild rank (癞子) of this deal: its index, the ascending indices of several
+    #: (天地癞子), or None
+    wild: int | tuple[int, ...] | None
 
     # what plugins write (saved and put back when an action fails: see Game)
     @property

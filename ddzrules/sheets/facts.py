@@ -711,7 +711,7 @@ def _worked_example(rules: Any, seed: int | None) -> WorkedExample:
     return WorkedExample(
         seed=s,
         bot=EXAMPLE_BOT,
-        wild=None if game.wild is None else C.RANKS[game.wild],
+        wild=None if game.wild is None else str(game.public["wild"]),
         face_up=(int(face["seat"]), str(face["card"])) if face else None,
         first_bidder=game.first_bidder,
         redeals=tuple(game.redeal_reasons),
