@@ -490,7 +490,7 @@ class Variant:
         a wild card of this variant may be.
 
         >>> v = load_variant("tiandi-laizi")
-        >>> v.wild_key("7"), v.wild_key("9,7"), v.wild_key(["7", 9])
+        >>> v.wild_key("7"), v.wild_key("9,7"), v.wild_key(["7", 6])  # 6: the index of rank 9
         (4, (4, 6), (4, 6))
         """
         if isinstance(wild, str) and "," in wild:
@@ -507,6 +507,11 @@ class Variant:
         twice = [r for r in set(ranks) if ranks.count(r) > 1]
         if twice:
             raise DdzError(f"wild rank {C.RANKS[twice[0]]} is given twice")
+        most = max(self.rules.wild_count, 1)
+        if len(ranks) > most:
+            # the walk bounds and the tables are sized for the spec's count; a deal has no more
+            raise DdzError(f"{len(ranks)} wild ranks given: {self.name} makes at most {most} "
+                           f"wild at once (wildcards.ranks)")
         return ranks[0] if len(ranks) == 1 else tuple(sorted(ranks))
 
     def _own(self, m: Move, wild: WildLike = None) -> Move:

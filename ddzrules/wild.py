@@ -15,6 +15,7 @@ constraints ``wilds``/``naturals`` (soft, hard, pure bombs) are checked.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from itertools import compress, repeat
 from operator import and_, attrgetter, is_, itemgetter, mul, rshift
@@ -894,9 +895,70 @@ class WildMoves:
     def census(self, wild: Wild, max_size: int) -> tuple[dict[str, int], int, int, dict[int, int]]:
         """Distinct plays of the full deck per combo, distinct card sets, readings, and
         readings by the number of wild cards they hold."""
-        if not self.use_table or max_size != self.rules.max_hand or type(wild) is not int:
+        if isinstance(wild, tuple):
+            return self.census_several(wild, max_size)
+        if not self.use_table or max_size != self.rules.max_hand:
             return self.census_enumerated(wild, max_size)
         return census_counts(self.table(wild), (c.name for c in self.rules.combos))
+
+    def census_several(self, wild: tuple[int, ...], max_size: int) -> tuple[dict[str, int], int, int, dict[int, int]]:
+        """:meth:`census` with several wild ranks, counted without making every play: the
+        walk of the full deck with the wild cards pooled lists each play once with its number
+        of wild cards ``n``, and that play stands for as many plays as there are ways of
+        taking ``n`` cards from the wild ranks (each way other cards); plays of wild cards
+        only (themselves) are read one by one. Refused above a bound on the walk (the
+        enumeration limit × 20 × the number of wild ranks squared)."""
+        from ddzrules.compiler import WILD_FACTOR, max_enumeration, shape_cost, show_count
+
+        rules = self.rules
+        deck = list(rules.deck)
+        have = tuple(deck[w] for w in wild)
+        for w in wild:
+            deck[w] = 0
+        most = max_enumeration() * WILD_FACTOR * len(wild) ** 2
+        bound = sum(shape_cost(s, rules.deck, max_size, rules.stand_for, len(wild)).steps for s in rules.shapes)
+        if bound > most:
+            raise DdzError(f"the census of {rules.name} with {len(wild)} wild ranks would take up to "
+                           f"{show_count(bound)} steps, above the limit of {most:,} (20 × {len(wild)}² × "
+                           f"DDZRULES_MAX_ENUMERATION, which raises it)")
+        found: Found = {}
+        walk(rules, deck, sum(have), wild[0], found, max_size=max_size, wild_ranks=wild)
+        ways = [len(_splits(have, n)) for n in range(sum(have) + 1)]
+        pooled = _SHIFT[wild[0]]
+        per: dict[int, set[int]] = {}
+        readings = 0
+        by_wilds: dict[int, int] = {}
+        for packed, combo, _, _ in found:
+            n = (packed >> pooled) & C.MASK
+            if n and packed == n << pooled:
+                continue  # wild cards only: read one by one below
+            readings += ways[n]
+            by_wilds[n] = by_wilds.get(n, 0) + ways[n]
+            per.setdefault(combo, set()).add(packed)
+        del found
+
+        def count(packs: set[int]) -> int:
+            return sum(ways[(p >> pooled) & C.MASK] for p in packs)
+
+        per_count = {self._names[c]: count(packs) for c, packs in per.items()}
+        total = count(set().union(*per.values()))
+        # plays of wild cards only: every handful of the wild ranks' cards, read as themselves
+        alone: dict[str, set[int]] = {}
+        for taken in itertools.product(*(range(h + 1) for h in have)):
+            if not any(taken) or sum(taken) > max_size:
+                continue
+            counts = [0] * C.NUM_RANKS
+            for w, k in zip(wild, taken):
+                counts[w] = k
+            for _, m in self._collect_several(counts, wild, exact_size=sum(taken)):
+                readings += 1
+                by_wilds[sum(taken)] = by_wilds.get(sum(taken), 0) + 1
+                alone.setdefault(m.combo, set()).add(m.packed)
+        total += len(set().union(*alone.values())) if alone else 0
+        for name, packs in alone.items():
+            per_count[name] = per_count.get(name, 0) + len(packs)
+        return ({c.name: per_count.get(c.name, 0) for c in rules.combos}, total, readings,
+                dict(sorted(by_wilds.items())))
 
     def classify_enumerated(self, counts: list[int], wild: Wild) -> tuple[Move, ...]:
         moves = self._collect(counts, wild, exact_size=sum(counts))

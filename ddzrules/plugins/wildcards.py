@@ -89,11 +89,8 @@ class WildRank:
                    "各癞子点数的牌同为癞子：可代替任意可代替的点数（含另一癞子点数）；"
                    "只由癞子组成的牌按其本身点数。")
         d.param("ranks", span, "the ranks the wild ranks are drawn from", "癞子点数的抽取范围")
-        if self.draws != ("deal",):
-            d.param("draws", ", ".join(self.draws) or "none", "one wild rank drawn at each moment",
-                    "每个时机抽取一个癞子点数")
-        if self.fixed:
-            d.param("fixed", fixed, "ranks wild in every deal", "固定癞子点数")
+        d.param("draws", list(self.draws), "one wild rank drawn at each moment", "每个时机抽取一个癞子点数")
+        d.param("fixed", [C.RANKS[r] for r in self.fixed] or None, "ranks wild in every deal", "固定癞子点数")
         return d.done()
 
     def _at(self, game: Game, moment: str) -> list[int] | None:

@@ -108,6 +108,10 @@ def _check_wild(game: GameState, answer: Any, context: dict[str, Any]) -> Any:
         if rank in already or rank in ranks:
             raise ValueError(f"answered rank {name}, which is wild already")
         ranks.append(rank)
+    most = game.variant.rules.wild_count
+    if len(already) + len(ranks) > most:
+        raise ValueError(f"made {len(already) + len(ranks)} ranks wild at once; the spec allows at most "
+                         f"{most} (wildcards.ranks)")
     return tuple(ranks)
 
 

@@ -138,6 +138,11 @@ class GameRules:
                                                                      "wildcards: section (what a wild card "
                                                                      "may stand for)"))
         for role, name, inst in self.active:
+            most = getattr(inst, "most", None) if role == "wildcards" else None
+            if type(most) is int and variant.rules.stand_for and most > variant.rules.wild_count:
+                problems.append(self.spec.problem(("game", role), f"plugin {name!r} makes up to {most} ranks "
+                                                                  f"wild at once; the spec's wildcards.ranks "
+                                                                  f"allows {variant.rules.wild_count}"))
             if not has_landlord and getattr(inst, "needs_landlord", False):
                 problems.append(self.spec.problem(("game", role), f"plugin {name!r} needs a landlord, "
                                                                   f"which a {self.table_kind} table "

@@ -113,6 +113,7 @@ class WildInfo:
     substitution: Example | None  # a natural play made again with a wild card
     wild_only: tuple[str, ...]  # combos that need a wild card
     natural_only: tuple[str, ...]  # combos that admit none
+    count: int = 1  # ranks wild at once in a deal (wildcards.ranks; 天地癞子: 2)
 
 
 @dataclass(frozen=True)
@@ -493,6 +494,7 @@ def _wild_info(v: Variant, combos: tuple[ComboEntry, ...], data: dict[str, Any])
         _substitution(v, combos),
         wild_only,
         natural_only,
+        v.rules.wild_count,
     )
 
 

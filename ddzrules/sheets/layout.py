@@ -225,7 +225,9 @@ def _deck_blocks(sheet: Sheet, w: Writer) -> list[Block]:
         (plain(w.s("order")), code(" < ".join(ranks)) + plain(w.s("order.ten"))),
     ]
     if sheet.wild is not None:
-        rows.append((plain(w.s("wildcards.row")), plain(w.s("wildcards.row.v"))))
+        many = sheet.wild.count > 1
+        rows.append((plain(w.s("wildcards.row")),
+                     plain(w.s("wildcards.row.many", n=sheet.wild.count) if many else w.s("wildcards.row.v"))))
     return [Heading(2, plain(w.s("h.deck"))), Table(None, tuple(rows))]
 
 
@@ -337,7 +339,8 @@ def _wild_blocks(sheet: Sheet, w: Writer) -> list[Block]:
     drawn = w.t("wild.drawn", plugin=info.plugin) if info.plugin else ()
     out: list[Block] = [
         Heading(2, plain(w.s("h.wild"))),
-        Para(w.t("wild.what", drawn=drawn, lo=info.lowest, hi=info.highest)),
+        Para(w.t("wild.what", drawn=drawn, lo=info.lowest, hi=info.highest) if info.count == 1 else
+             w.t("wild.what.many", n=info.count, drawn=drawn, lo=info.lowest, hi=info.highest)),
     ]
     ex = info.substitution
     if ex is not None:

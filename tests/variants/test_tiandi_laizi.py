@@ -240,3 +240,38 @@ def test_cli_classify_finds_the_soft_bomb() -> None:
     assert "soft_bomb" in result.output
     bad = CliRunner().invoke(main, ["classify", "tiandi-laizi", "3379", "--wild", "7,7"])
     assert bad.exit_code == 1 and "twice" in bad.output and "Traceback" not in bad.output
+
+
+# ====================================================================== census
+
+SMALL_SPEC = """\
+name: scratch/tiandi-small
+extends: tiandi-laizi
+combos:
+  trio_with_hand: null
+  plane_wings: null
+  four_with_two: null
+"""
+
+
+def test_census_of_two_wild_ranks(_private_cache: None, tmp_path) -> None:
+    path = tmp_path / "tiandi-small.yaml"
+    path.write_text(SMALL_SPEC, encoding="utf-8")
+    v = ddzrules.load_variant(str(path))
+    c = v.census(wild="7,9")
+    # by hand: 13 ranks and 2 jokers; hard bombs of the 11 ranks that are not wild; pure bombs
+    # 7777 and 9999 (7799 is no combo); soft bombs: for each of the 11 natural ranks, 1-3
+    # naturals and 3-1 wild cards taken from four 7s and four 9s (2 + 3 + 4 ways)
+    assert (c.by_combo["single"], c.by_combo["hard_bomb"], c.by_combo["pure_bomb"]) == (15, 11, 2)
+    assert c.by_combo["soft_bomb"] == 11 * (2 + 3 + 4)
+    assert c.by_combo["rocket"] == 1
+    # the counting census agrees with listing every play (two different paths)
+    per, total, n_readings, by_wilds = v.wild_moves().census_enumerated(v.wild_key("7,9"), v.rules.max_hand)
+    assert (c.by_combo, c.total, c.readings, c.by_wilds) == (per, total, n_readings, by_wilds)
+    assert max(c.by_wilds or {}) == 8  # up to all eight wild cards in one play
+
+
+def test_census_of_several_wild_ranks_is_bounded(td: Variant, monkeypatch) -> None:
+    monkeypatch.setenv("DDZRULES_MAX_ENUMERATION", "1000")
+    with pytest.raises(DdzError, match="above the limit"):
+        td.census(wild="7,9")
