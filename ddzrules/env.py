@@ -19,7 +19,9 @@ Agents are ``player_0 … player_{n-1}``, ``player_i`` being seat ``i`` of the r
   7 ``445567`` (the 7 as a 6) is the action ``445566 (pair_chain)``. Readings only wild cards
   make (a soft bomb, a pure wild bomb) follow the natural ones, found once per spec by
   walking the full deck with each wild rank (about 10–25 s, then kept in the keyed
-  cache). Where a hand can make one such action in several ways, the environment
+  cache). With several wild ranks a deal (天地癞子) the table is the same: every play
+  they make stands for a play one wild rank makes (:func:`several_wild_ranks_problem`
+  says when that holds; the environment refuses a spec where it does not). Where a hand can make one such action in several ways, the environment
   plays the one using the fewest wild cards as other ranks (its natural cards first);
 * then the non-play actions of the spec's landlord and declaration plugins, as
   ``(kind, value)`` pairs, in the order of the spec's plugins, as each declares them
@@ -32,7 +34,8 @@ holds int8/int16/float32 arrays, seats relative to the observer (index 0 = the
 observer, 1 = the next seat in the order of play …), 15 ranks ``3…2 X D``:
 
 * ``hand`` ``[15]``: own card counts per rank;
-* ``wild`` ``[16]``: one-hot wild rank (癞子), the last entry none;
+* ``wild`` ``[16]``: the wild ranks (癞子), one entry each (several for 天地癞子, 地癞子 once
+  drawn), the last entry set when there is none;
 * ``played`` ``[n, 15]``: the cards each seat has played;
 * ``last_play`` ``[15]``: the play to beat, as the cards it stands for (zeros when leading);
 * ``last_seat`` ``[n + 1]``: one-hot seat of that play, last = none;
@@ -82,6 +85,7 @@ from pettingzoo.utils import wrappers
 
 from ddzrules import cache
 from ddzrules import cards as C
+from ddzrules.compiler import Shape
 from ddzrules.errors import DdzError, brief
 from ddzrules.errors import IllegalActionError as IllegalActionError  # noqa: PLC0414 - re-exported: it lived here
 from ddzrules.errors import NotResetError as NotResetError  # noqa: PLC0414 - re-exported: it lived here
@@ -157,6 +161,46 @@ def _wild_ranks(rules: GameRules) -> tuple[int, ...]:
     return ()
 
 
+def _rank_cap(shape: Shape) -> int:
+    """The most cards of one rank a play of ``shape`` may stand for."""
+    if shape.kind == "literal":
+        core = max(C.unpack(shape.literal))
+    else:
+        core = shape.max_count if shape.kind == "group" else shape.unit
+    length = 1 if shape.kind == "group" else shape.max_len
+    kickers = shape.kicker_cards(length)
+    if shape.overlap:  # kickers may be of the core's ranks
+        return core + kickers
+    return max(core, max((k.unit for k in shape.kickers), default=0) if shape.distinct else kickers)
+
+
+def several_wild_ranks_problem(rules: GameRules) -> str | None:
+    """Why the action table of one wild rank a deal misses plays of several (天地癞子), or
+    None. A play of several wild ranks stands for cards (its key, :func:`play_key`); one
+    wild rank makes the same key when (a) no shape stands for more cards of a rank than
+    the deck holds (so a key of a shape that admits natural cards only is natural) and
+    (b) a shape that needs wild cards (a soft or pure bomb) holds at most as many as one
+    wild rank has: the same naturals with that many cards of an unused rank make it."""
+    v = rules.variant.rules
+    if v.wild_count <= 1:
+        return None
+    names = [c.name for c in v.combos]
+    ranks = [r for r in _wild_ranks(rules) if r in v.stand_for]
+    fewest = min((v.deck[r] for r in ranks), default=0)
+    for shape in v.shapes:
+        cap = _rank_cap(shape)
+        over = [C.RANKS[r] for r in v.stand_for if cap > v.deck[r]]
+        if over:
+            return (f"combo {names[shape.combo]!r} may stand for {cap} cards of rank {over[0]}, more than "
+                    f"the deck holds, which several wild ranks could make in ways one cannot")
+        if not shape.natural:
+            most = min(shape.wilds_max, shape.max_size() - shape.naturals_min)
+            if most > fewest:
+                return (f"combo {names[shape.combo]!r} holds up to {most} wild cards, more than one "
+                        f"wild rank has ({fewest})")
+    return None
+
+
 def _wild_only(rules: GameRules, natural: set[PlayKey]) -> list[Move]:
     """The plays only wild cards make (癞子场's soft and pure bombs …), over every wild
     rank the spec may draw: one full-deck walk per rank (about a second each), kept in
@@ -227,6 +271,10 @@ def _plays(rules: GameRules) -> tuple[Move, ...]:
         if len(_PLAYS) >= 16:
             _PLAYS.clear()
         natural = [m for cards in v.universe() for m in v.classify(cards)]
+        problem = several_wild_ranks_problem(rules)
+        if problem:
+            raise DdzError(f"{v.name}: the environment cannot give every play of "
+                           f"{v.rules.wild_count} wild ranks an action id: {problem}")
         if _wild_ranks(rules):
             natural += _wild_only(rules, {play_key(m) for m in natural})
         got = _PLAYS[key] = tuple(natural)
@@ -332,7 +380,8 @@ class raw_env(AECEnv):
         deck = np.array(rules.variant.rules.deck[:NUM_RANKS], dtype=np.int64)
         top = int(max(deck.max(), 1))
         # a wild play stands for up to 4 more cards of a rank than the deck holds
-        stands = top + (int(deck[list(self.wild_ranks)].max()) if self.wild_ranks else 0)
+        wilds = sorted((int(deck[r]) for r in self.wild_ranks), reverse=True)[:rules.variant.rules.wild_count]
+        stands = top + sum(wilds)
         counts = spaces.Box(0, top, (NUM_RANKS,), np.int8)
         one_hot = spaces.Box(0, 1, (n + 1,), np.int8)
         inner = spaces.Dict({
@@ -643,8 +692,13 @@ class raw_env(AECEnv):
         one_hot = self._eye
         hand = np.array(game.hand_counts(me)[:NUM_RANKS] if game.visible_dealt is None
                         else _counts(game.view(me).hand), np.int8)
-        wild_letter = game.public.get("wild") if self.wild_ranks else None
-        wild = self._wild_eye[C.RANKS.index(wild_letter) if wild_letter else NUM_RANKS]
+        wild_text = game.public.get("wild") if self.wild_ranks else None
+        if not wild_text:
+            wild = self._wild_eye[NUM_RANKS]
+        elif "," in wild_text:  # several wild ranks (天地癞子): one entry each
+            wild = self._wild_eye[[C.RANKS.index(r) for r in wild_text.split(",")]].sum(axis=0, dtype=np.int8)
+        else:
+            wild = self._wild_eye[C.RANKS.index(wild_text)]
         last_play = game.last_play
         if last_play is None:
             last = self._zeros

@@ -104,6 +104,21 @@ def wild_ranks(v: Variant) -> list[int]:
     return [r for r in range(C.NUM_RANKS) if _wild_ok(v, r)]
 
 
+def draw_wild(v: Variant, rng: random.Random) -> C.WildKey | None:
+    """A deal's wild ranks for a vector: one rank, or the spec's ``wildcards.ranks``
+    distinct ones (天地癞子); None without wildcards."""
+    ranks = wild_ranks(v)
+    if not ranks:
+        return None
+    k = min(v.rules.wild_count, len(ranks))
+    return rng.choice(ranks) if k <= 1 else tuple(sorted(rng.sample(ranks, k)))
+
+
+def wild_text(wild: C.WildKey | None) -> str | None:
+    """Wild ranks as vectors write them: ``7``, or ``7,9`` for several."""
+    return None if wild is None else ",".join(C.RANKS[r] for r in C.wild_tuple(wild))
+
+
 def _wild_ok(v: Variant, r: int) -> bool:
     try:
         v.wild_rank_index(r)
@@ -150,11 +165,11 @@ class _Universe:
             lst.sort(key=lambda m: (m.rank, play_sort_key(m.cards)))
 
 
-def _classify_vector(v: Variant, cards: str, covers: str, wild: int | None = None) -> dict[str, Any]:
+def _classify_vector(v: Variant, cards: str, covers: str, wild: C.WildKey | None = None) -> dict[str, Any]:
     readings = v.classify(cards, wild=wild)
     vec: dict[str, Any] = {"cards": cards}
     if wild is not None:
-        vec["wild"] = C.RANKS[wild]
+        vec["wild"] = wild_text(wild)
     seen: dict[tuple[str, str, int], dict[str, Any]] = {}
     for m in readings:
         d = reading_dict(m)
@@ -265,26 +280,28 @@ def gen_classify(v: Variant, u: _Universe, level: Level, rng: random.Random) -> 
 
 def _wild_classify(v: Variant, u: _Universe, level: Level, rng: random.Random) -> list[dict[str, Any]]:
     """Wildcard readings: natural plays with some cards turned into wild cards."""
-    ranks = wild_ranks(v)
-    if not ranks:
+    if not wild_ranks(v):
         return []
     out: list[dict[str, Any]] = []
-    seen: set[tuple[str, int]] = set()
+    seen: set[tuple[str, C.WildKey]] = set()
     per_combo = max(1, level.pairs_per_class)
     for info in v.rules.combos:
         plays = u.by_combo.get(info.name, [])
         for m in rng.sample(plays, min(per_combo, len(plays))):
-            w = rng.choice(ranks)
+            w = draw_wild(v, rng)
+            assert w is not None
+            wilds = C.wild_tuple(w)
             counts = C.unpack(m.packed)
-            natural = [r for r in range(C.NUM_RANKS) if counts[r] and r != w]
+            natural = [r for r in range(C.NUM_RANKS) if counts[r] and r not in wilds]
             k = rng.randint(1, 4)
             for _ in range(k):
-                if not natural or counts[w] >= v.rules.deck[w]:
+                room = [x for x in wilds if counts[x] < v.rules.deck[x]]
+                if not natural or not room:
                     break
                 r = rng.choice(natural)
                 counts[r] -= 1
-                counts[w] += 1
-                natural = [x for x in range(C.NUM_RANKS) if counts[x] and x != w]
+                counts[room[0] if len(room) == 1 else rng.choice(room)] += 1
+                natural = [x for x in range(C.NUM_RANKS) if counts[x] and x not in wilds]
             s = C.counts_to_string(counts)
             if (s, w) not in seen:
                 seen.add((s, w))
@@ -296,12 +313,12 @@ def _wild_classify(v: Variant, u: _Universe, level: Level, rng: random.Random) -
 
 
 def _compare_vector(v: Variant, a: Move | str, b: Move | str, covers: str,
-                    wild: int | None = None) -> dict[str, Any]:
+                    wild: C.WildKey | None = None) -> dict[str, Any]:
     ca = a.cards if isinstance(a, Move) else a
     cb = b.cards if isinstance(b, Move) else b
     vec: dict[str, Any] = {"a": ca, "b": cb}
     if wild is not None:
-        vec["wild"] = C.RANKS[wild]
+        vec["wild"] = wild_text(wild)
     vec["expect"] = {"a_beats_b": v.beats(ca, cb, wild=wild), "b_beats_a": v.beats(cb, ca, wild=wild)}
     vec["covers"] = covers
     return vec
@@ -343,13 +360,15 @@ def gen_compare(v: Variant, u: _Universe, level: Level, rng: random.Random) -> l
                     ta = f"tier-{a.tier}" if a.tier >= 0 else "plain"
                     tb = f"tier-{b.tier}" if b.tier >= 0 else "plain"
                     add(a, b, f"{ca}-vs-{cb}/{ta}-vs-{tb}")
-    ranks = wild_ranks(v)
-    if ranks:  # wild readings: a pair drawn from wild hands' legal plays
+    if wild_ranks(v):  # wild readings: a pair drawn from wild hands' legal plays
         full = C.deck_list(v.rules.deck)
         for i in range(level.wild_hands):
-            w = rng.choice(ranks)
+            w = draw_wild(v, rng)
+            assert w is not None
+            wilds = C.wild_tuple(w)
             hand = C.counts_of(rng.sample(full, 17))
-            hand[w] = min(v.rules.deck[w], hand[w] + rng.randint(1, 2))
+            one = wilds[0] if len(wilds) == 1 else rng.choice(wilds)
+            hand[one] = min(v.rules.deck[one], hand[one] + rng.randint(1, 2))
             plays = [m for m in v.legal_moves(C.counts_to_string(hand), wild=w) if m.substitution]
             if len(plays) < 2:
                 continue
@@ -362,11 +381,11 @@ def gen_compare(v: Variant, u: _Universe, level: Level, rng: random.Random) -> l
 
 
 def _moves_vector(v: Variant, hand: str, after: str | None, covers: str,
-                  wild: int | None = None) -> dict[str, Any]:
+                  wild: C.WildKey | None = None) -> dict[str, Any]:
     result = v.legal_moves(hand, after=after, wild=wild)
     vec: dict[str, Any] = {"hand": hand, "after": after}
     if wild is not None:
-        vec["wild"] = C.RANKS[wild]
+        vec["wild"] = wild_text(wild)
     vec["expect"] = {"can_pass": result.can_pass, "plays": sort_plays({m.cards for m in result})}
     vec["covers"] = covers
     return vec
@@ -402,7 +421,7 @@ def _hard_hands(v: Variant, size: int) -> list[tuple[str, str]]:
 
 
 def _a_lead(v: Variant, hand: str, rng: random.Random, answering: str | None = None,
-            wild: int | None = None) -> str | None:
+            wild: C.WildKey | None = None) -> str | None:
     """A random play of ``hand`` with a single reading (so every engine reads it alike);
     one that ``answering`` can beat when a few tries find one (an empty answer tests little)."""
     plays = sorted((m.cards for m in v.legal_moves(hand) if len(v.classify(m.cards)) == 1),
@@ -441,25 +460,29 @@ def gen_moves(v: Variant, u: _Universe, level: Level, rng: random.Random) -> lis
             after = _a_lead(v, other, rng, hand)
             if after is not None:
                 out.append(_moves_vector(v, hand, after, f"{tag}-answer-{size}"))
-    ranks = wild_ranks(v)
-    for i in range(level.wild_hands if ranks else 0):
-        w = rng.choice(ranks)
+    for i in range(level.wild_hands if wild_ranks(v) else 0):
+        w = draw_wild(v, rng)
+        assert w is not None
+        wilds = C.wild_tuple(w)
         size = sizes[i % len(sizes)]
         deck = list(full)
         rng.shuffle(deck)
         counts = C.counts_of(deck[:size])
-        want = 1 + i % min(4, v.rules.deck[w])  # 1..4 wild cards
-        while counts[w] < want:  # swap a natural card for a wild one
-            r = max(x for x in range(C.NUM_RANKS) if counts[x] and x != w)
+        have = sum(v.rules.deck[x] for x in wilds)
+        want = 1 + i % min(4 * len(wilds), have)  # 1..4 wild cards a wild rank
+        while sum(counts[x] for x in wilds) < want:  # swap a natural card for a wild one
+            r = max(x for x in range(C.NUM_RANKS) if counts[x] and x not in wilds)
             counts[r] -= 1
-            counts[w] += 1
+            room = [x for x in wilds if counts[x] < v.rules.deck[x]]
+            counts[room[i % len(room)]] += 1
         hand = C.counts_to_string(counts)
+        n = sum(counts[x] for x in wilds)
         if i % 2 == 0:
-            out.append(_moves_vector(v, hand, None, f"wild/lead-{counts[w]}-wilds", w))
+            out.append(_moves_vector(v, hand, None, f"wild/lead-{n}-wilds", w))
         else:
             other = C.counts_to_string(C.counts_of(deck[size:2 * size]))
             after = _a_lead(v, other, rng, hand, w)
-            out.append(_moves_vector(v, hand, after, f"wild/answer-{counts[w]}-wilds", w))
+            out.append(_moves_vector(v, hand, after, f"wild/answer-{n}-wilds", w))
     return out
 
 
@@ -485,7 +508,7 @@ class Position:
     to_act: int
     last: Move | None = None
     last_seat: int | None = None
-    wild: int | None = None
+    wild: C.WildKey | None = None
 
     @staticmethod
     def from_dict(v: Variant, data: dict[str, Any]) -> Position:
@@ -495,7 +518,7 @@ class Position:
         if not 0 <= to_act < len(hands):
             raise DdzError(f"to_act {to_act} is no seat of a position with {len(hands)} hands")
         w = data.get("wild")
-        return Position(hands, to_act, None, None, None if w is None else C.parse_rank(w))
+        return Position(hands, to_act, None, None, None if w is None else v.wild_key(w))
 
 
 def perft(v: Variant, pos: Position, depth: int, budget: int | None = None) -> tuple[int, dict[str, int]]:
@@ -574,7 +597,6 @@ def perft(v: Variant, pos: Position, depth: int, budget: int | None = None) -> t
 def gen_perft(v: Variant, level: Level, rng: random.Random) -> list[dict[str, Any]]:
     players, hand_size, kitty = deal_sizes(v)
     full = C.deck_list(v.rules.deck)
-    ranks = wild_ranks(v)
     out: list[dict[str, Any]] = []
     for p in range(level.perft_positions):
         deck = list(full)
@@ -583,10 +605,8 @@ def gen_perft(v: Variant, level: Level, rng: random.Random) -> list[dict[str, An
         landlord = rng.randrange(players)
         for r in deck[players * hand_size:players * hand_size + kitty]:
             hands[landlord][r] += 1
-        wild = rng.choice(ranks) if ranks else None
         position = {"players": players, "hands": [C.counts_to_string(h) for h in hands],
-                    "landlord": landlord, "to_act": landlord,
-                    "wild": None if wild is None else C.RANKS[wild]}
+                    "landlord": landlord, "to_act": landlord, "wild": wild_text(draw_wild(v, rng))}
         pos = Position.from_dict(v, position)
         for depth in range(1, level.perft_depth + 1):
             nodes, divide = perft(v, pos, depth)
@@ -938,11 +958,13 @@ class _Table:
     players: int
     max_hand: int  # the landlord's hand with the kitty
     wild: frozenset[str]  # the ranks that may be wild; empty without wildcards
+    wild_count: int = 1  # how many may be wild at once (wildcards.ranks)
 
     @staticmethod
     def of(v: Variant) -> _Table:
         players, hand, kitty = deal_sizes(v)
-        return _Table(tuple(v.rules.deck), players, hand + kitty, frozenset(C.RANKS[r] for r in wild_ranks(v)))
+        return _Table(tuple(v.rules.deck), players, hand + kitty, frozenset(C.RANKS[r] for r in wild_ranks(v)),
+                      max(1, v.rules.wild_count))
 
     def counts(self, cards: str) -> list[int]:
         out = [0] * C.NUM_RANKS
@@ -980,7 +1002,13 @@ class _Table:
             return None
         if not self.wild:
             return f"{what}: the suite's spec has no wild cards"
-        return None if wild in self.wild else f"{what}: {wild} cannot be the wild rank of the suite's spec"
+        ranks = wild.split(",")  # the schema allows 1-4 ranks, comma-separated
+        if len(ranks) > self.wild_count:
+            return f"{what}: {len(ranks)} wild ranks, the suite's spec makes at most {self.wild_count} wild at once"
+        if len(set(ranks)) < len(ranks):
+            return f"{what}: a wild rank is given twice"
+        bad = [r for r in ranks if r not in self.wild]
+        return f"{what}: {bad[0]} cannot be the wild rank of the suite's spec" if bad else None
 
     def seat(self, seat: int | None, what: str, none_ok: bool = False) -> str | None:
         if seat is None:

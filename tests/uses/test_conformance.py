@@ -136,6 +136,24 @@ def test_moves_hard_hands_and_wild_vectors(tmp_path: Path) -> None:
     assert any("wild" in x for x in suite.vectors["compare"])
 
 
+def test_vectors_with_two_wild_ranks(tmp_path: Path) -> None:
+    # 天地癞子: every wild vector names both ranks, and the suite passes against ddzrules
+    v = load_variant("tiandi-laizi")
+    suite = generate(v, level="smoke", seed=1)
+    wild = [x for c in ("classify", "compare", "moves") for x in suite.vectors[c] if "wild" in x]
+    assert wild and all(len(x["wild"].split(",")) == 2 for x in wild)
+    moves = [x for x in suite.vectors["moves"] if "wild" in x]
+    # the hands hold cards of either wild rank, some of both
+    assert all(any(r in x["hand"] for r in x["wild"].split(",")) for x in moves)
+    assert any(all(r in x["hand"] for r in x["wild"].split(",")) for x in moves)
+    for x in suite.vectors["classify"]:
+        if "wild" in x:
+            assert x["expect"]["play"] == bool(v.classify(x["cards"], wild=x["wild"]))
+    write_suite(suite, tmp_path / "s")
+    r = CliRunner().invoke(main, ["conformance", "run", str(tmp_path / "s"), "--engine", "ddzrules"])
+    assert r.exit_code == 0 and "0 failed" in r.output, r.output
+
+
 def test_census_vectors_equal_the_census(smoke_suite: Path) -> None:
     c = load_variant("hubei-3p").census()
     got = {x["combo"]: x["expect"]["plays"] for x in vectors(smoke_suite, "census")}

@@ -326,6 +326,19 @@ def test_a_wild_rank_the_spec_does_not_allow_is_refused(tmp_path: Path) -> None:
     refused(run(d), "classify.jsonl:1:", "wild: X cannot be the wild rank of the suite's spec")
 
 
+@pytest.mark.parametrize("wild,message", [
+    ("7,7", "wild: a wild rank is given twice"),
+    ("7,9,J", "wild: 3 wild ranks, the suite's spec makes at most 2 wild at once"),
+    ("7,X", "wild: X cannot be the wild rank of the suite's spec"),
+])
+def test_several_wild_ranks_the_spec_does_not_allow_are_refused(tmp_path: Path, wild: str, message: str) -> None:
+    tiandi = tmp_path / "tiandi"
+    write_suite(generate(load_variant("tiandi-laizi"), level="smoke", seed=0), tiandi)
+    vec = first(tiandi, "classify")
+    d = make_suite(tiandi, tmp_path / "s", {"classify": [{**vec, "wild": wild}]})
+    refused(run(d), "classify.jsonl:1:", message)
+
+
 def test_duplicate_and_misfiled_ids_are_refused(base: Path, tmp_path: Path) -> None:
     d = make_suite(base, tmp_path / "s", {"classify": [classify(1), classify(2), classify(1)]})
     refused(run(d), "classify.jsonl:3:", "the vector id is already used at")

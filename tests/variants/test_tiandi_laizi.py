@@ -275,3 +275,45 @@ def test_census_of_several_wild_ranks_is_bounded(td: Variant, monkeypatch) -> No
     monkeypatch.setenv("DDZRULES_MAX_ENUMERATION", "1000")
     with pytest.raises(DdzError, match="above the limit"):
         td.census(wild="7,9")
+
+
+# ====================================================================== the environment
+
+
+def test_the_env_plays_two_wild_ranks(_private_cache: None) -> None:
+    pytest.importorskip("pettingzoo")
+    import numpy as np
+
+    from ddzrules.env import env
+
+    e = env("tiandi-laizi")
+    rng = np.random.default_rng(5)
+    for seed in range(3):
+        e.reset(seed=seed)
+        counts: set[int] = set()
+        for agent in e.agent_iter():
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            wild = obs["observation"]["wild"]
+            counts.add(int(wild[:-1].sum()))
+            assert wild[-1] == 0  # there is always a wild rank
+            legal = np.flatnonzero(obs["action_mask"])
+            # every legal play has an id (the env raises otherwise) and means its cards
+            e.step(int(rng.choice(legal)))
+        game = e.unwrapped.game
+        # 天癞子 alone during the bidding, both once the landlord took the kitty
+        assert counts == {1, 2} and len(game.public["wild"].split(",")) == 2
+
+
+def test_the_env_refuses_plays_one_wild_rank_cannot_stand_for(tmp_path) -> None:
+    pytest.importorskip("pettingzoo")
+    from ddzrules.env import env
+
+    # six wild cards as a pure wild pair chain: one rank has four
+    path = tmp_path / "six.yaml"
+    path.write_text("name: scratch/six\nextends: tiandi-laizi\ncombos:\n"
+                    "  pure_chain: {pattern: \"2{3} where naturals<=0\", zh: 纯癞子连对}\n", encoding="utf-8")
+    with pytest.raises(DdzError, match="pure_chain.*6 wild cards, more than one wild rank has"):
+        env(str(path))
