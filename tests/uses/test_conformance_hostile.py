@@ -326,14 +326,20 @@ def test_a_wild_rank_the_spec_does_not_allow_is_refused(tmp_path: Path) -> None:
     refused(run(d), "classify.jsonl:1:", "wild: X cannot be the wild rank of the suite's spec")
 
 
+@pytest.fixture(scope="module")
+def tiandi(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    d = tmp_path_factory.mktemp("tiandi")
+    write_suite(generate(load_variant("tiandi-laizi"), level="smoke", seed=0), d)
+    return d
+
+
 @pytest.mark.parametrize("wild,message", [
     ("7,7", "wild: a wild rank is given twice"),
     ("7,9,J", "wild: 3 wild ranks, the suite's spec makes at most 2 wild at once"),
     ("7,X", "wild: X cannot be the wild rank of the suite's spec"),
 ])
-def test_several_wild_ranks_the_spec_does_not_allow_are_refused(tmp_path: Path, wild: str, message: str) -> None:
-    tiandi = tmp_path / "tiandi"
-    write_suite(generate(load_variant("tiandi-laizi"), level="smoke", seed=0), tiandi)
+def test_several_wild_ranks_the_spec_does_not_allow_are_refused(tiandi: Path, tmp_path: Path, wild: str,
+                                                                message: str) -> None:
     vec = first(tiandi, "classify")
     d = make_suite(tiandi, tmp_path / "s", {"classify": [{**vec, "wild": wild}]})
     refused(run(d), "classify.jsonl:1:", message)
