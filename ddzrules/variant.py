@@ -495,6 +495,8 @@ class Variant:
         """
         if isinstance(wild, str) and "," in wild:
             parts: list[int | str] = [p.strip() for p in wild.split(",")]
+            if "" in parts:
+                raise DdzError(f"an empty wild rank in {wild[:40]!r}: give several ranks as 7,9")
         elif isinstance(wild, (tuple, list)):
             parts = list(wild)
             if len(parts) > C.NUM_RANKS:

@@ -240,6 +240,9 @@ def test_cli_classify_finds_the_soft_bomb() -> None:
     assert "soft_bomb" in result.output
     bad = CliRunner().invoke(main, ["classify", "tiandi-laizi", "3379", "--wild", "7,7"])
     assert bad.exit_code == 1 and "twice" in bad.output and "Traceback" not in bad.output
+    for wild in ("7,", ",", "7,,9"):
+        bad = CliRunner().invoke(main, ["classify", "tiandi-laizi", "3379", "--wild", wild])
+        assert bad.exit_code == 1 and "an empty wild rank" in bad.output and "Traceback" not in bad.output
 
 
 # ====================================================================== census
