@@ -1214,9 +1214,10 @@ class Game:
         """A copy of this game in which the cards ``seat`` cannot see (:meth:`hidden_from`)
         are dealt again at random among the places they could be, each keeping its size,
         and what only the others know is forgotten (their private facts, the deal's order):
-        one world consistent with all ``seat`` knows. Games ``seat`` cannot tell apart give
-        the same world for the same ``rng`` state, so a search over such worlds cannot use
-        what ``seat`` does not know.
+        one world consistent with all ``seat`` knows; its generator, for the chance still
+        to come, is drawn from ``rng`` too. Games ``seat`` cannot tell apart give the same
+        world for the same ``rng`` state, so a search over such worlds cannot use what
+        ``seat`` does not know.
 
         >>> rules = GameRules.load("hubei-3p")
         >>> game = rules.new_game(seed=7)
@@ -1244,6 +1245,9 @@ class Game:
         world.deals[-1] = {"hands": [C.counts_to_string(x) for x in world.hands],
                            "kitty": C.counts_to_string(world.kitty)}
         world._private = {s: (facts if s == seat else {}) for s, facts in world._private.items()}
+        # chance to come (a redeal's shuffle, 地癞子's draw) is sampled too: the game's own
+        # generator would tell the world what the real game will draw
+        world._rng = random.Random(rng.getrandbits(64))
         world._legal_cache = None
         return world
 

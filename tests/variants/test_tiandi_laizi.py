@@ -320,3 +320,29 @@ def test_the_env_refuses_plays_one_wild_rank_cannot_stand_for(tmp_path) -> None:
                     "  pure_chain: {pattern: \"2{3} where naturals<=0\", zh: 纯癞子连对}\n", encoding="utf-8")
     with pytest.raises(DdzError, match="pure_chain.*6 wild cards, more than one wild rank has"):
         env(str(path))
+
+
+def test_a_sampled_world_does_not_know_the_earth_wild_rank(_private_cache: None) -> None:
+    # a search world made during the bidding draws 地癞子 from its own sampled chance, not
+    # the real game's generator (which would tell it the rank to come)
+    import random
+
+    rules = GameRules.load("tiandi-laizi")
+    told = 0
+    for seed in range(12):
+        game = rules.new_game(seed)
+        seat = game.to_act
+        assert seat is not None and game.phase == "landlord"
+        draws = []
+        for k in range(4):
+            world = game.determinized(seat, random.Random(k))
+            again = game.determinized(seat, random.Random(k))
+            assert world.rng.getstate() == again.rng.getstate()  # still deterministic
+            while world.landlord is None and not world.over:
+                world.apply(world.legal_actions()[-1])
+            draws.append(world.wild)
+        real = game.copy()
+        while real.landlord is None and not real.over:
+            real.apply(real.legal_actions()[-1])
+        told += all(d == real.wild for d in draws)
+    assert told <= 1  # by chance at most: four worlds agreeing with the real draw
