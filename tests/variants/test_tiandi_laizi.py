@@ -234,6 +234,18 @@ def test_a_move_with_both_wild_ranks_is_played_and_recorded(rules: GameRules, tm
         replay(tampered)
 
 
+def test_a_laizi_record_from_before_the_wild_field_replays(tmp_path) -> None:
+    # records written before "wild" was recorded have none: the seed implies the rank
+    from ddzrules.records import game_record, replay
+
+    rules = GameRules.load("laizi")
+    game = play_game(rules, [HeuristicBot(k) for k in range(3)], 3)
+    record = game_record(game)
+    assert record["wild"] == game.view(0).extra["wild"]
+    old = {k: v for k, v in record.items() if k != "wild"}
+    assert replay(old).game.scores == game.scores
+
+
 def test_cli_classify_finds_the_soft_bomb() -> None:
     result = CliRunner().invoke(main, ["classify", "tiandi-laizi", "3379", "--wild", "7,9"])
     assert result.exit_code == 0, result.output
