@@ -150,10 +150,11 @@ def play_key(move: Move) -> PlayKey:
 
 
 def _wild_ranks(rules: GameRules) -> tuple[int, ...]:
-    """The ranks the spec's wildcard plugin may draw (empty without wildcards)."""
+    """The ranks the spec's wildcard plugin may make wild, drawn or fixed (its
+    ``may_be_wild``, else its ``ranks``; empty without wildcards)."""
     for role, _name, inst in rules.active:
         if role == "wildcards":
-            ranks = getattr(inst, "ranks", None)
+            ranks = getattr(inst, "may_be_wild", None) or getattr(inst, "ranks", None)
             if ranks is None:
                 raise DdzError(f"{rules.variant.name}: the environment needs the wild ranks of the "
                                f"wildcards plugin {_name!r} (an attribute 'ranks')")
@@ -209,7 +210,8 @@ def _wild_only(rules: GameRules, natural: set[PlayKey]) -> list[Move]:
     ranks = _wild_ranks(rules)
     code = cache.code_hash(ENV_VERSION, "ddzrules.env", "ddzrules.wild", "ddzrules.compiler", "ddzrules.cards",
                            "ddzrules.patterns")
-    name = f"env-{v.rules.content_hash[:24]}-{code[:12]}.json"
+    # the ranks walked are the plugin's, not the compiled rules': they name the file too
+    name = f"env-{v.rules.content_hash[:24]}-{code[:12]}-{''.join(C.RANKS[r] for r in ranks)}.json"
     combo_names = {c.name for c in v.rules.combos}
     deck = v.rules.deck
     # a play stands for at most the deck's cards of a rank plus every wild card

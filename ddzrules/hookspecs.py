@@ -79,7 +79,8 @@ def ddzrules_wild_rank(game: GameState) -> int | list[int] | None:
     Called once per deal (redeals included), right after the cards are dealt and
     before :func:`ddzrules_first_bidder`; ``game.rng`` is the only randomness to use.
     Returns a rank index among the spec's ``wildcards.stand_for`` ranks, a list of
-    distinct ones (several wild ranks from the start), or None (no wild rank this deal).
+    distinct ones (several wild ranks from the start), or None or an empty list (no
+    wild rank this deal).
     The ranks are public: every view shows them (``game.wild``: one index, or several
     ascending). firstresult.
     """

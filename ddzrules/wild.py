@@ -901,6 +901,24 @@ class WildMoves:
             return self.census_enumerated(wild, max_size)
         return census_counts(self.table(wild), (c.name for c in self.rules.combos))
 
+    def check_several(self, counts: list[int], max_size: int, wild: tuple[int, ...], what: str,
+                      per_rank: bool = True) -> None:
+        """Refuse a walk of ``counts`` with several wild ranks whose bound (the compiler's
+        cost of every shape, the wild cards of ``len(wild)`` ranks pooled) is above the
+        enumeration limit × 20 (× the number of wild ranks squared with ``per_rank``: a
+        census counts, it makes no Move): with one wild rank the compiler bounds every
+        hand a game deals, with several only this does."""
+        from ddzrules.compiler import WILD_FACTOR, max_enumeration, shape_cost, show_count
+
+        rules = self.rules
+        k = len(wild)
+        most = max_enumeration() * WILD_FACTOR * (k * k if per_rank else 1)
+        bound = sum(shape_cost(s, counts, max_size, rules.stand_for, k).steps for s in rules.shapes)
+        if bound > most:
+            times = f"20 × {k}² × " if per_rank else "20 × "
+            raise DdzError(f"{what} with {k} wild ranks would take up to {show_count(bound)} steps, "
+                           f"above the limit of {most:,} ({times}DDZRULES_MAX_ENUMERATION, which raises it)")
+
     def census_several(self, wild: tuple[int, ...], max_size: int) -> tuple[dict[str, int], int, int, dict[int, int]]:
         """:meth:`census` with several wild ranks, counted without making every play: the
         walk of the full deck with the wild cards pooled lists each play once with its number
@@ -908,19 +926,12 @@ class WildMoves:
         taking ``n`` cards from the wild ranks (each way other cards); plays of wild cards
         only (themselves) are read one by one. Refused above a bound on the walk (the
         enumeration limit × 20 × the number of wild ranks squared)."""
-        from ddzrules.compiler import WILD_FACTOR, max_enumeration, shape_cost, show_count
-
         rules = self.rules
+        self.check_several(list(rules.deck), max_size, wild, f"the census of {rules.name}")
         deck = list(rules.deck)
         have = tuple(deck[w] for w in wild)
         for w in wild:
             deck[w] = 0
-        most = max_enumeration() * WILD_FACTOR * len(wild) ** 2
-        bound = sum(shape_cost(s, rules.deck, max_size, rules.stand_for, len(wild)).steps for s in rules.shapes)
-        if bound > most:
-            raise DdzError(f"the census of {rules.name} with {len(wild)} wild ranks would take up to "
-                           f"{show_count(bound)} steps, above the limit of {most:,} (20 × {len(wild)}² × "
-                           f"DDZRULES_MAX_ENUMERATION, which raises it)")
         found: Found = {}
         walk(rules, deck, sum(have), wild[0], found, max_size=max_size, wild_ranks=wild)
         ways = [len(_splits(have, n)) for n in range(sum(have) + 1)]
@@ -965,6 +976,9 @@ class WildMoves:
         return tuple(sorted(moves, key=_reading_order))
 
     def legal_moves_enumerated(self, counts: list[int], after: Move | None, wild: Wild) -> LegalMoves:
+        if type(wild) is tuple and sum(counts) > self.rules.max_hand:  # no hand a game deals
+            self.check_several(counts, sum(counts), wild, f"listing the plays of a {sum(counts)}-card hand",
+                               per_rank=False)
         # sorted by one int per Move: the order (m.tier, m.size, m.rank, m.combo, m.packed)
         if after is None:
             moves = self._collect_ordered(counts, wild, max_size=sum(counts))

@@ -101,8 +101,8 @@ def emit_json(data: Any) -> None:
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
 spec_argument = click.argument("spec", metavar="SPEC")
-wild_option = click.option("--wild", default=None, metavar="RANK",
-                           help="The wild rank (癞子) of a wildcard spec, e.g. 7.")
+wild_option = click.option("--wild", default=None, metavar="RANKS",
+                           help="The wild rank (癞子) of a wildcard spec, e.g. 7; several as 7,9 (天地癞子).")
 
 
 # ====================================================================== --plugin

@@ -55,6 +55,11 @@ class WildRank:
             raise ValueError("fixed: a rank is listed twice")
 
     @property
+    def may_be_wild(self) -> tuple[int, ...]:
+        """Every rank this plugin may make wild: the drawn ones' range and the fixed ones."""
+        return tuple(sorted(set(self.ranks) | set(self.fixed)))
+
+    @property
     def most(self) -> int:
         """How many ranks can be wild at once in a deal."""
         return len(self.fixed) + len(self.draws)

@@ -93,7 +93,9 @@ def _check_wild(game: GameState, answer: Any, context: dict[str, Any]) -> Any:
     """One rank index, or a list of distinct ones, each a rank a wild card may stand for
     and none wild already: as a tuple."""
     stand_for = game.variant.rules.stand_for
-    items = answer if isinstance(answer, (list, tuple)) and answer else [answer]
+    if isinstance(answer, (list, tuple)) and not answer:
+        return ()  # an empty list: no wild rank now, as None
+    items = answer if isinstance(answer, (list, tuple)) else [answer]
     if len(items) > len(C.RANKS):
         raise ValueError(f"answered {len(items)} wild ranks")
     already = set(C.wild_tuple(game.wild))

@@ -138,6 +138,8 @@ class GameRules:
                                                                      "wildcards: section (what a wild card "
                                                                      "may stand for)"))
         for role, name, inst in self.active:
+            if role == "wildcards" and variant.rules.stand_for:
+                problems += self._wild_rank_problems(name, inst)
             most = getattr(inst, "most", None) if role == "wildcards" else None
             if type(most) is int and variant.rules.stand_for and most > variant.rules.wild_count:
                 problems.append(self.spec.problem(("game", role), f"plugin {name!r} makes up to {most} ranks "
@@ -153,6 +155,21 @@ class GameRules:
         if problems:
             raise SpecError(problems)
         self._connect()
+
+    def _wild_rank_problems(self, name: str, inst: Any) -> list[Any]:
+        """What is wrong with a wildcards plugin's ranks under the spec's ``stand_for``: a
+        fixed rank a wild card cannot stand for (it would never be wild), or no rank it may
+        make wild at all (an empty range)."""
+        stand_for = self.variant.rules.stand_for
+        where = ("game", "wildcards")
+        out = [self.spec.problem(where, f"plugin {name!r} makes {C.RANKS[r]} wild in every deal, a rank a "
+                                        f"wild card cannot stand for (wildcards.stand_for)")
+               for r in getattr(inst, "fixed", ()) if r not in stand_for]
+        may = getattr(inst, "may_be_wild", None)
+        if not out and may is not None and not any(r in stand_for for r in may):
+            out.append(self.spec.problem(where, f"plugin {name!r} can make no rank wild: none of its ranks is "
+                                                f"one a wild card may stand for (wildcards.stand_for)"))
+        return out
 
     def _connect(self) -> None:
         """What is made from the plugins and the variant, and not pickled: the hooks the

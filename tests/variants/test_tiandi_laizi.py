@@ -358,3 +358,57 @@ def test_a_sampled_world_does_not_know_the_earth_wild_rank(_private_cache: None)
             real.apply(real.legal_actions()[-1])
         told += all(d == real.wild for d in draws)
     assert told <= 1  # by chance at most: four worlds agreeing with the real draw
+
+
+FIXED_TWO = """\
+name: scratch/fixed-two
+extends: laizi
+game:
+  wildcards:
+    plugin: wild-rank
+    params: {ranks: 3..K, draws: [], fixed: ["2"]}
+"""
+
+
+def test_a_fixed_wild_rank_outside_the_drawn_range_has_its_actions(_private_cache: None, tmp_path) -> None:
+    pytest.importorskip("pettingzoo")
+    from ddzrules.env import play_key, raw_env
+
+    path = tmp_path / "fixed-two.yaml"
+    path.write_text(FIXED_TWO, encoding="utf-8")
+    e = raw_env(str(path))
+    e.reset(seed=0)
+    assert e.game is not None and e.game.public["wild"] == "2"  # wild in every deal, drawn from none
+    v = e.rules.variant
+    pure = next(m for m in v.classify("2222", wild="2") if m.combo == "pure_bomb")
+    assert play_key(pure) in e._play_ids
+
+
+@pytest.mark.parametrize("params,message", [
+    ('{ranks: 3..2, draws: [], fixed: ["X"]}', "makes X wild in every deal, a rank a wild card cannot stand for"),
+    ("{ranks: K..3}", "can make no rank wild"),
+])
+def test_wild_ranks_that_can_never_be_wild_are_spec_errors(tmp_path, params: str, message: str) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(f"name: scratch/bad\nextends: laizi\ngame:\n  wildcards:\n    plugin: wild-rank\n"
+                    f"    params: {params}\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    assert result.exit_code == 1 and message in result.output and "Traceback" not in result.output
+    assert "bad.yaml:5:" in result.output  # at the plugin's entry
+
+
+def test_a_wild_hook_answering_an_empty_list_draws_none(rules: GameRules) -> None:
+    from ddzrules.runtime.checks import _check_wild
+
+    game = rules.new_game(1)
+    assert _check_wild(game, [], {}) == ()  # as None: no wild rank now
+    with pytest.raises(ValueError, match="wild already"):
+        _check_wild(game, list(C.wild_tuple(game.wild)), {})
+
+
+def test_listing_a_hand_no_game_deals_with_two_wild_ranks_is_bounded(td: Variant) -> None:
+    whole = C.counts_to_string(list(td.rules.deck))
+    with pytest.raises(DdzError, match="54-card hand with 2 wild ranks .* above the limit"):
+        td.legal_moves(whole, wild="7,9")
+    result = CliRunner().invoke(main, ["moves", "tiandi-laizi", "--hand", whole, "--wild", "7,9"])
+    assert result.exit_code == 1 and "above the limit" in result.output and "Traceback" not in result.output
