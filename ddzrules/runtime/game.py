@@ -140,11 +140,6 @@ class GameRules:
         for role, name, inst in self.active:
             if role == "wildcards" and variant.rules.stand_for:
                 problems += self._wild_rank_problems(name, inst)
-            most = getattr(inst, "most", None) if role == "wildcards" else None
-            if type(most) is int and variant.rules.stand_for and most > variant.rules.wild_count:
-                problems.append(self.spec.problem(("game", role), f"plugin {name!r} makes up to {most} ranks "
-                                                                  f"wild at once; the spec's wildcards.ranks "
-                                                                  f"allows {variant.rules.wild_count}"))
             if not has_landlord and getattr(inst, "needs_landlord", False):
                 problems.append(self.spec.problem(("game", role), f"plugin {name!r} needs a landlord, "
                                                                   f"which a {self.table_kind} table "
@@ -157,11 +152,16 @@ class GameRules:
         self._connect()
 
     def _wild_rank_problems(self, name: str, inst: Any) -> list[Any]:
-        """What is wrong with a wildcards plugin's ranks under the spec's ``stand_for``: a
-        fixed rank a wild card cannot stand for (it would never be wild), or no rank it may
-        make wild at all (an empty range)."""
-        stand_for = self.variant.rules.stand_for
+        """What is wrong with a wildcards plugin's ranks under the spec's ``wildcards:``:
+        more ranks wild at once than ``ranks`` allows, a fixed rank a wild card cannot stand
+        for (it would never be wild), or no rank it may make wild at all (an empty range)."""
+        rules = self.variant.rules
+        stand_for = rules.stand_for
         where = ("game", "wildcards")
+        most = getattr(inst, "most", None)
+        too_many = [self.spec.problem(where, f"plugin {name!r} makes up to {most} ranks wild at once; the "
+                                             f"spec's wildcards.ranks allows {rules.wild_count}")
+                    ] if type(most) is int and most > rules.wild_count else []
         out = [self.spec.problem(where, f"plugin {name!r} makes {C.RANKS[r]} wild in every deal, a rank a "
                                         f"wild card cannot stand for (wildcards.stand_for)")
                for r in getattr(inst, "fixed", ()) if r not in stand_for]
@@ -169,7 +169,7 @@ class GameRules:
         if not out and may is not None and not any(r in stand_for for r in may):
             out.append(self.spec.problem(where, f"plugin {name!r} can make no rank wild: none of its ranks is "
                                                 f"one a wild card may stand for (wildcards.stand_for)"))
-        return out
+        return too_many + out
 
     def _connect(self) -> None:
         """What is made from the plugins and the variant, and not pickled: the hooks the
