@@ -34,7 +34,9 @@ import stat
 import sys
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache as _memo
 from pathlib import Path
 from types import ModuleType
@@ -70,8 +72,24 @@ def cache_dir() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "ddzrules"
 
 
+#: set inside :func:`disabled`: this context neither reads nor writes the cache
+_OFF: ContextVar[bool] = ContextVar("ddzrules_cache_off", default=False)
+
+
 def enabled() -> bool:
-    return not os.environ.get("DDZRULES_NO_CACHE")
+    return not os.environ.get("DDZRULES_NO_CACHE") and not _OFF.get()
+
+
+@contextmanager
+def disabled() -> Iterator[None]:
+    """No cache entry is read or written inside (in this context: thread or task). The
+    playground computes the specs its editor sends with it: each keystroke is a new
+    spec, and its entries would fill the user's cache for nothing."""
+    token = _OFF.set(True)
+    try:
+        yield
+    finally:
+        _OFF.reset(token)
 
 
 #: what :func:`code_hash` hashes: a module (the object, or its dotted name such as

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ddzrules import cards as C
 from ddzrules.errors import DdzError, Location, Problem, SpecError
 from ddzrules.spec import (
     Path_,
@@ -493,18 +494,23 @@ def _table_warnings(files: list[SpecFile], spec: Spec, rules: Any) -> list[Probl
     out: list[Problem] = []
     child = files[0]
     v = Variant(spec, rules)
-    table = v.plays_by_packed  # builds the table when first asked
+    table = v.combos_by_play()  # builds the table when first asked; no Move is made
     if not table:
         return out
     per: dict[str, int] = {}
-    pairs: dict[tuple[str, str], str] = {}
-    for ms in table.values():
-        names = sorted({m.combo for m in ms})
+    pairs: dict[tuple[str, str], int] = {}
+    combo_names = [info.name for info in rules.combos]
+    for packed, indices in table.items():
+        if len(indices) == 1:
+            name = combo_names[indices[0]]
+            per[name] = per.get(name, 0) + 1
+            continue
+        names = sorted({combo_names[i] for i in indices})
         for n in names:
             per[n] = per.get(n, 0) + 1
         for i, a in enumerate(names):
             for b in names[i + 1:]:
-                pairs.setdefault((a, b), ms[0].cards)
+                pairs.setdefault((a, b), packed)
     combos = spec.data.get("combos") or {}
     readings = _dict_at(spec.data, "readings")
     said = " ".join(f"{k} {v}" for k, v in readings.items() if v).lower()
@@ -518,9 +524,10 @@ def _table_warnings(files: list[SpecFile], spec: Spec, rules: Any) -> list[Probl
     def owner(name: str) -> SpecFile:
         return next((f for f in files if name in (f.data.get("combos") or {})), child)
 
-    for (a, b), cards in pairs.items():
+    for (a, b), packed in pairs.items():
         if mentioned(a) or mentioned(b):
             continue
+        cards = C.to_strings((packed,))[0]
         f = owner(b)
         out.append(_warn(f, ("combos", b), "same-cards",
                          f"combos {a!r} and {b!r} both read the same cards (e.g. {cards}) and "

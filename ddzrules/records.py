@@ -25,6 +25,7 @@ import os
 import re
 import stat
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -394,7 +395,8 @@ def find_action(game: Game, data: dict[str, Any], index: int) -> Action:
 
 
 def replay(record: dict[str, Any], registry: PluginRegistry | None = None, *,
-           spec_file: str | None = None, check_disk: bool = True) -> ReplayResult:
+           spec_file: str | None = None, check_disk: bool = True,
+           observe: Callable[[Game, int], None] | None = None) -> ReplayResult:
     """Replay a record through the rules; raises :class:`ReplayError` (or another
     :class:`DdzError`: a spec or plugin problem) at the first divergence.
 
@@ -404,16 +406,20 @@ def replay(record: dict[str, Any], registry: PluginRegistry | None = None, *,
     stored spec must be that bundled spec (the result's ``spec_note`` says which was
     compared). A format /1 record is replayed under ``spec_file`` or the bundled spec of its
     name, which must match its hash. The record's spec name is never opened as a path: the
-    only files read are ``spec_file`` and the bundled specs."""
+    only files read are ``spec_file`` and the bundled specs.
+
+    ``observe(game, i)``, when given, is called with the game once dealt (``i`` -1) and
+    after each of the record's actions (``i`` its index), a redeal marker included: what a
+    step-by-step viewer shows. The game is the replay's own: read it, do not change it."""
     check_record(record)
     try:
-        return _replay(record, registry, spec_file, check_disk)
+        return _replay(record, registry, spec_file, check_disk, observe)
     except RecursionError:
         raise ReplayError("the record is nested too deeply to replay") from None
 
 
 def _replay(record: dict[str, Any], registry: PluginRegistry | None, spec_file: str | None,
-            check_disk: bool) -> ReplayResult:
+            check_disk: bool, observe: Callable[[Game, int], None] | None = None) -> ReplayResult:
     rules, note = _rules_of(record, registry, spec_file, check_disk)
     seed = record["seed"]
     match = record["match"]
@@ -451,6 +457,8 @@ def _replay(record: dict[str, Any], registry: PluginRegistry | None, spec_file: 
                               f"(recorded {_short(str(deals[n]))}, dealt {dealt})", index)
 
     check_deal(0, None)
+    if observe is not None:
+        observe(game, -1)
     actions = record["actions"]
     for i, data in enumerate(actions):
         if data.get("kind") == "redeal":
@@ -460,6 +468,8 @@ def _replay(record: dict[str, Any], registry: PluginRegistry | None, spec_file: 
             if data != game.history[i].to_dict():
                 raise ReplayError(f"the record's redeal marker {_short(repr(data))} differs from "
                                   f"the rules' {game.history[i].to_dict()}", i)
+            if observe is not None:
+                observe(game, i)
             continue
         if game.over:
             raise ReplayError("the game is already over, but the record goes on", i)
@@ -470,6 +480,8 @@ def _replay(record: dict[str, Any], registry: PluginRegistry | None, spec_file: 
                 game.abandon(int(data["seat"]))
             except (DdzError, KeyError, TypeError, ValueError) as e:
                 raise ReplayError(f"escape not possible: {e}", i) from None
+            if observe is not None:
+                observe(game, i)
             continue
         before = len(game.deals)
         try:
@@ -487,6 +499,8 @@ def _replay(record: dict[str, Any], registry: PluginRegistry | None, spec_file: 
             if not (isinstance(nxt, dict) and nxt.get("kind") == "redeal"):
                 raise ReplayError("the rules deal again here (nobody took the landlord), "
                                   "but the record has no redeal", i + 1)
+        if observe is not None:
+            observe(game, i)
     if not game.over:
         raise ReplayError(f"the record ends before the game does (seat {game.to_act} to act)")
     if len(game.history) != len(actions):
@@ -648,7 +662,14 @@ def load_record(path: str | Path) -> dict[str, Any]:
     """Read a record file: a regular file of at most :data:`MAX_RECORD_BYTES`, strict JSON
     (no NaN or Infinity, no huge numbers, no key twice in an object, nesting bounded); its
     shape is checked by :func:`replay`."""
-    raw = _read_bounded(path)
+    return parse_record(_read_bounded(path), str(path))
+
+
+def parse_record(raw: bytes, where: str = "the record") -> dict[str, Any]:
+    """A record's bytes (an upload, say) read as :func:`load_record` reads a file's:
+    at most :data:`MAX_RECORD_BYTES`, strict JSON, a JSON object; ``where`` names it in
+    messages, which never quote its content beyond a repeated key."""
+    path = where
     if len(raw) > MAX_RECORD_BYTES:
         raise DdzError(f"{path}: too large for a game record (at most {MAX_RECORD_BYTES} bytes)")
     try:

@@ -20,6 +20,9 @@ import json
 import os
 import re
 import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -555,16 +558,57 @@ def bundled_names() -> list[str]:
     return names
 
 
+def _shown_name(name: str, limit: int = 80) -> str:
+    """A name from a spec, quoted for a message and cut when long."""
+    text = repr(name)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+#: set inside :func:`bundled_parents_only`
+_PARENTS_BUNDLED: ContextVar[bool] = ContextVar("ddzrules_parents_bundled", default=False)
+
+
+@contextmanager
+def bundled_parents_only() -> Iterator[None]:
+    r"""Inside (in this context: thread or task), an ``extends:`` resolves to a bundled
+    spec only, never to a file: a spec from someone else (the playground's editor, an
+    upload) cannot make this process read one of its files.
+
+    >>> import tempfile, pathlib
+    >>> child = pathlib.Path(tempfile.mkdtemp()) / "child.yaml"
+    >>> _ = child.write_text("name: child\nextends: ../parent.yaml\n")
+    >>> with bundled_parents_only():
+    ...     load_spec(child)
+    Traceback (most recent call last):
+    ...
+    ddzrules.errors.SpecError: ...extends: names a bundled spec here...
+    """
+    token = _PARENTS_BUNDLED.set(True)
+    try:
+        yield
+    finally:
+        _PARENTS_BUNDLED.reset(token)
+
+
 def resolve_name(name_or_path: str, relative_to: Path | None = None) -> Path:
     """A bundled spec name (``hubei-3p``, ``compat/rlcard``) or a path → a file.
 
     With ``relative_to`` (an ``extends:``) only bundled names and ``.yaml``/``.yml``
     files resolve: a parent that is some other file would have its lines echoed in
-    the errors about it (``extends: ../secrets.txt``).
+    the errors about it (``extends: ../secrets.txt``). Inside
+    :func:`bundled_parents_only`, only bundled names.
     """
     candidate = Path(name_or_path)
     if "\0" in name_or_path:
         raise SpecError([Problem(None, "", "a spec name holds no NUL character")])
+    if relative_to is not None and _PARENTS_BUNDLED.get():
+        bundled = bundled_root() / f"{name_or_path}.yaml"
+        if bundled.is_file() and bundled.resolve().is_relative_to(_bundled_real()):
+            return bundled
+        close = difflib.get_close_matches(name_or_path, bundled_names(), n=1)
+        more = f" (did you mean {close[0]!r}?)" if close else ""
+        raise SpecError([Problem(None, "", f"no bundled spec named {_shown_name(name_or_path)}{more}: "
+                                 "extends: names a bundled spec here (`ddzrules list`), never a file")])
     if candidate.suffix in (".yaml", ".yml"):
         if relative_to is not None and not candidate.is_absolute():
             rel = relative_to / candidate
@@ -979,3 +1023,39 @@ def dump_yaml(data: dict[str, Any]) -> str:
     ordered = {k: data[k] for k in order if k in data}
     ordered.update({k: v for k, v in data.items() if k not in ordered})
     return yaml.safe_dump(ordered, allow_unicode=True, sort_keys=False, width=100)
+
+
+def starter_text(name: str, parent: str) -> str:
+    """A commented starting spec named ``name`` that extends ``parent`` and validates as it
+    is (what ``ddzrules new`` writes and the playground's "new spec" starts from)."""
+    base = load_spec(parent)
+    combos = [k for k, v in (base.data.get("combos") or {}).items() if v is not None]
+    example = next((c for c in ("straight", "single") if c in combos), combos[0] if combos else "single")
+    entry = (base.data.get("combos") or {}).get(example)
+    pattern = entry.get("pattern") if isinstance(entry, dict) else entry
+    plugins = []
+    for role, value in (base.data.get("game") or {}).items():
+        for e in value if isinstance(value, list) else [value]:
+            if isinstance(e, dict) and e.get("plugin"):
+                plugins.append(f"#   {role}: {e['plugin']}")
+    plugin_lines = "\n".join(plugins) or "#   (none: the parent has no game: section)"
+    return f"""# yaml-language-server: $schema=ddzrules-spec.schema.json
+# {name}: house rules on top of {parent} (check with `ddzrules validate FILE`).
+# The schema for editors: `ddzrules schema > ddzrules-spec.schema.json`.
+name: {name}
+extends: {parent}
+title:
+  zh: {name}
+  en: {name}
+# readings: the reading this spec takes where the rules are ambiguous; name the id in a
+# comment next to the rule it governs (# reading: my-reading).
+readings: {{}}
+#   my-reading: >-
+#     What the rule text says and how this spec reads it.
+combos: {{}}
+# Override a combo by its inherited name (long form keeps its zh:), remove one with null:
+#   {example}: {{pattern: "{pattern}"}}     # reading: my-reading
+#   four_with_two: null       # a removed bomb class must also leave bombs: (restate it)
+# game: plugins; a child names a role to replace or merge it. The parent's plugins:
+{plugin_lines}
+"""

@@ -220,6 +220,29 @@ class Variant:
             self._full = {p: readings(p) for p in dict.fromkeys(self._rows.packs)}
         return self._full
 
+    def combos_by_play(self) -> dict[int, tuple[int, ...]] | None:
+        """Packed count -> the indices (into ``rules.combos``) of the combos reading it,
+        straight from the table: no Move is made (None when the universe is not
+        tabulated). What ``validate``'s table warnings read.
+
+        >>> from ddzrules.cards import pack_cards
+        >>> v = load_variant("hubei-3p")
+        >>> [v.rules.combos[i].name for i in v.combos_by_play()[pack_cards("33")]]
+        ['pair']
+        """
+        self.ensure_table()
+        rows = self._rows
+        if rows is None:
+            return None
+        found: dict[int, tuple[int, ...]] = {}
+        for packed, combo in zip(rows.packs, rows.combos):
+            have = found.get(packed)
+            if have is None:
+                found[packed] = (combo,)
+            elif combo not in have:
+                found[packed] = have + (combo,)
+        return found
+
     @property
     def plays_by_string(self) -> dict[str, tuple[Move, ...]]:
         """The whole table by canonical card string ({} when not tabulated)."""

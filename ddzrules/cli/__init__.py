@@ -30,7 +30,7 @@ from rich.text import Text
 from ddzrules import cards as C
 from ddzrules.errors import DdzError
 from ddzrules.moves import Move
-from ddzrules.spec import bundled_names, dump_yaml, load_spec
+from ddzrules.spec import bundled_names, dump_yaml, load_spec, starter_text
 from ddzrules.variant import Variant, load_variant
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -396,37 +396,7 @@ def new_cmd(name: str, parent: str, output: str | None, force: bool) -> None:
     if output and not force and os.path.lexists(output):
         # checked before any work; the "x" mode below closes the race with another writer
         raise DdzError(f"{output} exists: not overwritten (--force to replace it)")
-    base = load_spec(parent)
-    combos = [k for k, v in (base.data.get("combos") or {}).items() if v is not None]
-    example = next((c for c in ("straight", "single") if c in combos), combos[0] if combos else "single")
-    entry = (base.data.get("combos") or {}).get(example)
-    pattern = entry.get("pattern") if isinstance(entry, dict) else entry
-    plugins = []
-    for role, value in (base.data.get("game") or {}).items():
-        for e in value if isinstance(value, list) else [value]:
-            if isinstance(e, dict) and e.get("plugin"):
-                plugins.append(f"#   {role}: {e['plugin']}")
-    plugin_lines = "\n".join(plugins) or "#   (none: the parent has no game: section)"
-    text = f"""# yaml-language-server: $schema=ddzrules-spec.schema.json
-# {name}: house rules on top of {parent} (check with `ddzrules validate FILE`).
-# The schema for editors: `ddzrules schema > ddzrules-spec.schema.json`.
-name: {name}
-extends: {parent}
-title:
-  zh: {name}
-  en: {name}
-# readings: the reading this spec takes where the rules are ambiguous; name the id in a
-# comment next to the rule it governs (# reading: my-reading).
-readings: {{}}
-#   my-reading: >-
-#     What the rule text says and how this spec reads it.
-combos: {{}}
-# Override a combo by its inherited name (long form keeps its zh:), remove one with null:
-#   {example}: {{pattern: "{pattern}"}}     # reading: my-reading
-#   four_with_two: null       # a removed bomb class must also leave bombs: (restate it)
-# game: plugins; a child names a role to replace or merge it. The parent's plugins:
-{plugin_lines}
-"""
+    text = starter_text(name, parent)
     if output:
         with open(output, "w" if force else "x", encoding="utf-8") as out:
             out.write(text)
