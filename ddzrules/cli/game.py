@@ -36,6 +36,14 @@ from ddzrules.runtime import (
     default_registry,
     implemented_hooks,
 )
+from ddzrules.runtime.narration import (
+    describe_action,
+    first_leader_text,
+    has_escape_rule,
+    illegal_reason,
+    no_pass_reason,
+    result_text,
+)
 from ddzrules.simulate import game_seed
 
 
@@ -63,53 +71,18 @@ def load_rules(spec: str, plugins: tuple[str, ...] | list[str] = ()) -> GameRule
                        f"(raised by a --plugin class? {', '.join(plugins)})") from None
 
 
-def _seat_name(game: Game, seat: int, human: int | None = None, roles: bool = True) -> str:
-    if not roles:
-        role = ""
-    elif game.rules.table_kind == "partnerships":
-        role = "team " + "+".join(map(str, game.side_of(seat)))
-    else:
-        role = "地主 landlord" if game.landlord == seat else ("farmer" if game.landlord is not None else "")
-    who = "you" if seat == human else f"seat {seat}"
-    return f"{who}" + (f" ({role})" if role else "")
 
 
-def seats_phrase(seats: tuple[int, ...] | list[int], human: int | None = None) -> str:
-    return " and ".join("you" if s == human else f"seat {s}" for s in seats)
 
 
-def _result_text(game: Game, human: int | None = None) -> str:
-    """Who won, in the words of the table: the landlord or the farmers, a team, or the
-    first player out alone (game.winners is the winning side at every table)."""
-    assert game.winner is not None
-    out = _seat_name(game, game.winner, human) + (" are" if game.winner == human else " is")
-    if game.landlord is not None:
-        return f"{out} out. {'Landlord wins' if game.landlord_won else 'Farmers win'}."
-    if game.rules.table_kind == "partnerships":
-        return f"{out} out first. Team {seats_phrase(game.winners, human)} wins."
-    return f"{out} out first and " + ("win." if game.winner == human else "wins.")
 
 
-def _describe(game: Game, action: Action, human: int | None = None, roles: bool = True) -> str:
-    """One log line for ``action``; ``roles=False`` for an action of bidding or declaring,
-    taken before the roles were known (the pass that ends the bidding is no farmer's)."""
-    who = _seat_name(game, action.seat, human, roles) if action.seat >= 0 else "dealer"
-    if action.kind == "play" and action.move is not None:
-        m = action.move
-        subst = " " + ",".join(f"{a}→{b}" for a, b in m.substitution if a != b) if m.substitution else ""
-        return f"{who}: {m.cards}  [{m.combo}{' bomb' if m.is_bomb else ''}{subst.rstrip()}]"
-    if action.kind == "redeal":
-        return f"— {action.value}: redeal —"
-    return f"{who}: {action}"
 
 
 #: the names of the facts a seat alone sees (PlayerView.private), as the player reads them
 PRIVATE_FACTS = {"peeked": "黄金眼 kitty cards you peeked at"}
 
 
-def has_escape_rule(game: Game) -> bool:
-    """Whether a player may leave the game (逃跑): some plugin settles an escape."""
-    return bool(game.rules.hook.ddzrules_settle_escape.get_hookimpls())
 
 
 class HumanAgent:
@@ -179,7 +152,7 @@ class HumanAgent:
             passes = [a for a in legal if a.kind == "pass"]
             if passes:
                 return passes[0]
-            console.print(_no_pass_reason(game, view), markup=False, style="red")
+            console.print(no_pass_reason(game, view), markup=False, style="red")
             return None
         try:
             cards = C.parse_cards(answer)
@@ -205,7 +178,7 @@ class HumanAgent:
                 console.print(f"  [{i}] {a.move.combo} ({a.move.rank_name}) {subst}", markup=False)
             pick = click.prompt("which reading", type=click.IntRange(1, len(matching)), default=len(matching))
             return matching[pick - 1]
-        console.print(f"illegal: {_illegal_reason(game, view, cards)}", markup=False, style="red")
+        console.print(f"illegal: {illegal_reason(game, view, cards)}", markup=False, style="red")
         return None
 
 
@@ -216,30 +189,8 @@ def _visible(text: str, limit: int = 80) -> str:
     return shown if len(shown) <= limit else shown[:limit] + "…"
 
 
-def _no_pass_reason(game: Game, view: PlayerView) -> str:
-    if view.last_play is None:
-        return "you lead this trick and cannot pass"
-    if game.rules.must_beat:
-        return f"must beat (有大必压): you can beat {view.last_play.cards}, so you may not pass"
-    return "passing is not allowed now by this table's rules"
 
 
-def _illegal_reason(game: Game, view: PlayerView, cards: str) -> str:
-    """Why ``cards`` cannot be played now, in the game's own words. More of a rank than
-    any set of cards holds (16 × 3) is refused before the rules see it (they cannot
-    even read it)."""
-    if any(cards.count(r) > C.MASK for r in set(cards)):
-        return f"{cards} is not in your hand ({view.hand}): no hand holds more than {C.MASK} of a rank"
-    moves, _ = game.legal_moves()
-    if not any(m.cards == cards for m in moves):
-        try:
-            game.explain_illegal(view.seat, cards)
-        except (PlayError, ValueError) as e:
-            return str(e)
-    # a legal play the table's rules: plugins exclude (the first lead must hold the 3 …)
-    plays = [str(a.value) for a in game.legal_actions() if a.kind == "play"]
-    shown = ", ".join(plays[:8]) + (" …" if len(plays) > 8 else "")
-    return f"{cards} is not allowed now by this table's rules; you may play: {shown}"
 
 
 SEED = click.IntRange(0, 2**63 - 1)
@@ -283,10 +234,10 @@ def _play(spec: str, auto: bool, seed: int | None, seat: int, bots: str, record_
 
     def log(game: Game, action: Action, phase_before: str) -> None:
         if action.seat != human or auto:
-            console.print(_describe(game, action, human, roles=phase_before == "play"))
+            console.print(describe_action(game, action, human, roles=phase_before == "play"))
         last = game.history[-1] if game.history else None
         if last is not None and last.kind == "redeal":
-            console.print(_describe(game, last, human))
+            console.print(describe_action(game, last, human))
 
     game = rules.new_game(seed)
     game_ref.append(game)
@@ -310,7 +261,7 @@ def _play(spec: str, auto: bool, seed: int | None, seat: int, bots: str, record_
         if record_path:
             write_record(game, record_path)
         return
-    console.print(_result_text(game, human), markup=False, style="bold")
+    console.print(result_text(game, human), markup=False, style="bold")
     events = ", ".join(f"{e.name} ×{e.factor:g}" for e in game.events) or "none"
     stake = f"stake {game.stake}, " if game.landlord is not None else ""
     console.print(f"{stake}multiple ×{game.multiple:g} ({events})", markup=False)
@@ -355,14 +306,10 @@ def _play_out(game: Game, agents: list[Any], human: int | None, auto: bool,
 
 
 def _announce_leader(game: Game, human: int | None) -> None:
-    """At a table without a landlord, say who leads the first trick and why, once the
-    tricks begin (a landlord table: the landlord leads, as the log already says)."""
-    if game.phase != "play" or game.landlord is not None or game.first_leader is None:
-        return
-    info = game.public.get("first_leader") or {}
-    why = f" (holds a {info['card']})" if info.get("card") else (
-        f" ({info['rule']})" if info.get("rule") else "")
-    console.print(f"{_seat_name(game, game.first_leader, human)} leads first{why}", markup=False)
+    """Say who leads the first trick, at a table without a landlord (first_leader_text)."""
+    text = first_leader_text(game, human)
+    if text is not None:
+        console.print(text, markup=False)
 
 
 @main.command("replay")

@@ -32,8 +32,9 @@ from ddzrules.cli import (
     user_errors,
     user_plugins,
 )
-from ddzrules.cli.game import check_bots_for, load_rules, seats_phrase
+from ddzrules.cli.game import check_bots_for, load_rules
 from ddzrules.errors import DdzError, brief
+from ddzrules.runtime.narration import seats_phrase
 from ddzrules.simulate import (
     FIGURES,
     MAX_WORKERS,
