@@ -190,3 +190,12 @@ class EngineError(DdzError):
 
 class CacheWarning(UserWarning):
     """A table cache file that was not trusted: the table was rebuilt from the spec."""
+
+
+class JobError(Exception):
+    """A job that gave no answer: ``status`` is the HTTP status to answer with (422 for a
+    user's mistake, 503 for a bound that stopped it, 500 for a fault of the server)."""
+
+    def __init__(self, message: str, status: int = 422) -> None:
+        super().__init__(message)
+        self.message, self.status = message, status

@@ -32,6 +32,7 @@ from ddzrules.spec import (
     dangling_removals,
     dotted,
     merge,
+    parents_bundled_only,
     read_spec_text,
     read_yaml,
     resolve_name,
@@ -166,7 +167,8 @@ def _load_chain(name: str, report: Report) -> tuple[list[SpecFile], bool]:
             stand_in = _bundled_stand_in(target) if missing and len(files) == 1 else None
             for p in e.problems:
                 where = f" ({p.location})" if p.location else ""
-                hint = "name a bundled spec (`ddzrules list`) or a .yaml file" if missing else ""
+                hint = ("name a bundled spec (`ddzrules list`)" + ("" if parents_bundled_only() else " or a .yaml file")
+                        if missing else "")
                 if stand_in:
                     hint += f"; the rest of this file was checked as if it extended {stand_in!r}"
                 report.findings.append(Problem(loc, "extends", f"parent {target!r}{where}: {p.message}",

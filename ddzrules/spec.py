@@ -590,6 +590,11 @@ def bundled_parents_only() -> Iterator[None]:
         _PARENTS_BUNDLED.reset(token)
 
 
+def parents_bundled_only() -> bool:
+    """Whether this context is inside :func:`bundled_parents_only`."""
+    return _PARENTS_BUNDLED.get()
+
+
 def resolve_name(name_or_path: str, relative_to: Path | None = None) -> Path:
     """A bundled spec name (``hubei-3p``, ``compat/rlcard``) or a path → a file.
 

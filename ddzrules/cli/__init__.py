@@ -234,6 +234,9 @@ _LAZY_COMMANDS = {
     "diff": ("diff", ("Compare two rule sets: rules, plays, comparisons (exact), and optionally random hands "
                           "and paired games.")),
     "docs": ("docs", "The documentation's generated blocks: update or check them, or print one."),
+    "serve": ("serve", ("The playground: edit a spec with live validation, see its census and rule sheet, "
+                        "classify and compare, diff it against a bundled spec, play it against bots, and step "
+                        "through records, in a local web page (the web extra: pip install 'ddzrules[web]').")),
     "sheet": ("sheet", ("The rule sheet of SPEC, written from the spec alone: deck and deal, every combo with "
                             "its smallest and largest play, comparison and bomb order, wildcards, the game plugins as "
                             "they describe themselves, a worked scoring example, and the readings.")),

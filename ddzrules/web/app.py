@@ -1,0 +1,131 @@
+"""The playground's web application (Starlette): the page, its assets, and one JSON API.
+
+Every asset is a file of this package (no CDN: it works offline). Every computation is a
+job of :mod:`ddzrules.web.jobs` run in a worker process (:mod:`ddzrules.web.lanes`), so a
+request's time and memory are bounded; the server itself only reads requests and answers.
+
+The API: ``POST /api/JOB`` with a JSON object, answered with a JSON object, or with
+``{"error": message}`` and 413 (too large), 415 (not JSON), 422 (a bad spec, cards or play),
+503 (a bound stopped it) or 500. Requests must name this server's host (a page elsewhere
+cannot reach it through DNS rebinding) and be ``application/json`` (a form on another site
+cannot post to it).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from importlib import resources
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.middleware.base import BaseHTTPMiddleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ddzrules.web.lanes import JobError, Lane, Limits
+
+#: the jobs each lane runs (the game lane keeps the games in play)
+SPEC_JOBS = frozenset({"specs", "spec_text", "validate", "census", "classify", "compare", "sheet", "diff"})
+GAME_JOBS = frozenset({"new_game", "state", "act", "hint", "record", "replay"})
+
+#: what the page may load and do: its own files only; the rule sheet and the diff report
+#: are shown in sandboxed frames (no script runs in them) and style themselves inline
+CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+                           "img-src 'self' data:; frame-src 'self'; object-src 'none'; base-uri 'none'; "
+                           "form-action 'none'; frame-ancestors 'none'")
+
+
+def _page() -> str:
+    return resources.files("ddzrules.web").joinpath("static", "index.html").read_text(encoding="utf-8")
+
+
+def _error(message: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def _body(request: Request, limit: int) -> bytes:
+    """The request's body, refused past ``limit`` bytes before it is all read."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        raise JobError(f"the request is larger than this server takes ({limit:,} bytes)", 413)
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise JobError(f"the request is larger than this server takes ({limit:,} bytes)", 413)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _arguments(body: bytes) -> dict[str, Any]:
+    try:
+        args = json.loads(body.decode("utf-8")) if body else {}
+    except (UnicodeDecodeError, ValueError):
+        raise JobError("the request is not JSON text", 422) from None
+    except RecursionError:
+        raise JobError("the request is nested too deeply", 422) from None
+    if not isinstance(args, dict):
+        raise JobError("the request is a JSON object", 422)
+    return args
+
+
+def create_app(limits: Limits | None = None, hosts: tuple[str, ...] = ("127.0.0.1", "localhost")) -> Starlette:
+    """The playground; ``hosts`` are the host names requests may give (the one served
+    on, and ``localhost``)."""
+    limits = limits or Limits()
+    lanes = {"spec": Lane("spec", limits), "game": Lane("game", limits, keeps_state=True)}
+    bundled: dict[str, Any] = {}  # the bundled specs' list, asked once
+
+    async def api(request: Request) -> Response:
+        job = request.path_params["job"]
+        if job not in SPEC_JOBS and job not in GAME_JOBS:
+            return _error(f"no such request: {job[:40]!r}", 404)
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            return _error("send the request as application/json", 415)
+        try:
+            args = _arguments(await _body(request, limits.request_bytes))
+            if job == "specs" and bundled:
+                return JSONResponse(bundled)
+            lane = lanes["spec" if job in SPEC_JOBS else "game"]
+            result = await run_in_threadpool(lane.call, job, args)
+        except JobError as e:
+            return _error(e.message, e.status)
+        if job == "specs":
+            bundled.update(result)
+        return JSONResponse(result)
+
+    async def index(request: Request) -> Response:
+        return HTMLResponse(_page())
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            for lane in lanes.values():
+                lane.close()
+
+    async def headers(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        response = await call_next(request)
+        response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    app = Starlette(
+        routes=[Route("/", index), Route("/api/{job}", api, methods=["POST"]),
+                Mount("/static", StaticFiles(packages=[("ddzrules.web", "static")]), name="static")],
+        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts)),
+                    Middleware(BaseHTTPMiddleware, dispatch=headers)],
+        lifespan=lifespan,
+    )
+    app.state.lanes = lanes
+    return app

@@ -1,0 +1,149 @@
+"""Worker processes with a bound on each job's time and memory.
+
+A lane is one worker process that runs the jobs of :mod:`ddzrules.web.jobs` one at a time.
+The server sends a job's name and arguments down a pipe and waits at most the time bound
+for the answer; a job still running then is stopped by ending the process (Python cannot
+stop a thread), and the next job starts a fresh one. The worker limits its own address
+space (``RLIMIT_AS``), so a job that wants more memory fails with a clear message instead
+of swapping the machine. The worker works in a private temporary directory of its own,
+removed when it ends.
+
+The playground has two lanes: ``spec`` (validation, census, sheets, diff …: stateless,
+so nothing is lost when a job is stopped) and ``game`` (the games in play live in its
+process: a stopped job loses them, and says so).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import threading
+import traceback
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import Any
+
+from ddzrules.errors import JobError as JobError  # noqa: PLC0414 - re-exported for the app
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The bounds of one job: wall time in seconds, the worker's memory in MiB, and the
+    largest request body in bytes."""
+
+    seconds: float = 30.0
+    memory_mb: int = 4096
+    request_bytes: int = 2 * 2**20
+
+
+def _worker(conn: Connection, memory_mb: int) -> None:
+    """The worker's loop: one job at a time, each answered ("ok", result) or ("error",
+    message, status). Runs in the child process."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
+    try:
+        import resource
+
+        limit = memory_mb * 2**20
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    except (ImportError, ValueError, OSError):  # pragma: no cover - not on every system
+        pass
+    home = tempfile.mkdtemp(prefix="ddzrules-playground-")
+    os.chdir(home)
+    try:
+        from ddzrules.errors import DdzError
+        from ddzrules.web.jobs import JOBS
+
+        while True:
+            try:
+                name, args = conn.recv()
+            except EOFError:
+                return
+            try:
+                job = JOBS[name]
+                conn.send(("ok", job(args)))
+            except DdzError as e:
+                conn.send(("error", _clean(str(e), home), 422))
+            except MemoryError:
+                conn.send(("error", (f"the job needed more memory than this server allows "
+                                     f"({memory_mb} MiB, --memory-limit)"), 503))
+            except RecursionError:
+                conn.send(("error", "the input is nested too deeply", 422))
+            except Exception as e:  # noqa: BLE001 - a fault of ours: logged for the developer, not echoed
+                traceback.print_exc(file=sys.stderr)
+                conn.send(("error", f"internal error ({type(e).__name__}) in {name}: see the server's log", 500))
+    finally:
+        os.chdir("/")
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def _clean(message: str, home: str) -> str:
+    """A message with the worker's private directory taken out of file names."""
+    return message.replace(home + os.sep, "").replace(home, ".")
+
+
+class Lane:
+    """One worker process; :meth:`call` runs a job in it within the time bound."""
+
+    def __init__(self, name: str, limits: Limits, keeps_state: bool = False) -> None:
+        self.name, self.limits, self.keeps_state = name, limits, keeps_state
+        self._lock = threading.Lock()
+        self._process: Any = None
+        self._conn: Connection | None = None
+
+    def _start(self) -> Connection:
+        if self._conn is not None and self._process is not None and self._process.is_alive():
+            return self._conn
+        context = multiprocessing.get_context("spawn")  # no fork of a threaded server
+        parent, child = context.Pipe()
+        process = context.Process(target=_worker, args=(child, self.limits.memory_mb),
+                                  name=f"ddzrules-{self.name}", daemon=True)
+        process.start()
+        child.close()
+        self._process, self._conn = process, parent
+        return parent
+
+    def _stop(self) -> None:
+        process, self._process, conn, self._conn = self._process, None, self._conn, None
+        if conn is not None:
+            conn.close()
+        if process is not None:
+            process.terminate()
+            process.join(2)
+            if process.is_alive():
+                process.kill()
+                process.join(2)
+
+    def close(self) -> None:
+        with self._lock:
+            self._stop()
+
+    def call(self, job: str, args: dict[str, Any]) -> dict[str, Any]:
+        """The job's answer; :class:`JobError` when it failed or ran over the bound."""
+        seconds = self.limits.seconds
+        if not self._lock.acquire(timeout=seconds):
+            raise JobError(f"the server is busy with another {self.name} job; try again", 503)
+        try:
+            conn = self._start()
+            try:
+                conn.send((job, args))
+                ready = conn.poll(seconds)
+                answer = conn.recv() if ready else None
+            except (EOFError, OSError, BrokenPipeError):
+                self._stop()
+                raise JobError(f"the {self.name} worker ended during {job} (out of memory?); it is "
+                               "started again for the next request"
+                               + ("; the games in play were lost" if self.keeps_state else ""), 503) from None
+            if answer is None:
+                self._stop()
+                raise JobError(f"{job} took longer than {seconds:g} s, this server's bound (--time-limit): "
+                               "stopped" + ("; the games in play were lost" if self.keeps_state else ""), 503)
+        finally:
+            self._lock.release()
+        if answer[0] == "ok":
+            result: dict[str, Any] = answer[1]
+            return result
+        raise JobError(answer[1], answer[2])
