@@ -82,11 +82,21 @@ def _word(args: dict[str, Any], key: str, default: str | None = None, limit: int
 
 @contextmanager
 def _untrusted(text: str) -> Iterator[str]:
-    """The editor's text written to :data:`EDITOR_FILE`; inside, ``extends:`` names only
-    bundled specs and no cache entry is read or written."""
+    """The editor's text written to :data:`EDITOR_FILE` (read inside :func:`run`'s
+    bounds: ``extends:`` names only bundled specs, no cache entry is read or written)."""
     Path(EDITOR_FILE).write_text(text, encoding="utf-8")
+    yield EDITOR_FILE
+
+
+def run(name: str, args: dict[str, Any]) -> dict[str, Any]:
+    """Run the job ``name``: the whole of it (the tables a compiled spec builds later,
+    the plays of a game) with ``extends:`` limited to the bundled specs and the cache off.
+    A :class:`DdzError` for an unknown job or anything the job refuses."""
+    job = JOBS.get(name)
+    if job is None:
+        raise DdzError(f"no job named {name[:40]!r}")
     with bundled_parents_only(), cache.disabled():
-        yield EDITOR_FILE
+        return job(args)
 
 
 def _kept(store: OrderedDict[str, Any], key: str, make: Callable[[], Any]) -> Any:
@@ -474,8 +484,7 @@ def replay_steps(args: dict[str, Any]) -> dict[str, Any]:
                       "last_play": game.last_play.cards if game.last_play is not None else None,
                       "last_seat": game.last_seat, "landlord": game.landlord})
 
-    with bundled_parents_only(), cache.disabled():
-        result = replay(record_data, check_disk=False, observe=observe)
+    result = replay(record_data, check_disk=False, observe=observe)
     game = result.game
     return {"ok": True, "spec": game.variant.name, "steps": steps, "scores": game.scores,
             "note": result.spec_note, "actions": result.actions,

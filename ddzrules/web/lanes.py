@@ -55,7 +55,7 @@ def _worker(conn: Connection, memory_mb: int) -> None:
     os.chdir(home)
     try:
         from ddzrules.errors import DdzError
-        from ddzrules.web.jobs import JOBS
+        from ddzrules.web.jobs import run
 
         while True:
             try:
@@ -63,8 +63,7 @@ def _worker(conn: Connection, memory_mb: int) -> None:
             except EOFError:
                 return
             try:
-                job = JOBS[name]
-                conn.send(("ok", job(args)))
+                conn.send(("ok", run(name, args)))
             except DdzError as e:
                 conn.send(("error", _clean(str(e), home), 422))
             except MemoryError:
