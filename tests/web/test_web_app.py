@@ -1,0 +1,131 @@
+"""The playground's HTTP side (ddzrules.web.app) through Starlette's TestClient: the page
+and its assets, the API's refusals (host, type, size, unknown job), and the bounds of the
+worker processes (a job over its time or memory is stopped, and the next one is served)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+import warnings
+
+with warnings.catch_warnings():  # Starlette 1.10 would rather have httpx2; httpx works the same here
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from starlette.testclient import TestClient
+
+from ddzrules.spec import bundled_names
+from ddzrules.web.app import create_app
+from ddzrules.web.lanes import Limits
+
+HOST = "http://127.0.0.1"
+
+
+def client_for(limits: Limits) -> TestClient:
+    return TestClient(create_app(limits), base_url=HOST)
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with client_for(Limits(seconds=60, request_bytes=256 * 1024)) as c:
+        yield c
+
+
+def post(c: TestClient, job: str, args: dict[str, Any]) -> Any:
+    return c.post(f"/api/{job}", json=args)
+
+
+def test_the_page_and_its_assets_come_from_the_package(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200 and 'id="source"' in page.text
+    assert "http://" not in page.text and "https://" not in page.text  # nothing from elsewhere
+    for asset in ("app.js", "app.css", "favicon.svg"):
+        r = client.get(f"/static/{asset}")
+        assert r.status_code == 200 and r.content
+        assert "https://" not in r.text
+    policy = page.headers["content-security-policy"]
+    assert "default-src 'self'" in policy and "frame-ancestors 'none'" in policy
+
+
+def test_the_bundled_specs_are_listed(client: TestClient) -> None:
+    r = post(client, "specs", {})
+    assert r.status_code == 200
+    assert [s["name"] for s in r.json()["specs"]] == bundled_names()
+
+
+def test_validate_over_http_marks_the_line(client: TestClient) -> None:
+    r = post(client, "validate", {"text": "name: x\nextends: hubei-3p\ncombos:\n  pair: {pattern: \"2x(\"}\n"})
+    assert r.status_code == 200
+    errors = [f for f in r.json()["findings"] if f["severity"] == "error"]
+    assert errors and errors[0]["line"] == 4 and errors[0]["in_editor"]
+
+
+def test_refusals(client: TestClient) -> None:
+    assert client.get("/", headers={"host": "evil.example"}).status_code == 400  # DNS rebinding
+    r = client.post("/api/validate", content=b'{"text": "x"}', headers={"content-type": "text/plain"})
+    assert r.status_code == 415
+    assert post(client, "nope", {}).status_code == 404
+    assert client.get("/api/validate").status_code == 405
+    r = client.post("/api/validate", content=b"{not json", headers={"content-type": "application/json"})
+    assert r.status_code == 422 and "not JSON" in r.json()["error"]
+    r = client.post("/api/validate", content=b"[1, 2]", headers={"content-type": "application/json"})
+    assert r.status_code == 422
+    r = client.post("/api/validate", content=b"[" * 100_000, headers={"content-type": "application/json"})
+    assert r.status_code == 422
+    big = post(client, "validate", {"text": "#" * 300_000})
+    assert big.status_code == 413 and "larger" in big.json()["error"]
+    bad = post(client, "classify", {"text": "name: x\nextends: hubei-3p\n", "cards": "33Z"})
+    assert bad.status_code == 422 and "unknown card" in bad.json()["error"]
+    # and the server still answers
+    assert post(client, "specs", {}).status_code == 200
+
+
+def test_a_job_over_its_time_bound_is_stopped_and_the_next_is_served() -> None:
+    with client_for(Limits(seconds=1.5)) as c:
+        text = post(c, "spec_text", {"name": "tiandi-laizi"}).json()["text"]
+        slow = post(c, "census", {"text": text, "wild": "7,9"})  # about 5 s on this machine
+        assert slow.status_code == 503 and "longer than 1.5 s" in slow.json()["error"]
+        after = post(c, "classify", {"text": text, "cards": "33"})
+        assert after.status_code == 200 and after.json()["readings"][0]["combo"] == "pair"
+
+
+def test_a_game_lost_to_a_stopped_worker_says_so() -> None:
+    with client_for(Limits(seconds=1.5)) as c:
+        text = post(c, "spec_text", {"name": "hubei-3p"}).json()["text"]
+        game = post(c, "new_game", {"text": text, "bots": "heuristic", "seed": 1}).json()
+        assert post(c, "state", {"game": game["game"]}).status_code == 200
+        huge = "name: slow\nextends: tiandi-laizi\n"
+        slow = post(c, "new_game", {"text": huge, "bots": "search:iters=100000", "seed": 1, "seat": 1})
+        if slow.status_code == 200:
+            pytest.skip("this machine finished the bots' first turn within the bound")
+        assert slow.status_code == 503 and "games in play were lost" in slow.json()["error"]
+        gone = post(c, "state", {"game": game["game"]})
+        assert gone.status_code == 422 and "no such game" in gone.json()["error"]
+
+
+def test_a_job_over_its_memory_bound_fails_clearly() -> None:
+    with client_for(Limits(seconds=120, memory_mb=300)) as c:
+        text = post(c, "spec_text", {"name": "tiandi-laizi"}).json()["text"]
+        r = post(c, "census", {"text": text, "wild": "7,9"})  # about 400 MiB
+        assert r.status_code == 503 and "more memory" in r.json()["error"]
+        assert post(c, "compare", {"text": text, "a": "XD", "b": "33"}).json()["a_beats_b"]
+
+
+def test_serve_refuses_without_the_web_extra_and_warns_off_loopback(monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from ddzrules.cli import main
+    from ddzrules.cli.serve import _loopback
+
+    assert _loopback("127.0.0.1") and _loopback("::1") and _loopback("localhost")
+    assert not _loopback("0.0.0.0") and not _loopback("192.168.1.4")
+    monkeypatch.setitem(__import__("sys").modules, "uvicorn", None)  # as if not installed
+    r = CliRunner().invoke(main, ["serve"])
+    assert r.exit_code == 1 and "pip install 'ddzrules[web]'" in r.output
+    assert "Traceback" not in r.output
+    bad = CliRunner().invoke(main, ["serve", "--port", "70000"])
+    assert bad.exit_code == 2
