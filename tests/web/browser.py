@@ -91,6 +91,15 @@ def wait_validated(page: Any, timeout: float = 30_000) -> None:
                            ".textContent.startsWith('checking')", timeout=timeout)
 
 
+def new_game(page: Any, seed: int, bots: str = "heuristic") -> None:
+    """Start a game of the editor's spec from the Play tab, and wait for the hand."""
+    page.click("button[data-tab=play]")
+    page.select_option("#play-bots", bots)
+    page.fill("#play-seed", str(seed))
+    page.click("#new-game")
+    page.wait_for_selector("#hand .card")
+
+
 def take_turn(page: Any, which: str = "first") -> None:
     """Click the ``first`` (or ``last``) declaration button and wait for the log to grow."""
     before = page.locator("#log li").count()
@@ -143,11 +152,7 @@ def screenshots(out: str) -> list[str]:
             written.append(path)
             replace_text(page, text)
             wait_validated(page)
-            page.click("button[data-tab=play]")
-            page.select_option("#play-bots", "heuristic")
-            page.fill("#play-seed", "7")
-            page.click("#new-game")
-            page.wait_for_selector("#hand .card")
+            new_game(page, 7)
             for _ in range(8):  # into the tricks: the highest bid, then each declaration's last
                 page.wait_for_selector("#actions button:not([disabled]), #result:not([hidden])")
                 if not page.locator("#actions button.decide").count():

@@ -103,11 +103,7 @@ def test_a_broken_spec_is_marked_at_its_line_and_the_mark_goes_when_fixed(page: 
 
 
 def test_a_game_is_played_to_the_end_and_stepped_through(page: Any) -> None:
-    page.click("button[data-tab=play]")
-    page.select_option("#play-bots", "heuristic")
-    page.fill("#play-seed", "4")
-    page.click("#new-game")
-    page.wait_for_selector("#hand .card")
+    helpers.new_game(page, 4)
     assert page.locator("#seats .seat").count() == 3
     helpers.play_to_the_end(page)
     result = page.locator("#result-text").text_content()
@@ -124,18 +120,11 @@ def test_a_game_is_played_to_the_end_and_stepped_through(page: Any) -> None:
 
 
 def test_an_illegal_play_is_refused_with_the_reason(page: Any) -> None:
-    page.click("button[data-tab=play]")
-    page.select_option("#play-bots", "heuristic")
-    page.fill("#play-seed", "9")
-    page.click("#new-game")
-    page.wait_for_selector("#hand .card")
+    helpers.new_game(page, 9)
     for _ in range(20):  # through the bidding: bid the most, to lead the first trick
-        decide = page.locator("#actions button.decide")
-        if not decide.count():
+        if not page.locator("#actions button.decide").count():
             break
-        before = page.locator("#log li").count()
-        decide.last.click()
-        page.wait_for_function(f"() => document.querySelectorAll('#log li').length > {before}")
+        helpers.take_turn(page, "last")
     if not page.locator("#play-selected").count() or page.locator("#trick").text_content() != "you lead this trick":
         pytest.skip("seat 0 does not lead this deal's first trick")
     cards = page.locator("#hand .card")
