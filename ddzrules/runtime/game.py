@@ -1190,17 +1190,21 @@ class Game:
             if self._visible_dealt is None:
                 return list(hand)
             return C.counts_of(C.parse_ranks(self.seen_hand(s)))
-        known = [0] * n
-        if self._face_up is not None and self._face_up[0] == s and hand[self._face_up[1]]:
-            known[self._face_up[1]] = 1
+        # what ``seat`` saw go in (a card turned face up, a shown kitty the landlord took)
+        # less what ``s`` has played since: at least that many are still there. Never the
+        # hand's own counts: that would tell ``seat`` what it cannot see.
+        seen = [0] * n
+        if self._face_up is not None and self._face_up[0] == s:
+            seen[self._face_up[1]] += 1
         if s == self._landlord and self.kitty_visible and self.phase != "landlord":
-            spent = [0] * n
-            for m in self.played[s]:
-                for r, c in enumerate(C.unpack(m.packed)):
-                    spent[r] += c
             for r in range(n):
-                known[r] = max(known[r], min(hand[r], self.kitty[r] - spent[r]))
-        return known
+                seen[r] += self.kitty[r]
+        if not any(seen):
+            return seen
+        for m in self.played[s]:
+            for r, c in enumerate(C.unpack(m.packed)):
+                seen[r] -= c
+        return [min(hand[r], max(0, seen[r])) for r in range(n)]
 
     def hidden_from(self, seat: int) -> tuple[list[int], list[tuple[str, int, int]]]:
         """What ``seat`` cannot see of the cards: the pool of hidden cards (counts by rank)
