@@ -8,8 +8,9 @@ time (the machine may be shared):
 - ``cold``: ``load_variant(name)`` and a first ``classify`` with no table cache
   (the table is enumerated from the spec);
 - ``warm``: the same with a warm table cache (the file read and checked);
-- ``+moves``: after a warm load, the first ``legal_moves`` (which makes every Move
-  and the lister's plan);
+- ``+moves``: after a warm load, the first ``legal_moves`` of a 14-card hand (by
+  enumeration: the lister's index is built only once a variant has listed
+  ``FAST_INDEX_AFTER`` hands); ``warm`` + ``+moves`` is issue 25's first answer;
 - start-up: CPU time of whole processes ``ddzrules --help`` and
   ``ddzrules classify hubei-3p 33`` (warm cache).
 

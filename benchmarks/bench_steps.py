@@ -71,6 +71,7 @@ def ddzrules_batch(spec: str, warm: int = 3, wild_tables: str = "auto", warm_max
     from ddzrules.simulate import play_game
 
     rules = LOADED[spec] = GameRules.load(spec)
+    rules.variant.fast_index()  # a long run's: built after FAST_INDEX_AFTER hands in any case
     players = rules.players
     wilds = rules.variant.wild_moves() if rules.variant.rules.stand_for else None
     if wilds is not None and wild_tables != "auto":

@@ -48,6 +48,13 @@ __all__ = ["TABLE_FORMAT", "TABLE_LIMIT", "CacheWarning", "Census", "Variant", "
 #: universes larger than this are not tabulated; classification falls back to decomposition
 TABLE_LIMIT = 3_000_000
 
+#: hands a variant lists by plain enumeration before it builds its fast index: a hand
+#: enumerates in about 1 ms, the index takes 100-700 ms to build and then lists a hand
+#: in some 30 µs. Building it once this many hands were listed (ski rental) keeps the
+#: first answers of a fresh process fast and a long run within about twice the best
+#: cost; the plays and their order are the same either way.
+FAST_INDEX_AFTER = 256
+
 CardsLike = str | Move | Iterable[int]
 #: the wild ranks of a query: one rank (``"7"``, an index) or several (``"7,9"``,
 #: ``("7", "9")``: 天地癞子), or None for no wild card
@@ -103,9 +110,11 @@ class Variant:
             self._shapes_by_combo.setdefault(s.combo, []).append(s)
         self._bomb_shapes = [s for s in rules.shapes if rules.combos[s.combo].tier >= 0]
         self.combo_index = {name: i for i, name in enumerate(self.combo_names)}
-        #: the fast listing index (see fast_index); None until first needed, False when
-        #: the universe is not tabulated
+        #: the fast listing index (see fast_index); None until built, False when the
+        #: universe is not tabulated
         self._fast: _FastIndex | None | Literal[False] = None
+        #: hands listed by enumeration while the fast index is not built (FAST_INDEX_AFTER)
+        self._enumerated_listings = 0
         self._wild_moves: WildMoves | None = None
 
     # ------------------------------------------------------------------ moves
@@ -406,7 +415,10 @@ class Variant:
             hand, after = C.deck_list(counts), owned
         fast = self._fast
         if fast is None:
-            fast = self.fast_index()
+            if self._enumerated_listings < FAST_INDEX_AFTER:
+                self._enumerated_listings += 1  # not worth the index yet: enumerate below
+            else:
+                fast = self.fast_index()
         counts = self._counts(hand)
         self.check_deck(counts, "the hand")
         if not isinstance(fast, _FastIndex) or sum(counts) > fast.max_hand:
@@ -462,7 +474,19 @@ class Variant:
         out.extend(m for m in (self._move(*i) for i in found) if m.beats(prev))
         return LegalMoves(tuple(sorted(out, key=_move_order)), can_pass=True)
 
+    @property
+    def built_fast_index(self) -> _FastIndex | None | Literal[False]:
+        """The fast listing index if it is built (:meth:`fast_index`), None while
+        :meth:`legal_moves` still lists by enumeration, False when the universe is not
+        tabulated. For a lister of its own (the runtime's) that must not build it early."""
+        return self._fast
+
     def fast_index(self) -> _FastIndex | Literal[False]:
+        """The fast listing index, built now if it is not yet (:data:`FAST_INDEX_AFTER`:
+        legal_moves builds it once it has listed that many hands); False when the
+        universe is not tabulated."""
+        if self._fast is not None:
+            return self._fast
         self.ensure_table()
         if self._rows is None:
             self._fast = False

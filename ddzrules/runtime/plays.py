@@ -117,11 +117,12 @@ class PlayLister:
     def _fast_index(self) -> Any:
         fast = self._fast
         if fast is None:
-            # the variant's table of readings in listing order and its MovePlan
-            # (Variant._prepare_fast); False when the universe is not tabulated
-            fast = getattr(self.variant, "_fast", False)
+            # the variant's table of readings in listing order and its MovePlan, once the
+            # variant has built it (Variant.legal_moves does after FAST_INDEX_AFTER hands:
+            # until then None, and the hands go through it); False when not tabulated
+            fast = self.variant.built_fast_index
             if fast is None:
-                fast = self.variant.fast_index()
+                return None
             if fast is not False and not (hasattr(fast, "plan") and type(getattr(fast, "moves", None)) is tuple):
                 fast = False
             self._fast = fast
@@ -135,7 +136,7 @@ class PlayLister:
         fast = self._fast
         if fast is None:
             fast = self._fast_index()
-        if fast is False:
+        if fast is None or fast is False:
             return None
         try:
             raw = bytes(hand)

@@ -92,6 +92,7 @@ def test_quick_counting_matches_the_general_path(name: str) -> None:
     for good hands and the same errors for bad ones: negative ranks, ranks 15-255 and
     beyond, more of a rank than the deck holds, floats, strings, bools, too many cards."""
     v = load_variant(name)
+    v.fast_index()  # the quick path reads it (before it is built, both paths enumerate)
     bad = [[-1], [0, -1], [-16], [-255], [15], [14, 15], [200], [255], [256], [1 << 70], [0] * 5, [13, 13],
            [1.0], ["3"], [None], [True, 2], list(range(15)) * 9, [0, 0, 1, 2.5]]
     rng = random.Random("quick-count")
@@ -102,3 +103,52 @@ def test_quick_counting_matches_the_general_path(name: str) -> None:
             h = form(hand)
             assert _outcome(v.legal_moves, h) == _outcome(v.legal_moves, iter(hand)), hand
             assert _outcome(v.legal_moves, h, "3") == _outcome(v.legal_moves, iter(hand), "3"), hand
+
+
+@pytest.mark.parametrize("name", ["hubei-3p", "paodekuai", "hubei-4p-2deck"])
+def test_the_fast_index_is_built_once_it_pays_and_lists_the_same(name: str) -> None:
+    """A fresh variant lists its first FAST_INDEX_AFTER hands by enumeration (the index
+    is not built: the first answer of a process is quick), then builds the index; the
+    plays, their order and the very Move objects are the same on either side."""
+    from ddzrules.variant import FAST_INDEX_AFTER
+
+    v = load_variant(name)
+    rng = random.Random(f"ski:{name}")
+    deck = list(v.rules.deck)
+    hands = [_random_hand(rng, deck, rng.randint(1, v.rules.max_hand)) for _ in range(FAST_INDEX_AFTER // 2)]
+    before = []
+    for hand in hands:
+        lead = v.legal_moves(hand)
+        before.append((lead, v.legal_moves(hand, after=lead.moves[-1])))
+    assert v.built_fast_index is None
+    v.legal_moves(hands[0])  # the listing past the threshold builds it
+    assert v.built_fast_index not in (None, False)
+    for hand, (lead, answer) in zip(hands, before):
+        again = v.legal_moves(hand)
+        assert list(map(id, again)) == list(map(id, lead)), hand
+        assert again.can_pass is lead.can_pass is False
+        got = v.legal_moves(hand, after=lead.moves[-1])
+        assert list(map(id, got)) == list(map(id, answer)) and got.can_pass, hand
+
+
+def test_a_game_lists_the_same_actions_before_and_after_the_index() -> None:
+    """The runtime's lister goes through Variant.legal_moves until the variant has built
+    its index, then reads the index: the same games either way."""
+    from ddzrules.runtime import GameRules
+
+    def actions_of(rules: GameRules, prebuilt: bool) -> list[list[object]]:
+        if prebuilt:
+            rules.variant.fast_index()
+        seen = []
+        for seed in range(3):
+            game = rules.new_game(seed=seed)
+            rng = random.Random(seed)
+            while not game.over:
+                legal = game.legal_actions()
+                seen.append([(a.kind, a.value) for a in legal])
+                game.apply(legal[rng.randrange(len(legal))])
+        return seen
+
+    late = GameRules.load("hubei-3p")
+    assert late.variant.built_fast_index is None
+    assert actions_of(late, prebuilt=False) == actions_of(GameRules.load("hubei-3p"), prebuilt=True)
