@@ -18,6 +18,7 @@ import random
 import time
 from typing import Any
 
+from ddzrules import cards as C
 from ddzrules.bots.simple import HeuristicBot
 from ddzrules.errors import PlayError
 from ddzrules.runtime import Action, PlayerView
@@ -117,9 +118,12 @@ _declarer = HeuristicBot(0)
 def rollout_action(game: World, legal: list[Action], rng: random.Random) -> Action:
     """A fast, rough choice for a rollout, read off the game itself (no view in the play
     phase): go out when possible; leading, the longest non-bomb play of the lowest rank;
-    answering, pass to a partner, else the lowest play that beats, a bomb only against a
-    nearly empty hand. Declarations as :class:`~ddzrules.bots.simple.HeuristicBot` makes
-    them. Now and then a random legal action, so the rollouts differ."""
+    answering, pass to a partner, else the lowest play that beats. As
+    :class:`~ddzrules.bots.simple.HeuristicBot` does, it keeps four or more of a rank
+    whole (no play that breaks a bomb while another will do) and bombs against a nearly
+    empty hand or when the bomb leaves it few cards. Declarations as
+    :class:`~ddzrules.bots.simple.HeuristicBot` makes them. Now and then a random legal
+    action, so the rollouts differ."""
     if len(legal) == 1:
         return legal[0]
     if rng.random() < ROLLOUT_NOISE:
@@ -128,7 +132,8 @@ def rollout_action(game: World, legal: list[Action], rng: random.Random) -> Acti
     assert seat is not None
     if game.phase != "play":
         return _declarer.act(game.view(seat), legal)
-    hand_size = sum(game.hands[seat])
+    hand = game.hands[seat]
+    hand_size = sum(hand)
     plays: list[Any] = []
     pass_action = None
     for a in legal:
@@ -140,15 +145,27 @@ def rollout_action(game: World, legal: list[Action], rng: random.Random) -> Acti
             pass_action = a
     if not plays:
         return pass_action if pass_action is not None else legal[0]
+    # the 4-bit fields of the ranks held four or more of (jokers never make such a bomb):
+    # a play whose packed count touches them breaks a bomb
+    bomb_fields = 0
+    for r in range(C.SMALL_JOKER):
+        if hand[r] >= 4:
+            bomb_fields |= 0xF << (4 * r)
     normal = [a for a in plays if not a.move.is_bomb]
+    whole = [a for a in normal if not a.move.packed & bomb_fields] if bomb_fields else normal
     if game.last_play is None:
-        return max(normal or plays, key=lambda a: (a.move.size, -a.move.rank))
+        return max(whole or normal or plays, key=lambda a: (a.move.size, -a.move.rank))
     if pass_action is not None and game.last_seat in game.partners(seat):
         return pass_action
-    if normal:
-        return min(normal, key=lambda a: (a.move.rank, a.move.size))
+    if whole:
+        return min(whole, key=lambda a: (a.move.rank, a.move.size))
     side = game.partners(seat)
     danger = min((sum(h) for s, h in enumerate(game.hands) if s != seat and s not in side), default=99)
-    if pass_action is None or danger <= 5:
-        return min(plays, key=lambda a: a.move.key)
-    return pass_action
+    bombs = [a for a in plays if a.move.is_bomb]
+    if bombs:
+        bomb = min(bombs, key=lambda a: a.move.key)
+        if pass_action is None or danger <= 5 or hand_size - bomb.move.size <= 4:
+            return bomb
+    if pass_action is not None:
+        return pass_action
+    return min(normal or plays, key=lambda a: (a.move.rank, a.move.size))
