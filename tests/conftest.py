@@ -24,6 +24,18 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 REFERENCE = Path(__file__).parent / "reference"
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """RLCard unzips its data files at its first import; under pytest-xdist two workers
+    doing so at once read them half-written. The controller (or a run without xdist)
+    imports it first, before any worker starts."""
+    if hasattr(config, "workerinput"):
+        return
+    try:
+        import rlcard.games.doudizhu.utils  # noqa: F401
+    except ImportError:
+        pass
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     old = os.environ.get("DDZRULES_CACHE_DIR")

@@ -101,6 +101,14 @@ class RLCardEngine:
         self._card_type: dict[str, list[list[str]]] = utils.CARD_TYPE[0]
         self._type_card: dict[str, dict[str, list[str]]] = utils.TYPE_CARD
         self._action_space: list[str] = list(utils.ID_2_ACTION)
+        letters = set(RANKS.translate(TO_RLCARD))
+        if len(self._action_space) < 2 or not all(a == "pass" or set(a) <= letters for a in self._action_space):
+            # RLCard unzips its data files at its first import; a process importing it
+            # while another unzips them reads them half-written (seen under pytest -n 2)
+            raise ImportError("RLCard's data files (rlcard/games/doudizhu/jsondata/) were read "
+                              "incomplete: RLCard unpacks them at its first import and another "
+                              "process was doing so at the same time. Import it once alone "
+                              "(python -c 'import rlcard.games.doudizhu.utils') and run again.")
         self._num_actions: int = DoudizhuGame.get_num_actions()
         self._notes = FindingNotes(WITNESSES)
         self._readings: dict[str, tuple[Reading, ...] | None] | None = None  # on first classify

@@ -224,3 +224,14 @@ def test_on_douzero_plays_only_the_kicker_policies_differ(engine: RLCardEngine, 
                             ("3334445556662229", True), ("3334445556669998", True),
                             ("44445555", False), ("3333", True)):
         assert engine.classify(play, None).play is in_rlcard, play
+
+
+def test_half_unpacked_data_files_are_refused_clearly(rlcard: Variant, monkeypatch: pytest.MonkeyPatch) -> None:
+    """RLCard unzips its data files at its first import: read while another process
+    unzips them, its action space holds bytes that are no cards (CI once saw '\\x00')."""
+    from rlcard.games.doudizhu import utils
+
+    monkeypatch.setattr(utils, "ID_2_ACTION", ["33", "\x00\x00"])
+    with pytest.raises(ImportError, match="read incomplete") as info:
+        RLCardEngine(manifest(rlcard), {})
+    assert "\x00" not in str(info.value)
