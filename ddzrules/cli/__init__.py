@@ -13,7 +13,7 @@ import re
 import sys
 import unicodedata
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from functools import wraps
 from importlib import import_module
@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import IO, Any, Literal, NoReturn, ParamSpec, TypeVar, overload
 
 import click
+from rich.cells import cell_len
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -460,14 +461,36 @@ def census(spec: str, wild: str | None, as_json: bool) -> None:
     console.print(table)
 
 
-def _move_rows(moves: list[Move]) -> Table:
+def _move_rows(moves: list[Move]) -> Iterator[str]:
+    """The plays as aligned text lines, a header first (the columns of a rich Table
+    without a box: each cell padded by a space), made as they are printed: a full deck
+    with a wild rank lists 452,219 plays, which a rich Table takes minutes to lay out."""
     wild = any(m.substitution for m in moves)
-    table = Table("cards", "combo", "rank", "length", "key", *(["wilds stand for"] if wild else []), box=None)
-    for m in moves:
+    header = ["cards", "combo", "rank", "length", "key", *(["wilds stand for"] if wild else [])]
+
+    def cells(m: Move) -> list[str]:
         extra = [" ".join(f"{a}→{b}" for a, b in m.substitution)] if wild else []
-        table.add_row(m.cards, m.combo + (" (bomb)" if m.is_bomb else ""), m.rank_name, str(m.length),
-                      str(m.key), *extra)
-    return table
+        return [m.cards, m.combo + (" (bomb)" if m.is_bomb else ""), m.rank_name, str(m.length), str(m.key), *extra]
+
+    def width(text: str) -> int:
+        return len(text) if text.isascii() else cell_len(text)
+
+    rows = [header, *map(cells, moves)]
+    widths = [max(map(width, column)) for column in zip(*rows)]
+    for row in rows:
+        yield "".join(f" {c}{' ' * (w - width(c))} " for c, w in zip(row, widths))
+
+
+def _print_rows(lines: Iterable[str]) -> None:
+    """Print text lines in chunks, each written as soon as it is made."""
+    chunk: list[str] = []
+    for text in lines:
+        chunk.append(text)
+        if len(chunk) == 2000:
+            click.echo("\n".join(chunk))
+            chunk = []
+    if chunk:
+        click.echo("\n".join(chunk))
 
 
 # ------------------------------------------------------------------ classify, compare, moves
@@ -712,7 +735,7 @@ def classify(spec: str, cards: str | None, wild: str | None, as_json: bool, batc
         console.print(f"{canonical}: not a combo of {v.name}")
         return
     console.print(f"{canonical}: {len(readings)} reading(s)")
-    console.print(_move_rows(readings))
+    _print_rows(_move_rows(readings))
 
 
 @main.command(cls=CardArgsCommand)
@@ -760,12 +783,15 @@ def moves(spec: str, hand: str | None, after: str | None, limit: int, wild: str 
     if as_json:
         emit_json(_moves_answer(v, hand, after, wild))
         return
-    result = v.legal_moves(_some_cards(hand, "--hand"), after=C.parse_cards(after) if after else None,
-                           wild=wild)
+    cards = _some_cards(hand, "--hand")
+    with ExitStack() as stack:
+        if len(cards) > v.rules.max_hand:  # larger than any dealt hand: it may take seconds
+            stack.enter_context(err_console.status(f"listing the plays of a {len(cards)}-card hand"))
+        result = v.legal_moves(cards, after=C.parse_cards(after) if after else None, wild=wild)
     shown = list(result)[:limit] if limit else list(result)
     console.print(f"{len(result)} legal play(s)" + ("; passing is allowed" if result.can_pass else
                                                      "; leading, passing is not allowed"))
-    console.print(_move_rows(shown))
+    _print_rows(_move_rows(shown))
     if limit and len(result) > limit:
         console.print(f"… {len(result) - limit} more")
 
@@ -786,7 +812,7 @@ def demo(spec: str, seed: int) -> None:
     lead = v.legal_moves(hand)
     console.print(styled("[bold]{}[/]  seed {}  hand {}", v.name, seed, hand))
     console.print(f"leading: {len(lead)} legal plays")
-    console.print(_move_rows(sorted(lead, key=lambda m: -m.size)[:12]))
+    _print_rows(_move_rows(sorted(lead, key=lambda m: -m.size)[:12]))
     census = v.census()
     console.print(f"universe: {census.total:,} distinct plays")
 

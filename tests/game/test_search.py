@@ -12,8 +12,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from ddzrules import cards as C
-from ddzrules.moves import Move
 from ddzrules.bots import SearchBot, check_bot, make_bot, parse_bot
+from ddzrules.moves import Move
 from ddzrules.runtime import Game, GameRules
 from ddzrules.simulate import play_game
 from ddzrules.spec import bundled_names

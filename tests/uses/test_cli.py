@@ -372,3 +372,28 @@ def test_a_rebuilt_cache_is_one_warning_line(tmp_path, monkeypatch) -> None:
     assert result.exit_code == 0 and result.stdout == clean.stdout
     assert result.stderr.startswith("warning: ignoring the table cache")
     assert "CacheWarning" not in result.stderr and ".py:" not in result.stderr
+
+
+@pytest.mark.parametrize(("spec", "hand", "wild"), [("hubei-3p", "3344556789TJQKA2XD", None),
+                                                     ("laizi", "3377899TJQ", "7")])
+def test_move_rows_are_laid_out_as_a_rich_table_would(spec: str, hand: str, wild: str | None) -> None:
+    """The plays are printed as text lines made one by one (a full deck with a wild rank
+    lists 452,219 plays: minutes in a rich Table); the layout is the one a rich Table
+    without a box gives, header included."""
+    import io
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from ddzrules import load_variant
+    from ddzrules.cli import _move_rows
+
+    moves = list(load_variant(spec).legal_moves(hand, wild=wild))
+    wilds = any(m.substitution for m in moves)
+    table = Table("cards", "combo", "rank", "length", "key", *(["wilds stand for"] if wilds else []), box=None)
+    for m in moves:
+        table.add_row(m.cards, m.combo + (" (bomb)" if m.is_bomb else ""), m.rank_name, str(m.length), str(m.key),
+                      *([" ".join(f"{a}→{b}" for a, b in m.substitution)] if wilds else []))
+    out = io.StringIO()
+    Console(file=out, width=500, highlight=False, markup=False).print(table)
+    assert list(_move_rows(moves)) == out.getvalue().splitlines()
