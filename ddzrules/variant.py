@@ -43,7 +43,8 @@ if TYPE_CHECKING:  # imported where first used: loading and classifying need nei
 
 #: bump when the cached table format or the enumeration changes
 TABLE_FORMAT = 4
-__all__ = ["TABLE_FORMAT", "TABLE_LIMIT", "CacheWarning", "Census", "Variant", "cache_dir", "load_variant"]
+__all__ = ["TABLE_FORMAT", "TABLE_LIMIT", "CacheWarning", "Census", "Comparison", "Variant", "cache_dir",
+           "load_variant"]
 
 #: universes larger than this are not tabulated; classification falls back to decomposition
 TABLE_LIMIT = 3_000_000
@@ -80,6 +81,29 @@ class Census:
         if self.by_wilds is not None:
             out["readings_by_wilds"] = {str(k): v for k, v in self.by_wilds.items()}
         return out
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Which of two plays may be played on the other (:meth:`Variant.compare`)."""
+
+    a: str
+    b: str
+    a_beats_b: bool
+    b_beats_a: bool
+
+    @property
+    def verdict(self) -> str:
+        """The comparison as a sentence: ``'44 beats 33'``, ``'33 and 4 do not compare'``."""
+        if self.a_beats_b:
+            return f"{self.a} beats {self.b}"
+        if self.b_beats_a:
+            return f"{self.b} beats {self.a}"
+        return f"{self.a} and {self.b} do not compare"
+
+    def to_dict(self) -> dict[str, object]:
+        return {"a": self.a, "b": self.b, "a_beats_b": self.a_beats_b, "b_beats_a": self.b_beats_a,
+                "verdict": self.verdict}
 
 
 class Variant:
@@ -346,6 +370,17 @@ class Variant:
         if not rb:
             raise DdzError(f"{_show(b)} is not a combo of {self.name}")
         return any(x.beats(y) for x in ra for y in rb)
+
+    def compare(self, a: str, b: str, wild: WildLike = None) -> Comparison:
+        """:meth:`beats` both ways for two card strings (canonical in the answer).
+
+        >>> load_variant("hubei-3p").compare("44", "33").verdict
+        '44 beats 33'
+        >>> load_variant("hubei-3p").compare("33", "4").verdict
+        '33 and 4 do not compare'
+        """
+        ca, cb = C.parse_cards(a), C.parse_cards(b)
+        return Comparison(ca, cb, self.beats(ca, cb, wild=wild), self.beats(cb, ca, wild=wild))
 
     def legal_moves(self, hand: CardsLike, after: CardsLike | None = None,
                     wild: WildLike = None) -> LegalMoves:

@@ -518,10 +518,7 @@ def _classify_answer(v: Variant, cards: str, wild: str | None) -> dict[str, Any]
 
 
 def _compare_answer(v: Variant, a: str, b: str, wild: str | None) -> dict[str, Any]:
-    ca, cb = C.parse_cards(a), C.parse_cards(b)
-    ab, ba = v.beats(ca, cb, wild=wild), v.beats(cb, ca, wild=wild)
-    verdict = f"{ca} beats {cb}" if ab else f"{cb} beats {ca}" if ba else f"{ca} and {cb} do not compare"
-    return {"a": ca, "b": cb, "a_beats_b": ab, "b_beats_a": ba, "verdict": verdict}
+    return v.compare(a, b, wild=wild).to_dict()
 
 
 def _moves_answer(v: Variant, hand: str, after: str | None, wild: str | None) -> dict[str, Any]:

@@ -217,9 +217,7 @@ def classify(args: dict[str, Any]) -> dict[str, Any]:
 def compare(args: dict[str, Any]) -> dict[str, Any]:
     v = editor_variant(_text(args))
     a, b, wild = _cards(args, "a"), _cards(args, "b"), _wild(args)
-    ab, ba = v.beats(a, b, wild=wild), v.beats(b, a, wild=wild)
-    verdict = f"{a} beats {b}" if ab else f"{b} beats {a}" if ba else f"{a} and {b} do not compare"
-    return {"a": a, "b": b, "a_beats_b": ab, "b_beats_a": ba, "verdict": verdict}
+    return v.compare(a, b, wild=wild).to_dict()
 
 
 def sheet(args: dict[str, Any]) -> dict[str, Any]:
