@@ -57,6 +57,7 @@ def _worker(conn: Connection, memory_mb: int) -> None:
         from ddzrules.errors import DdzError
         from ddzrules.web.jobs import run
 
+        conn.send(("ready",))  # started and imported: a job's time bound starts after this
         while True:
             try:
                 name, args = conn.recv()
@@ -84,6 +85,10 @@ def _clean(message: str, home: str) -> str:
     return message.replace(home + os.sep, "").replace(home, ".")
 
 
+#: how long a new worker process may take to start and import the package
+STARTUP_SECONDS = 60
+
+
 class Lane:
     """One worker process; :meth:`call` runs a job in it within the time bound."""
 
@@ -103,6 +108,14 @@ class Lane:
         process.start()
         child.close()
         self._process, self._conn = process, parent
+        # a fresh interpreter importing the package: its time is not the first job's
+        try:
+            ready = parent.poll(STARTUP_SECONDS) and parent.recv() == ("ready",)
+        except (EOFError, OSError):
+            ready = False
+        if not ready:
+            self._stop()
+            raise JobError(f"the {self.name} worker did not start within {STARTUP_SECONDS} s", 503)
         return parent
 
     def _stop(self) -> None:
