@@ -36,6 +36,7 @@ from ddzrules.engines import (
     no_wild,
     require_one_deck,
 )
+from ddzrules.errors import DdzError
 
 INSTALL = "pip install 'ddzrules[rlcard]'"
 RANKS = "3456789TJQKA2XD"
@@ -75,6 +76,11 @@ def canonical(cards: str) -> str:
         raise ValueError(f"{cards!r}: {e.args[0]!r} is not a card of {RANKS}") from None
 
 
+_HALF_READ = ("RLCard's data files (rlcard/games/doudizhu/jsondata/) were read incomplete: RLCard "
+              "unpacks them at its first import and another process was doing so at the same time. "
+              "Import it once alone (python -c 'import rlcard.games.doudizhu.utils') and run again.")
+
+
 class RLCardEngine:
     """RLCard 1.2.0's Dou Dizhu (``pip install 'ddzrules[rlcard]'``). No options."""
 
@@ -89,6 +95,8 @@ class RLCardEngine:
         except ImportError as e:
             raise ImportError(f"the rlcard engine drives RLCard 1.2.0, which cannot be imported "
                               f"({e}); install it with: {INSTALL}") from e
+        except ValueError:  # a half-written JSON data file (json.JSONDecodeError)
+            raise DdzError(_HALF_READ) from None
         try:
             version = metadata.version("rlcard")
         except metadata.PackageNotFoundError:  # pragma: no cover - a source checkout
@@ -101,15 +109,15 @@ class RLCardEngine:
         self._card_type: dict[str, list[list[str]]] = utils.CARD_TYPE[0]
         self._type_card: dict[str, dict[str, list[str]]] = utils.TYPE_CARD
         self._action_space: list[str] = list(utils.ID_2_ACTION)
-        letters = set(RANKS.translate(TO_RLCARD))
-        if len(self._action_space) < 2 or not all(a == "pass" or set(a) <= letters for a in self._action_space):
-            # RLCard unzips its data files at its first import; a process importing it
-            # while another unzips them reads them half-written (seen under pytest -n 2)
-            raise ImportError("RLCard's data files (rlcard/games/doudizhu/jsondata/) were read "
-                              "incomplete: RLCard unpacks them at its first import and another "
-                              "process was doing so at the same time. Import it once alone "
-                              "(python -c 'import rlcard.games.doudizhu.utils') and run again.")
         self._num_actions: int = DoudizhuGame.get_num_actions()
+        letters = set(RANKS.translate(TO_RLCARD))
+        # RLCard unzips its data files at its first import; a process importing it while
+        # another unzips them reads them half-written (seen under pytest -n 2): a prefix
+        # of the one-line action space, or bytes that are no cards. (In RLCard 1.2.0 the
+        # action count is a constant that the whole file matches.)
+        if len(self._action_space) != self._num_actions or not all(
+                a == "pass" or set(a) <= letters for a in self._action_space):
+            raise DdzError(_HALF_READ)
         self._notes = FindingNotes(WITNESSES)
         self._readings: dict[str, tuple[Reading, ...] | None] | None = None  # on first classify
         self._matrix: Any = None  # the action space as counts, built on the first lead
@@ -308,11 +316,6 @@ class RLCardEngine:
             self._notes.add("CARD_TYPE and TYPE_CARD differ",
                             "{n:,} (play, type, weight) entries in one of RLCard's two type tables "
                             "but not the other", f"{p} {t} {w}", _play_key(p))
-        if self._num_actions != len(self._action_space):
-            self._notes.add("action count differs", "DoudizhuGame.get_num_actions() is not the "
-                            "size of RLCard's action space (pass included)",
-                            f"get_num_actions() = {self._num_actions}, "
-                            f"action space {len(self._action_space)}", (0,))
         by_combo: Counter[str] = Counter()
         for a in distinct:
             for type_name, _ in self._card_type.get(a, ()):

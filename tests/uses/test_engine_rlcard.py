@@ -228,10 +228,15 @@ def test_on_douzero_plays_only_the_kicker_policies_differ(engine: RLCardEngine, 
 
 def test_half_unpacked_data_files_are_refused_clearly(rlcard: Variant, monkeypatch: pytest.MonkeyPatch) -> None:
     """RLCard unzips its data files at its first import: read while another process
-    unzips them, its action space holds bytes that are no cards (CI once saw '\\x00')."""
+    unzips them, its one-line action space is cut short or holds bytes that are no cards
+    (CI once saw '\x00'). Either is refused with a message saying what happened."""
     from rlcard.games.doudizhu import utils
 
-    monkeypatch.setattr(utils, "ID_2_ACTION", ["33", "\x00\x00"])
-    with pytest.raises(ImportError, match="read incomplete") as info:
-        RLCardEngine(manifest(rlcard), {})
-    assert "\x00" not in str(info.value)
+    from ddzrules.engines import EngineError
+
+    whole = list(utils.ID_2_ACTION)
+    for damaged in (whole[:5000], [*whole[:-1], "\x00\x00"]):
+        monkeypatch.setattr(utils, "ID_2_ACTION", damaged)
+        with pytest.raises(EngineError, match="read incomplete") as info:
+            open_engine("rlcard", manifest(rlcard), {})
+        assert "\x00" not in str(info.value) and "not installed" not in str(info.value)
