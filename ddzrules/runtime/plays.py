@@ -128,7 +128,23 @@ class PlayLister:
             self._fast = fast
             if fast is not False:
                 self._by_position = [_SeatActions(s, fast.moves) for s in range(len(self.passes))]
+                self._keep_actions(fast.moves)
         return fast
+
+    def _keep_actions(self, moves: tuple[Move, ...]) -> None:
+        """The actions made before the index was there (by move, through
+        Variant.legal_moves) filed under their positions, so that a play stays the very
+        same Action object when the lister switches to the index."""
+        if not any(self._by_move):
+            return
+        position = {id(m): i for i, m in enumerate(moves)}
+        for seat, table in enumerate(self._by_move):
+            index = self._by_position[seat]
+            for move_id, action in table.items():
+                i = position.get(move_id)
+                if i is not None and action.move is moves[i]:
+                    index[i] = action
+                    index.rev[id(action)] = i
 
     def positions(self, hand: list[int], prev: Move | None) -> list[int] | None:
         """The positions of the hand's legal plays in the variant's listing order, as

@@ -143,7 +143,11 @@ def _shuttle_move(shuttle: Variant) -> Move:
     return move
 
 
-def test_a_move_of_another_variant_that_is_no_play_here_is_refused(hubei, shuttle):
+@pytest.mark.parametrize("indexed", [False, True])
+def test_a_move_of_another_variant_that_is_no_play_here_is_refused(shuttle, indexed):
+    hubei = ddzrules.load_variant("hubei-3p")  # fresh: it enumerates its first hands unless indexed
+    if indexed:
+        hubei.fast_index()
     move = _shuttle_move(shuttle)  # 太空梭: no combo of hubei-3p
     # was ValueError: 'shuttle' is not in list (in the fast path and in the enumeration)
     for hand in ("3334445556667778889", "33344455566677788899TTJJQQKKAA22XD"):

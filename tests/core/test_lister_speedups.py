@@ -152,3 +152,33 @@ def test_a_game_lists_the_same_actions_before_and_after_the_index() -> None:
     late = GameRules.load("hubei-3p")
     assert late.variant.built_fast_index is None
     assert actions_of(late, prebuilt=False) == actions_of(GameRules.load("hubei-3p"), prebuilt=True)
+
+
+def test_a_play_stays_the_same_action_when_the_index_comes() -> None:
+    """The runtime makes one Action per (seat, play), reused by every game of the rules:
+    the actions made before the variant had its index are the ones listed after."""
+    from ddzrules.runtime import GameRules
+
+    rules = GameRules.load("hubei-3p")
+    assert rules.variant.built_fast_index is None
+
+    def at_play(seed: int) -> list[object]:
+        game = rules.new_game(seed=seed, landlord=0)
+        rng = random.Random(seed)
+        seen = []
+        for _ in range(12):
+            if game.over:
+                break
+            legal = game.legal_actions()
+            seen.extend(legal)
+            game.apply(legal[rng.randrange(len(legal))])
+        return seen
+
+    before = [at_play(seed) for seed in range(4)]
+    rules.variant.fast_index()
+    after = [at_play(seed) for seed in range(4)]
+    assert rules.play_lister.positions([1, 1, 1] + [0] * 12, None) is not None  # the index is read now
+    assert before == after
+    plays = [(a, b) for xs, ys in zip(before, after) for a, b in zip(xs, ys)
+             if getattr(a, "kind", None) == "play"]
+    assert plays and all(a is b for a, b in plays)
