@@ -15,7 +15,7 @@ import struct
 import sys
 from array import array
 from bisect import bisect_left
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from ddzrules import cache
 from ddzrules import cards as C
 from ddzrules.cache import CacheWarning, cache_dir
-from ddzrules.compiler import Rules, Shape, compile_spec
+from ddzrules.compiler import Rules, Shape, compile_spec, max_enumeration
 from ddzrules.errors import DdzError, brief
 from ddzrules.moves import LEGAL_MOVES, LegalMoves, Move, make_moves
 from ddzrules.spec import Spec, load_spec, mark_checked
@@ -215,14 +215,27 @@ class Variant:
     def ensure_table(self) -> None:
         if self._tabulated is not None:
             return
-        rows = _load_cached(self.rules)
-        if rows is None:
-            built = self._universe_idents()
-            if built is not None:
-                rows = _Rows.build(*built)
-                _store_cached(self.rules, rows)
+        if cache.enabled():
+            rows = _load_cached(self.rules)
+            if rows is None:
+                rows = self._build_rows()
+                if rows is not None:
+                    _store_cached(self.rules, rows)
+        else:  # no disk cache (the playground's drafts): this process's own tables
+            key = _table_key(self.rules)
+            if key in _TABLES:
+                rows = _TABLES[key]
+                _TABLES.move_to_end(key)
+            else:
+                rows = _TABLES[key] = self._build_rows()
+                while len(_TABLES) > TABLES_KEPT:
+                    _TABLES.popitem(last=False)
         self._rows = rows
         self._tabulated = rows is not None
+
+    def _build_rows(self) -> _Rows | None:
+        built = self._universe_idents()
+        return None if built is None else _Rows.build(*built)
 
     def _readings(self, packed: int) -> tuple[Move, ...]:
         """The readings of a packed count from the table (its Moves made on first use),
@@ -876,6 +889,22 @@ def _load_cached(rules: Rules) -> _Rows | None:
 def _store_cached(rules: Rules, rows: _Rows) -> None:
     if cache.enabled():
         cache.store(_cache_name(rules), rows.encode(rules.content_hash))
+
+
+#: with the disk cache off, the universe tables this process has built (None: not
+#: tabulated), by what they are made of: the playground validates each keystroke of a
+#: draft with the cache off, and a draft whose combos did not change reads its table here
+#: instead of enumerating it again (memory leaves nothing behind). Never modified.
+_TABLES: OrderedDict[tuple[Any, ...], _Rows | None] = OrderedDict()
+#: how many of them are kept (least recently used out); a table is a few MB
+TABLES_KEPT = 8
+
+
+def _table_key(rules: Rules) -> tuple[Any, ...]:
+    """What a universe table depends on, compared by value (the compiled shapes and combos
+    are frozen dataclasses), and the limits it was built under: equal keys, equal tables."""
+    return (tuple(rules.deck), rules.max_hand, tuple(rules.combos), tuple(rules.shapes), rules.stand_for,
+            TABLE_LIMIT, max_enumeration())
 
 
 class _TooBig(Exception):
