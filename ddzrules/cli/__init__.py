@@ -463,8 +463,9 @@ def census(spec: str, wild: str | None, as_json: bool) -> None:
 
 def _move_rows(moves: list[Move]) -> Iterator[str]:
     """The plays as aligned text lines, a header first (the columns of a rich Table
-    without a box: each cell padded by a space), made as they are printed: a full deck
-    with a wild rank lists 452,219 plays, which a rich Table takes minutes to lay out."""
+    without a box: each cell padded by a space; no wrapping to the terminal's width): a
+    full deck with a wild rank lists 452,219 plays, which a rich Table takes minutes to
+    lay out. :func:`_print_rows` writes them in chunks."""
     wild = any(m.substitution for m in moves)
     header = ["cards", "combo", "rank", "length", "key", *(["wilds stand for"] if wild else [])]
 

@@ -1191,8 +1191,9 @@ class Game:
                 return list(hand)
             return C.counts_of(C.parse_ranks(self.seen_hand(s)))
         # what ``seat`` saw go in (a card turned face up, a shown kitty the landlord took)
-        # less what ``s`` has played since: at least that many are still there. Never the
-        # hand's own counts: that would tell ``seat`` what it cannot see.
+        # less what ``s`` has played since: at least that many are still there. Not read
+        # off the hand's counts, which would tell ``seat`` what it cannot see (the bound
+        # by the hand below changes nothing while cards leave a hand only by plays).
         seen = [0] * n
         if self._face_up is not None and self._face_up[0] == s:
             seen[self._face_up[1]] += 1

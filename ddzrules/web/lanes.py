@@ -115,7 +115,8 @@ class Lane:
             ready = False
         if not ready:
             self._stop()
-            raise JobError(f"the {self.name} worker did not start within {STARTUP_SECONDS} s", 503)
+            raise JobError(f"the {self.name} worker did not start (within {STARTUP_SECONDS} s; "
+                           "the server's log says why if it failed)", 503)
         return parent
 
     def _stop(self) -> None:
