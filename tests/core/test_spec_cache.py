@@ -407,3 +407,40 @@ def test_an_error_after_a_warm_load_has_its_position(cache: Path, specs: Path) -
         assert str(warm.spec.problem(path, "x", (1, 2))) == str(cold.spec.problem(path, "x", (1, 2)))
     assert "child.yaml:4:" in str(warm.spec.problem(("combos", "pair_chain"), "x"))
     assert "base.yaml:" in str(warm.spec.problem(("combos", "pair"), "x"))
+
+
+def test_with_the_cache_off_a_table_is_kept_in_memory_by_what_it_is_made_of(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The playground validates drafts with the disk cache off: a draft whose combos did
+    not change reads its universe table from memory; a changed combo, deck or limit makes
+    a new one; nothing is written to disk."""
+    from ddzrules import cache as cache_module
+    from ddzrules import variant as variant_module
+
+    built: list[str] = []
+    real = variant_module.Variant._universe_idents
+
+    def counted(self: variant_module.Variant) -> object:
+        built.append(self.name)
+        return real(self)
+
+    monkeypatch.setattr(variant_module.Variant, "_universe_idents", counted)
+    monkeypatch.setattr(variant_module, "_TABLES", variant_module.OrderedDict())
+    (tmp_path / "base.yaml").write_text(PARENT, "utf-8")
+    drafts = {
+        "a": "name: a\nextends: base.yaml\n",
+        "b": "name: b\nextends: base.yaml\ntitle: {en: B}\n",  # other words, the same combos
+        "c": "name: c\nextends: base.yaml\ncombos:\n  pairs: \"2{3..} in 3..A\"\n",  # one combo more
+    }
+    with cache_module.disabled():
+        answers = {}
+        for name, text in drafts.items():
+            (tmp_path / f"{name}.yaml").write_text(text, "utf-8")
+            v = ddzrules.load_variant(tmp_path / f"{name}.yaml")
+            answers[name] = (v.census().total, [m.cards for m in v.legal_moves("334455XD")])
+        monkeypatch.setattr(variant_module, "TABLE_LIMIT", 10)  # a limit is part of the key
+        assert ddzrules.load_variant(tmp_path / "a.yaml").census().total == answers["a"][0]
+    assert built == ["a", "c", "a"]
+    assert answers["a"] == answers["b"] and answers["c"][0] > answers["a"][0]
+    assert "334455" in answers["c"][1] and "334455" not in answers["a"][1]
+    assert not any(tmp_path.glob("**/*.bin"))
