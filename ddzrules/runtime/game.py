@@ -29,7 +29,7 @@ from ddzrules.runtime.checks import (
     raised_text,
 )
 from ddzrules.runtime.loading import PluginRegistry, default_registry, implemented_hooks
-from ddzrules.runtime.plays import PlayLister, is_listed
+from ddzrules.runtime.plays import PlayLister, is_listed, universe_positions
 from ddzrules.runtime.values import (
     Action,
     MatchInfo,
@@ -1421,6 +1421,19 @@ class Game:
             return list(out)
         assert self._current is not None
         return self._phase_call("options")  # a list of its own (see _check_options)
+
+    def legal_listing(self) -> tuple[list[Action], tuple[tuple[Move, ...], list[int]] | None]:
+        """:meth:`legal_actions`, and where the plays among them were listed in the
+        variant's fast index (:attr:`Variant.built_fast_index`) the index's Moves in listing
+        order with the positions of those plays, ascending (the pass, when legal, is the
+        last action and has no position); else None (outside the play phase, wild cards
+        held, a plugin's restriction, the index not built yet). For callers that map plays
+        to ids of their own in bulk (the batched environment)."""
+        actions = self.legal_actions()
+        cached = self._legal_cache  # the listing legal_actions just read or made
+        if self.phase != "play" or cached is None:
+            return actions, None
+        return actions, universe_positions(cached[2])
 
     def _play_state(self) -> tuple[Any, ...]:
         """What the play phase's legal actions depend on (a hand set by hand included)."""

@@ -87,6 +87,16 @@ def is_listed(action: Action, out: list[Action], proof: Any) -> bool:
     return i < len(positions) and positions[i] == p
 
 
+def universe_positions(proof: Any) -> tuple[tuple[Move, ...], list[int]] | None:
+    """The plays a listing's ``proof`` (see :func:`is_listed`) holds as positions in the
+    variant's fast index: (its Moves in listing order, the positions ascending) when the
+    hand was listed there (natural cards), else None (listed another way: wild cards walked
+    or by table, a restriction, before the index was built)."""
+    if proof is None or type(proof[0]) is not _SeatActions:
+        return None
+    return proof[0].moves, proof[1]
+
+
 class PlayLister:
     """The play phase's legal actions of one :class:`GameRules`, made fast: the hand's
     counts go to the variant's lister as they are (no card list to count again), and

@@ -175,14 +175,14 @@ def test_laizi_plays_are_ids_of_what_they_stand_for() -> None:
         ids = raw._legal
         # every legal play has an id; each id's action reads as the id's play
         for a in legal:
-            i = raw._index(a)
+            i = raw.action_id(a)
             assert i in ids
             if a.move is not None:
                 assert play_key(a.move) == play_key(raw.action_list[i])
         for i, a in ids.items():
             if a.move is None:
                 continue
-            same = [b for b in legal if b.move is not None and raw._index(b) == i]
+            same = [b for b in legal if b.move is not None and raw.action_id(b) == i]
             replaced = [sum(x != y for x, y in b.move.substitution) for b in same]
             # the kept one uses the fewest wild cards as other ranks
             assert sum(x != y for x, y in a.move.substitution) == min(replaced)
@@ -195,7 +195,7 @@ def test_wild_play_reading_is_what_it_stands_for() -> None:
     v = load_variant("laizi")
     m = next(m for m in v.classify("44556" + "7", wild="7") if m.combo == "pair_chain")
     assert play_key(m) == play_key(next(x for x in v.classify("445566") if x.combo == "pair_chain"))
-    assert e.describe(e._index(type("A", (), {"kind": "play", "move": m})())) == "play 445566 (pair_chain)"
+    assert e.describe(e.action_id(type("A", (), {"kind": "play", "move": m})())) == "play 445566 (pair_chain)"
 
 
 def test_observation_has_bids_history_and_shown_hands() -> None:

@@ -87,9 +87,9 @@ from ddzrules import cache
 from ddzrules import cards as C
 from ddzrules.compiler import Shape
 from ddzrules.errors import DdzError, brief
-from ddzrules.errors import IllegalActionError as IllegalActionError  # noqa: PLC0414 - re-exported: it lived here
-from ddzrules.errors import NotResetError as NotResetError  # noqa: PLC0414 - re-exported: it lived here
-from ddzrules.errors import SeedError as SeedError  # noqa: PLC0414 - re-exported: it lived here
+from ddzrules.errors import IllegalActionError as IllegalActionError
+from ddzrules.errors import NotResetError as NotResetError
+from ddzrules.errors import SeedError as SeedError
 from ddzrules.moves import Move
 from ddzrules.runtime import Action, Game, GameRules, PluginRegistry, load_plugin_class
 
@@ -347,7 +347,7 @@ def _replaced(move: Move) -> int:
     return sum(1 for wild, stands_for in move.substitution if wild != stands_for)
 
 
-def _counts(cards: str) -> list[int]:
+def counts_of_text(cards: str) -> list[int]:
     """The counts per rank of a canonical card string (one letter a card)."""
     return C.counts_of(C.RANKS.index(c) for c in cards) if cards else [0] * NUM_RANKS
 
@@ -489,7 +489,7 @@ class raw_env(AECEnv):
         self._tables()
         game = self.game
         if game is not None and not game.over:  # the actions of the unpickled rules' own lister
-            self._legal = self._legal_by_id(game.legal_actions())
+            self._legal = self.legal_by_id(game.legal_actions())
             self._legal_ids = np.fromiter(self._legal, np.int64, len(self._legal))
 
     def _started(self, what: str) -> Game:
@@ -525,8 +525,8 @@ class raw_env(AECEnv):
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._after_action()
 
-    def _index(self, action: Action) -> int:
-        """The action id of a runtime action."""
+    def action_id(self, action: Action) -> int:
+        """The action id of a runtime action (a DdzError for one the table lacks)."""
         if action.kind == "pass":
             return 0
         if action.kind == "play":
@@ -549,13 +549,23 @@ class raw_env(AECEnv):
                            "action id (a bug of the environment's action table)")
         return i
 
-    def _legal_by_id(self, actions: list[Action]) -> dict[int, Action]:
-        """The legal actions by id. Plays with wild cards that stand for the same cards in
+    def play_id(self, move: Move) -> int:
+        """The action id of a play: that of its reading and the cards it stands for
+        (:func:`play_key`); a DdzError for a play the table lacks."""
+        i = self._play_ids.get(play_key(move))
+        if i is None:
+            raise DdzError(f"{self.rules.variant.name}: the play {move.cards} ({move.combo}) has no "
+                           "action id (a bug of the environment's action table)")
+        return i
+
+    def legal_by_id(self, actions: list[Action]) -> dict[int, Action]:
+        """The legal actions by id (of the runtime's ``actions``, as the mask marks them; the
+        batched environment, :mod:`ddzrules.env.batch`, maps its tables' actions with it too). Plays with wild cards that stand for the same cards in
         the same reading share an id; the one kept uses the fewest wild cards as other
         ranks (the hand's natural cards first), the first listed on a tie."""
         out: dict[int, Action] = {}
         for a in actions:
-            i = self._index(a)
+            i = self.action_id(a)
             kept = out.get(i)
             if kept is None or (a.move is not None and kept.move is not None
                                 and _replaced(a.move) < _replaced(kept.move)):
@@ -576,7 +586,7 @@ class raw_env(AECEnv):
                 self.infos[a] = {"scores": list(scores)}
             self.agent_selection = self.agents[0]
             return
-        self._legal = self._legal_by_id(game.legal_actions())
+        self._legal = self.legal_by_id(game.legal_actions())
         self._legal_ids = np.fromiter(self._legal, np.int64, len(self._legal))
         seat = game.to_act
         assert seat is not None
@@ -693,7 +703,7 @@ class raw_env(AECEnv):
         rel = self._relative[me]  # relative index of each absolute seat, then n for "none"
         one_hot = self._eye
         hand = np.array(game.hand_counts(me)[:NUM_RANKS] if game.visible_dealt is None
-                        else _counts(game.view(me).hand), np.int8)
+                        else counts_of_text(game.view(me).hand), np.int8)
         wild_text = game.public.get("wild") if self.wild_ranks else None
         if not wild_text:
             wild = self._wild_eye[NUM_RANKS]
@@ -714,7 +724,7 @@ class raw_env(AECEnv):
         shown = np.zeros((n, NUM_RANKS), np.int8)
         for s in game.shown_hands:
             if s != me:
-                shown[rel[s]] = _counts(game.seen_hand(s))
+                shown[rel[s]] = counts_of_text(game.seen_hand(s))
         window = slice(self._hist_end - self.history_len, self._hist_end)
         seats = self._hist_seats[window]
         history_seat = one_hot[np.where(seats < 0, n, rel[np.maximum(seats, 0)])]
@@ -843,7 +853,7 @@ class SingleAgentEnv(gymnasium.Env):
             assert seat is not None
             legal = list(aec._legal.values())
             chosen = self._bots[seat].act(game.view(seat), legal)
-            aec.step(aec._index(chosen))
+            aec.step(aec.action_id(chosen))
 
     def _obs(self) -> dict[str, Any]:
         return self.aec.observe(self.agent)

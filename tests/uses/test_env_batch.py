@@ -1,0 +1,190 @@
+"""The batched environment (ddzrules.env.batch.BatchEnv): each table's row is what the AEC
+environment (the oracle) observes in the same game after the same actions, field by
+field; rewards, the next deal, seeds, refused actions that change nothing."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+pytest.importorskip("pettingzoo")
+np = pytest.importorskip("numpy")
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ddzrules.env import IllegalActionError, NotResetError, env
+from ddzrules.env.batch import MAX_TABLES, BatchEnv
+from ddzrules.errors import DdzError
+
+#: landlord tables of 3 and 4 seats, wild cards (one and two ranks), a card dealt face
+#: up, 明牌 among the call-rob actions, a table without a landlord, two players
+SPECS = ["hubei-3p", "laizi", "tiandi-laizi", "faceup-3p", "qiangdizhu", "paodekuai", "erren",
+         "hubei-4p-2deck"]
+
+
+def aec_at(spec: str, seed: int):
+    e = env(spec)
+    e.reset(seed=seed)
+    return e
+
+
+def assert_rows_match(batch: BatchEnv, obs: dict, aecs: list) -> None:
+    """Row i of the batch's observation is the AEC environment's observation of table i."""
+    for i, e in enumerate(aecs):
+        u = e.unwrapped
+        agent = u.agent_selection
+        assert int(obs["to_act"][i]) == u.possible_agents.index(agent)
+        want = u.observe(agent)
+        for key, value in want["observation"].items():
+            assert obs[key].dtype == value.dtype, key
+            assert np.array_equal(obs[key][i], value), (key, i)
+        assert np.array_equal(obs["action_mask"][i], want["action_mask"])
+        assert batch.legal_ids(i) == sorted(np.flatnonzero(want["action_mask"]).tolist())
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_each_row_is_the_aec_observation_of_the_same_game(spec: str) -> None:
+    batch = BatchEnv(spec, num_tables=3)
+    obs = batch.reset(seed=11)
+    aecs = [aec_at(spec, s) for s in batch.seeds]
+    rng = np.random.default_rng(2)
+    ended = 0
+    for _ in range(160):
+        assert_rows_match(batch, obs, aecs)
+        actions = batch.sample(rng)
+        for i, e in enumerate(aecs):
+            e.step(int(actions[i]))
+        seeds_before = list(batch.seeds)
+        obs, rewards, terminated, info = batch.step(actions)
+        assert rewards.shape == (3, batch.n) and rewards.dtype == np.float32
+        finished = {i: (seed, scores) for i, seed, scores in info["finished"]}
+        for i, e in enumerate(aecs):
+            u = e.unwrapped
+            if u.game.over:
+                ended += 1
+                assert terminated[i] and finished[i] == (seeds_before[i], list(u.game.scores))
+                assert rewards[i].tolist() == [u.rewards[a] for a in u.possible_agents]
+                assert batch.seeds[i] != seeds_before[i]
+                aecs[i] = aec_at(spec, batch.seeds[i])  # the next game dealt at that table
+            else:
+                assert not terminated[i] and not rewards[i].any() and i not in finished
+    assert ended >= 1  # the tables went through a game's end and the next deal
+
+
+def test_rows_match_with_the_lister_index_built_first() -> None:
+    """The plays the runtime lists in the variant's fast index map to ids in bulk: the
+    same ids as the AEC environment's own mapping, with the index built from the start."""
+    batch = BatchEnv("hubei-3p", num_tables=4)
+    assert batch.rules.variant.fast_index()
+    obs = batch.reset(seed=5)
+    aecs = [aec_at("hubei-3p", s) for s in batch.seeds]
+    rng = random.Random(3)
+    for _ in range(60):
+        assert_rows_match(batch, obs, aecs)
+        actions = batch.sample(rng)
+        for i, e in enumerate(aecs):
+            e.step(int(actions[i]))
+        obs, _, terminated, _ = batch.step(actions)
+        for i in np.flatnonzero(terminated):
+            aecs[i] = aec_at("hubei-3p", batch.seeds[i])
+
+
+def test_normalize_divides_the_scores_by_the_stake() -> None:
+    batch = BatchEnv("hubei-3p", num_tables=2, normalize=True)
+    batch.reset(seed=1)
+    rng = np.random.default_rng(1)
+    while True:
+        _, rewards, terminated, info = batch.step(batch.sample(rng))
+        if info["finished"]:
+            break
+    i, seed, scores = info["finished"][0]
+    game = batch.rules.new_game(seed=seed)
+    assert terminated[i] and scores and any(scores)
+    # the stake of that game is what divides: the rewards are the scores' proportions
+    ratio = [r / s for r, s in zip(rewards[i].tolist(), scores) if s]
+    assert len({round(x, 6) for x in ratio}) == 1 and 0 < ratio[0] <= 1
+    assert game.seed == seed
+
+
+def test_the_same_seed_gives_the_same_games() -> None:
+    def run(seed: int) -> list:
+        batch = BatchEnv("laizi", num_tables=4)
+        obs = batch.reset(seed=seed)
+        rng = np.random.default_rng(7)
+        out = [batch.seeds[:], obs["hand"].copy()]
+        for _ in range(40):
+            obs, rewards, _, info = batch.step(batch.sample(rng))
+            out += [obs["history"].copy(), obs["action_mask"].copy(), rewards, info["finished"]]
+        return out
+
+    a, b, c = run(3), run(3), run(4)
+    assert all(np.array_equal(x, y) if isinstance(x, np.ndarray) else x == y for x, y in zip(a, b))
+    assert a[0] != c[0]
+
+
+def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
+    batch = BatchEnv("hubei-3p", num_tables=3)
+    obs = batch.reset(seed=9)
+    before = {k: v.copy() for k, v in obs.items()}
+    histories = [len(g.history) for g in batch.games]
+    good = batch.sample(random.Random(0))
+    legal = batch.legal_ids(1)
+    bad_id = next(a for a in range(batch.num_actions) if a not in legal)
+    cases = [
+        (np.array([good[0], bad_id, good[2]]), "table 1: action"),
+        (np.array([good[0], good[1], batch.num_actions]), "out of range"),
+        (np.array([good[0], good[1], -1]), "out of range"),
+        (good[:2], "shape (3,)"),
+        (good.astype(np.float64), "integer"),
+    ]
+    for actions, words in cases:
+        with pytest.raises(IllegalActionError, match=re.escape(words)) as info:
+            batch.step(actions)
+        assert "nothing was applied" in str(info.value) or "integer" in str(info.value)
+        assert [len(g.history) for g in batch.games] == histories  # no table moved
+    assert np.array_equal(batch._observe()["action_mask"], before["action_mask"])
+    obs, *_ = batch.step(good)  # and the legal actions still play
+    assert [len(g.history) for g in batch.games] != histories
+
+
+def test_the_mask_is_a_read_only_view_and_other_arrays_are_new() -> None:
+    batch = BatchEnv("hubei-3p", num_tables=2)
+    obs = batch.reset(seed=1)
+    with pytest.raises(ValueError):
+        obs["action_mask"][0, 0] = 1
+    hand = obs["hand"]
+    hand[:] = 0  # the caller's to change
+    obs2, *_ = batch.step(batch.sample(random.Random(1)))
+    assert obs2["hand"] is not hand and obs2["hand"].any()
+
+
+def test_bad_construction_and_order_of_calls() -> None:
+    for bad in (0, -1, MAX_TABLES + 1, 2.0, True, "4"):
+        with pytest.raises(DdzError, match="num_tables"):
+            BatchEnv("hubei-3p", num_tables=bad)  # type: ignore[arg-type]
+    batch = BatchEnv("hubei-3p", num_tables=2)
+    with pytest.raises(NotResetError):
+        batch.step(np.zeros(2, np.int64))
+    with pytest.raises(NotResetError):
+        batch.sample(random.Random(0))
+    with pytest.raises(DdzError):
+        BatchEnv("no-such-spec")
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), tables=st.integers(1, 6), spec=st.sampled_from(["hubei-3p", "laizi", "paodekuai"]))
+def test_sampled_actions_are_always_legal_and_games_end(seed: int, tables: int, spec: str) -> None:
+    batch = BatchEnv(spec, num_tables=tables)
+    obs = batch.reset(seed=seed)
+    rng = random.Random(seed)
+    ended = 0
+    for _ in range(300):
+        actions = batch.sample(rng)
+        assert (obs["action_mask"][np.arange(tables), actions] == 1).all()
+        assert obs["action_mask"].sum(axis=1).tolist() == [len(batch.legal_ids(i)) for i in range(tables)]
+        obs, _, terminated, _ = batch.step(actions)
+        ended += int(terminated.sum())
+    assert ended >= 1
