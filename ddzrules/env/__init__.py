@@ -419,7 +419,8 @@ class raw_env(AECEnv):
     #: pickle leaves it out and the unpickled environment derives it again
     _TABLES: ClassVar[frozenset[str]] = frozenset({
         "action_list", "_play_ids", "_other_ids", "bid_columns", "_bid_ids", "wild_ranks", "_zeros",
-        "_eye", "_wild_eye", "_phase_eye", "_orders", "_relative"})
+        "_eye", "_wild_eye", "_phase_eye", "_orders", "_relative", "_position_ids",
+        "_seat_rows"})
     #: memos a copy starts afresh (or, keyed by objects both share, from a copy)
     _MEMOS: ClassVar[frozenset[str]] = frozenset({"_obs_memo", "_row_memo", "_by_move"})
     # the running tallies of the game's history (set by _reset_tallies, kept by _sync)
@@ -452,12 +453,17 @@ class raw_env(AECEnv):
         self.bid_columns: list[ActionKey] = [("pass", None), *others]
         self._bid_ids = {a: i for i, a in enumerate(self.bid_columns)}
         self.wild_ranks = _wild_ranks(rules)
+        #: (the variant's fast index's Moves, the action id of each): see position_ids
+        self._position_ids: tuple[tuple[Move, ...], np.ndarray] | None = None
         self._zeros = _frozen(np.zeros(NUM_RANKS, np.int8))
         self._eye = _frozen(np.eye(n + 1, dtype=np.int8))
         self._wild_eye = _frozen(np.eye(NUM_RANKS + 1, dtype=np.int8))
         self._phase_eye = _frozen(np.eye(len(PHASES), dtype=np.int8))
         self._orders = [np.array([(me + k) % n for k in range(n)]) for me in range(n)]
         self._relative = [np.array([(s - me) % n for s in range(n)] + [n]) for me in range(n)]
+        # per observer, the one-hot row of each absolute seat, then (index -1: a history
+        # row's seat -1) of no seat
+        self._seat_rows = [_frozen(self._eye[self._relative[me]]) for me in range(n)]
 
     # ------------------------------------------------------------------ copies
     # copy.deepcopy: an independent environment (its game, generator, tallies, spaces and
@@ -489,7 +495,7 @@ class raw_env(AECEnv):
         self._tables()
         game = self.game
         if game is not None and not game.over:  # the actions of the unpickled rules' own lister
-            self._legal = self.legal_by_id(game.legal_actions())
+            self._legal = self.legal_of(game)
             self._legal_ids = np.fromiter(self._legal, np.int64, len(self._legal))
 
     def _started(self, what: str) -> Game:
@@ -558,6 +564,27 @@ class raw_env(AECEnv):
                            "action id (a bug of the environment's action table)")
         return i
 
+    def legal_of(self, game: Game) -> dict[int, Action]:
+        """The legal actions of ``game``'s seat to act by id (:meth:`legal_by_id`); the plays
+        the runtime listed in the variant's fast index (natural cards: no two share an id)
+        are mapped by their positions in one NumPy gather (:meth:`position_ids`)."""
+        actions, listed = game.legal_listing()
+        if listed is None:
+            return self.legal_by_id(actions)
+        moves, positions = listed
+        ids = self.position_ids(moves)[positions].tolist()
+        if len(actions) > len(positions):  # the pass, listed last
+            ids.append(0)
+        return dict(zip(ids, actions))
+
+    def position_ids(self, moves: tuple[Move, ...]) -> np.ndarray:
+        """The action id of each play of the variant's fast index (``moves``, its Moves in
+        listing order: see ``Game.legal_listing``), made once per index."""
+        got = self._position_ids
+        if got is None or got[0] is not moves:
+            got = self._position_ids = (moves, np.array([self.play_id(m) for m in moves], np.int64))
+        return got[1]
+
     def legal_by_id(self, actions: list[Action]) -> dict[int, Action]:
         """The legal actions by id (of the runtime's ``actions``, as the mask marks them; the
         batched environment, :mod:`ddzrules.env.batch`, maps its tables' actions with it too). Plays with wild cards that stand for the same cards in
@@ -586,7 +613,7 @@ class raw_env(AECEnv):
                 self.infos[a] = {"scores": list(scores)}
             self.agent_selection = self.agents[0]
             return
-        self._legal = self.legal_by_id(game.legal_actions())
+        self._legal = self.legal_of(game)
         self._legal_ids = np.fromiter(self._legal, np.int64, len(self._legal))
         seat = game.to_act
         assert seat is not None
@@ -726,8 +753,7 @@ class raw_env(AECEnv):
             if s != me:
                 shown[rel[s]] = counts_of_text(game.seen_hand(s))
         window = slice(self._hist_end - self.history_len, self._hist_end)
-        seats = self._hist_seats[window]
-        history_seat = one_hot[np.where(seats < 0, n, rel[np.maximum(seats, 0)])]
+        history_seat = self._seat_rows[me][self._hist_seats[window]]
         phase = self._phase_eye[PHASES.index(game.phase)]
         mask = np.zeros(len(self.action_list), np.int8)
         if me == game.to_act and not game.over:

@@ -327,8 +327,7 @@ class BatchEnv:
         """(the fast index's Moves, the action id of each position, the position of each
         action id or -1): natural plays, whose id is that of their reading; ``_gather``
         made for them."""
-        action_id = self.single.play_id
-        ids = np.array([action_id(m) for m in moves], np.int64)
+        ids = self.single.position_ids(moves)
         position_of = np.full(self.num_actions, -1, np.int64)
         position_of[ids] = np.arange(len(moves))
         self._set_gather(ids)
