@@ -30,8 +30,8 @@ if int(setuptools.__version__.split(".")[0]) < 77:  # pyproject.toml's license i
 
 #: the modules compiled (chosen by measurement: docs/compiled.md): ``name.py`` with mypyc,
 #: ``name.c`` (hand-written C kernels, used when built) with the C compiler; a subpackage
-#: (``runtime``) is its modules but ``__init__``, all compiled with mypyc
-COMPILED_MODULES = ("runtime", "_quick")
+#: (``runtime``, ``env``: its ``batch``) is its modules but ``__init__``, all compiled with mypyc
+COMPILED_MODULES = ("runtime", "env", "_quick")
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 

@@ -35,7 +35,9 @@ from typing import Any
 def ddzrules_env(spec: str) -> Any:
     from ddzrules.env import env
 
-    return env(spec=spec)
+    e = env(spec=spec)
+    e.unwrapped.rules.variant.fast_index()  # set-up: built now, not in the first round
+    return e
 
 
 def ddzrules_round(e: Any, games: int, seed: int, by_mask: bool = True) -> tuple[int, float]:

@@ -14,6 +14,7 @@ one table:
 | wild listing per play listed, 1–4 wilds | ``bench_wild.py`` | the same hands without wilds |
 | warm load + first classify | ``bench_load.py`` | milliseconds of CPU |
 | game 100,000 of a run vs game 0 | here: ``_play_index`` at both indices, interleaved | itself |
+| environment steps, AEC and batched (issue 25) | ``bench_env.py`` (needs the ``rl`` and ``rlcard`` extras; left out without them) | RLCard's env |
 
 A target is checked by the figure of this run; nothing here is a test. ``--quick``
 runs fewer rounds (a smoke run: the figures are noisier).
@@ -74,6 +75,13 @@ def main() -> None:
     wild = run_json("bench_wild.py", "--rounds", "2" if q else "5", "--hands", "10" if q else "40")
     load = run_json("bench_load.py", "--rounds", "3" if q else "7")  # every bundled spec
     linear = game_index_cost(20 if q else 200, 3 if q else 5)
+    try:
+        import pettingzoo  # noqa: F401
+        import rlcard  # noqa: F401
+    except ImportError:
+        envs = None
+    else:
+        envs = run_json("bench_env.py", "--rounds", "2" if q else "5", "--games", "10" if q else "20")
 
     t = moves["targets"]["compat/douzero"]
     wild_ratios = [row["ratio_table"] for row in wild["rows"]]
@@ -95,12 +103,20 @@ def main() -> None:
          first[slowest] <= 20),
         ("game 100,000 vs game 0 (hubei-3p)", "itself", linear["ratio"], "<= 1.3x", linear["ratio"] <= 1.3),
     ]
+    if envs is not None and envs["list_agent_ratio"] is not None:
+        rows += [
+            ("env steps (hubei-3p), agents reading the legal list", "RLCard env", envs["list_agent_ratio"],
+             ">= 3x", envs["list_agent_ratio"] >= 3),
+            (f"BatchEnv table-steps ({envs['tables']} tables, one core)", "RLCard env", envs["batch_ratio"],
+             ">= 10x", envs["batch_ratio"] >= 10),
+        ]
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
     build = moves["config"].get("build") or "pure Python"
     if args.json:
         print(json.dumps({"machine": machine, "build": build, "rows": [
             {"row": r[0], "anchor": r[1], "figure": r[2], "target": r[3], "met": r[4]} for r in rows],
-            "moves": moves["targets"], "steps": steps, "wild": wild, "load": load, "linear": linear}, indent=1))
+            "moves": moves["targets"], "steps": steps, "wild": wild, "load": load, "linear": linear,
+            "env": envs}, indent=1))
         return
     print(f"issue 12's table, measured in this run ({machine}; {build}){' [quick]' if q else ''}")
     print(f"{'measure':<52}{'anchor':<22}{'now':>9}  {'target':<14}met")

@@ -64,7 +64,10 @@ class BatchEnv:
     ``plugins`` as :func:`ddzrules.env.env`; ``normalize`` divides the final scores by the
     stake."""
 
-    def __init__(self, spec: str = "hubei-3p", num_tables: int = 64, normalize: bool = False,
+    # the arguments a caller may get wrong are ``object``: checked here, with a DdzError
+    # that says what is wrong, in the compiled build too (mypyc would refuse a wrong type
+    # with a bare TypeError before the check)
+    def __init__(self, spec: str = "hubei-3p", num_tables: object = 64, normalize: bool = False,
                  plugins: Sequence[str] = ()) -> None:
         if isinstance(num_tables, bool) or not isinstance(num_tables, int) or not 1 <= num_tables <= MAX_TABLES:
             raise DdzError(f"num_tables must be an integer 1-{MAX_TABLES}, not {brief(num_tables)}")
@@ -123,7 +126,7 @@ class BatchEnv:
         self._pending: list[tuple[int, int, int, int]] = []
 
     # ------------------------------------------------------------------ public
-    def reset(self, seed: int | None = None) -> dict[str, np.ndarray]:
+    def reset(self, seed: object = None) -> dict[str, np.ndarray]:
         """A new game at every table; ``seed`` seeds the batch's generator, which draws each
         game's seed (None: drawn from the generator as it stands). The first observations."""
         if seed is not None:
@@ -139,8 +142,7 @@ class BatchEnv:
         self._mark_all()
         return self._observe()
 
-    def step(self, actions: Sequence[int] | np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray,
-                                                                  np.ndarray, dict[str, Any]]:
+    def step(self, actions: object) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, dict[str, Any]]:
         """One action id per table (module docstring): (obs, rewards, terminated, info)."""
         if not self.games:
             raise NotResetError("call reset() before step()")
@@ -169,11 +171,13 @@ class BatchEnv:
         self._mark_all()
         return self._observe(), rewards, terminated, {"finished": finished}
 
-    def sample(self, rng: np.random.Generator | random.Random) -> np.ndarray:
+    def sample(self, rng: object) -> np.ndarray:
         """A legal action id per table, uniformly (a random agent; ``rng`` a NumPy generator
         or a ``random.Random``)."""
         if not self.games:
             raise NotResetError("call reset() before sample()")
+        if not isinstance(rng, (random.Random, np.random.Generator)):
+            raise DdzError(f"sample() takes a numpy.random.Generator or a random.Random, not {brief(rng)}")
         starts, sizes = self._offsets[:-1], np.diff(self._offsets)
         if isinstance(rng, random.Random):
             which = np.array([rng.randrange(k) for k in sizes.tolist()], np.int64)
@@ -190,7 +194,7 @@ class BatchEnv:
         return self.single.describe(action_id)
 
     # ------------------------------------------------------------------ the games
-    def _check(self, actions: Sequence[int] | np.ndarray) -> list[Action]:
+    def _check(self, actions: object) -> list[Action]:
         """The runtime action of each table's id, every id checked before any is applied."""
         arr = np.asarray(actions)
         if arr.shape != (self.num_tables,) or arr.dtype.kind not in "iu":

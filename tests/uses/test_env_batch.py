@@ -170,6 +170,16 @@ def test_bad_construction_and_order_of_calls() -> None:
         batch.step(np.zeros(2, np.int64))
     with pytest.raises(NotResetError):
         batch.sample(random.Random(0))
+    batch.reset(seed=0)
+    with pytest.raises(DdzError, match="Generator or a random.Random"):
+        batch.sample(7)
+    with pytest.raises(IllegalActionError, match="integer array"):
+        batch.step(5)
+    with pytest.raises(IllegalActionError, match="integer array"):
+        batch.step(["a", "b"])
+    for seed in (-1, 2**64, 1.5, "x", True):
+        with pytest.raises(DdzError):
+            batch.reset(seed=seed)
     with pytest.raises(DdzError):
         BatchEnv("no-such-spec")
 
