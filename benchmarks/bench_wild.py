@@ -19,6 +19,10 @@ every query by table (``load_after`` and ``table_after`` 0), comparing the table
 the enumeration: leads, answers to a random play of every
 combo the hand's own leads show, and classify of a random lead; the same Moves in the
 same order with the same substitutions. Prints the counts and exits 1 on a difference.
+
+``--check-several N``: the same comparison with two wild ranks (``tiandi-laizi``, 天地癞子),
+N random hands of 1-20 cards (any number of wild cards) over random pairs of ranks: the
+first rank's table placed on the cards held against the walk of the whole hand.
 """
 
 from __future__ import annotations
@@ -93,6 +97,46 @@ def check(wm: WildMoves, n: int, seed: int) -> int:
     return bad
 
 
+def check_several(n: int, seed: int) -> int:
+    """Two wild ranks: the table path against the walk on ``n`` hands; the number of
+    differences."""
+    wm = load_variant("tiandi-laizi").wild_moves()
+    wm.load_after = wm.table_after = 0
+    rng = random.Random(seed)
+    bad = queries = by_table = 0
+    t0 = time.process_time()
+    for i in range(n):
+        wild = tuple(sorted(rng.sample(range(13), 2)))
+        counts = C.counts_of(rng.sample(DECK, rng.choice((17, 20, rng.randint(1, 20)))))
+        by_table += wm._several_positions(counts, None, wild) is not None
+        ref = wm.legal_moves_enumerated(counts, None, wild).moves
+        queries += 1
+        if not same(wm.legal_moves(counts, None, wild).moves, ref):
+            bad += 1
+            print("lead differs", wild, C.to_string(C.pack(counts)))
+            continue
+        other = C.counts_of(rng.sample(DECK, rng.randint(1, 20)))
+        by_combo: dict[str, list[Move]] = {}
+        for m in ref:
+            by_combo.setdefault(m.combo, []).append(m)
+        for plays in by_combo.values():
+            prev = rng.choice(plays)
+            queries += 1
+            if not same(wm.legal_moves(other, prev, wild).moves, wm.legal_moves_enumerated(other, prev, wild).moves):
+                bad += 1
+                print("answer differs", wild, C.to_string(C.pack(other)), prev)
+        for cards in ([C.unpack(rng.choice(ref).packed)] if ref else []) + [counts]:
+            queries += 1
+            if not same(wm.classify(cards, wild), wm.classify_enumerated(cards, wild)):
+                bad += 1
+                print("classify differs", wild, C.to_string(C.pack(cards)))
+        if (i + 1) % 100 == 0:
+            print(f"{i + 1} hands ({by_table} by table), {queries} queries, differences {bad} "
+                  f"({time.process_time() - t0:.0f} s)", flush=True)
+    print(f"{n} hands ({by_table} by table), {queries} queries, differences {bad}")
+    return bad
+
+
 def timing(args: argparse.Namespace) -> None:
     say = (lambda *a, **k: None) if args.json else print
     tables: list[dict[str, object]] = []
@@ -160,8 +204,12 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--check", type=int, default=0, metavar="N",
                     help="compare the table with the enumeration on N hands per wild count")
+    ap.add_argument("--check-several", type=int, default=0, metavar="N",
+                    help="compare the two-wild-rank table path with the walk on N hands")
     ap.add_argument("--json", action="store_true", help="the figures as JSON")
     args = ap.parse_args()
+    if args.check_several:
+        sys.exit(1 if check_several(args.check_several, args.seed) else 0)
     if args.check:
         sys.exit(1 if check(load_variant("laizi").wild_moves(), args.check, args.seed) else 0)
     timing(args)

@@ -593,6 +593,8 @@ class WildMoves:
         #: wild rank -> substitution -> its (physical, stands for) letter pairs
         self._pairs: dict[Wild, dict[tuple[int, ...], tuple[tuple[str, str], ...]]] = {}
         self._pairs_by_table: dict[int, tuple[WildTable, list[tuple[tuple[str, str], ...]]]] = {}
+        #: the readings of several wild ranks' cards alone, by those cards and the query
+        self._alone: dict[tuple[object, ...], list[tuple[int, Move]]] = {}
 
     def check_rank(self, wild: int) -> None:
         if not self.rules.stand_for:
@@ -843,6 +845,14 @@ class WildMoves:
         return True
 
     def classify(self, counts: list[int], wild: Wild) -> tuple[Move, ...]:
+        if type(wild) is tuple:
+            got = self._several_positions(counts, None, wild, exact=True)
+            if got is None:
+                return self.classify_enumerated(counts, wild)
+            found = self._placed(*got)
+            if not any(c for r, c in enumerate(counts) if r not in wild):  # wild cards alone
+                found += self._wild_cards_alone(counts, wild, exact_size=sum(counts))
+            return tuple(sorted(map(_second, found), key=_reading_order))
         if sum(counts) > self.rules.max_hand or not self._by_table(wild):
             return self.classify_enumerated(counts, wild)
         assert type(wild) is int
@@ -853,6 +863,8 @@ class WildMoves:
         return tuple(sorted(self.moves_at(table, table.exact(nat, wilds)), key=_reading_order))
 
     def legal_moves(self, counts: list[int], after: Move | None, wild: Wild) -> LegalMoves:
+        if type(wild) is tuple:
+            return self._legal_moves_several(counts, after, wild)
         got = self.legal_positions(counts, after, wild)
         if got is None:
             return self.legal_moves_enumerated(counts, after, wild)
@@ -891,6 +903,126 @@ class WildMoves:
         if bombs:
             plain += compress(bombs, [m.beats(after) for m in self.moves_at(table, bombs)])
         return table, plain
+
+    # ------------------------------------------------------------------ several ranks by table
+    # With several wild ranks (天地癞子) the walk pools the wild cards under the first rank
+    # (_collect_several); a pool of at most four cards is what a hand of one wild rank
+    # holds, so the first rank's table lists the same plays, placed on the cards held the
+    # same way. The plays of wild cards alone read each card as any wild rank, which one
+    # rank's table does not: those are walked, on the wild cards alone (a small walk).
+    # tests/core/test_wild_table.py holds this path to the walk of the whole hand.
+
+    def _several_positions(self, counts: list[int], after: Move | None, wild: tuple[int, ...],
+                           exact: bool = False) -> tuple[WildTable, list[int], tuple[int, ...], tuple[int, ...]] | None:
+        """(the first wild rank's table, the positions of the pooled hand's readings that
+        hold natural cards — its leads, its answers to ``after``, or with ``exact`` the
+        readings of the whole hand —, the wild ranks, the cards held of each); None when
+        the hand is walked instead: a pool of more wild cards than the table holds, a hand
+        above the largest, or the first rank's table not read yet (its queries count
+        toward :attr:`load_after` and :attr:`table_after` as that rank's own)."""
+        total = sum(counts)
+        have = tuple(counts[w] for w in wild)
+        pooled = sum(have)
+        if total > self.rules.max_hand or pooled > self.rules.deck[wild[0]] or not self._by_table(wild[0]):
+            return None
+        table = self.table(wild[0])
+        if pooled > table.most_wilds:
+            return None
+        nat = list(counts)
+        for w in wild:
+            nat[w] = 0
+        if exact:
+            positions = table.exact(nat, pooled)
+        elif after is None:
+            positions = table.lead(nat, pooled, total)
+        else:
+            positions = self._answer_positions(table, nat, pooled, after)
+        return table, positions, wild, have
+
+    def _answer_positions(self, table: WildTable, nat: list[int], wilds: int, after: Move) -> list[int]:
+        """The positions of the readings ``nat`` plus ``wilds`` wild cards hold that may
+        answer ``after``: its combo at its size and length above its rank, then every bomb
+        (those still to be compared with ``after``)."""
+        plain: list[int] = []
+        if after.tier < 0 and after.combo in self._combo_index:
+            combo = self._combo_index[after.combo]
+            meta = table.meta
+            lo = combo << 16 | (after.rank + 1) << 8
+            hi = (combo + 1) << 16
+            length = after.length
+            plain = [p for p in table.sized(nat, wilds, after.size, False)
+                     if lo <= meta[p] < hi and meta[p] & 0xFF == length]
+        return plain + table.sized(nat, wilds, 0, True)
+
+    def _placed(self, table: WildTable, positions: list[int], wild: tuple[int, ...],
+                have: tuple[int, ...]) -> list[tuple[int, Move]]:
+        """The readings of several wild ranks at table ``positions`` (of the pooled hand),
+        each placed on the wild cards held in every way, as ``_collect_several`` places
+        the walk's: (legal-move order key, Move). Readings without a natural card are left
+        out (see the section's comment)."""
+        shift = _SHIFT[wild[0]]
+        units = [1 << _SHIFT[w] for w in wild]
+        interned = self._interned(wild)
+        get = interned.get
+        # per number of wild cards: each way of taking them from the ranks held, with the
+        # packed cards it adds
+        ways_by_n: dict[int, list[tuple[tuple[int, ...], int]]] = {}
+        packs, meta, substs, subst_index = table.packed, table.meta, table.substs, table.subst_index
+        out: list[tuple[int, Move]] = []
+        append = out.append
+        for p in positions:
+            packed = packs[p]
+            n = (packed >> shift) & C.MASK
+            base = packed - (n << shift)
+            if not base:
+                continue
+            ways = ways_by_n.get(n)
+            if ways is None:
+                ways = ways_by_n[n] = [(k, sum(map(mul, k, units))) for k in _splits(have, n)]
+            m = meta[p]
+            for k, added in ways:
+                ident = (base + added, m >> 16, (m >> 8) & 0xFF, m & 0xFF)
+                entry = get(ident)
+                if entry is None:
+                    cards, combo, rank, length = ident
+                    size = C.size_of(cards)
+                    entry = interned[ident] = (
+                        self._order(cards, combo, rank, size),
+                        self._make(cards, combo, rank, length, size, _place(wild, k, substs[subst_index[p]]), wild))
+                append(entry)
+        return out
+
+    def _wild_cards_alone(self, counts: list[int], wild: tuple[int, ...], **kw: object) -> list[tuple[int, Move]]:
+        """The readings of the hand's wild cards alone (no natural card), walked on those
+        cards: memoised by the cards and the query (a hand holds few of them)."""
+        key = (wild, tuple(counts[w] for w in wild), tuple(sorted((k, id(v) if k == "shapes" else v)
+                                                                  for k, v in kw.items())))
+        got = self._alone.get(key)
+        if got is None:
+            alone = [0] * C.NUM_RANKS
+            for w in wild:
+                alone[w] = counts[w]
+            if len(self._alone) >= 4096:
+                self._alone.clear()
+            got = self._alone[key] = self._collect_several(alone, wild, **kw)
+        return got
+
+    def _legal_moves_several(self, counts: list[int], after: Move | None, wild: tuple[int, ...]) -> LegalMoves:
+        got = self._several_positions(counts, after, wild)
+        if got is None:
+            return self.legal_moves_enumerated(counts, after, wild)
+        out = self._placed(*got)
+        if after is None:
+            out += self._wild_cards_alone(counts, wild, max_size=sum(counts))
+        else:
+            if after.tier < 0 and after.combo in self._combo_index:
+                out += self._wild_cards_alone(counts, wild, shapes=self._shapes_by_combo.get(
+                    self._combo_index[after.combo], []), exact_size=after.size, min_rank=after.rank,
+                    length=after.length)
+            out += self._wild_cards_alone(counts, wild, shapes=self._bomb_shapes, max_size=sum(counts))
+            out = [x for x in out if x[1].beats(after)]
+        out.sort(key=_first)
+        return LegalMoves(tuple(map(_second, out)), can_pass=after is not None)
 
     def census(self, wild: Wild, max_size: int) -> tuple[dict[str, int], int, int, dict[int, int]]:
         """Distinct plays of the full deck per combo, distinct card sets, readings, and

@@ -215,6 +215,8 @@ class PlayLister:
             prev = known[1]
         wilds = self.variant.wild_moves()
         counts = list(hand)
+        if type(wild) is tuple:  # several wild ranks: by the first one's table, or walked
+            return wilds.legal_moves(counts, prev, wild)
         got = wilds.legal_positions(counts, prev, wild)
         return wilds.legal_moves_enumerated(counts, prev, wild) if got is None else got
 

@@ -75,6 +75,51 @@ def test_table_matches_enumeration(wm: WildMoves, k: int) -> None:
     assert answers > HANDS_PER_COUNT  # most hands lead several combos
 
 
+#: pairs of wild ranks (天地癞子): the first rank's table answers for both
+WILD_PAIRS = ((0, 4), (4, 12))
+
+
+@pytest.fixture(scope="module")
+def tiandi() -> WildMoves:
+    wilds = load_variant("tiandi-laizi").wild_moves()
+    wilds.table_after = 0
+    return wilds
+
+
+def test_several_wild_ranks_by_the_first_ranks_table(tiandi: WildMoves) -> None:
+    """Two wild ranks: the plays of a pool of at most four wild cards come from the first
+    rank's table, placed on the cards held in every way, and the wild cards alone are
+    walked apart; leads, answers and classify are the walk's, substitutions included."""
+    rng = random.Random(77)
+    by_table = answers = 0
+    for i in range(60):
+        wild = WILD_PAIRS[i % len(WILD_PAIRS)]
+        counts = C.counts_of(rng.sample(DECK, rng.choice((17, 20, rng.randint(1, 20)))))
+        by_table += tiandi._several_positions(counts, None, wild) is not None
+        ref = tiandi.legal_moves_enumerated(counts, None, wild)
+        assert _same(tiandi.legal_moves(counts, None, wild).moves, ref.moves), C.to_string(C.pack(counts))
+        other = C.counts_of(rng.sample(DECK, rng.randint(1, 20)))
+        by_combo: dict[str, list[Move]] = {}
+        for m in ref.moves:
+            by_combo.setdefault(m.combo, []).append(m)
+        for plays in by_combo.values():
+            prev = rng.choice(plays)
+            want = tiandi.legal_moves_enumerated(other, prev, wild)
+            have = tiandi.legal_moves(other, prev, wild)
+            assert _same(have.moves, want.moves), (C.to_string(C.pack(other)), prev)
+            assert have.can_pass is want.can_pass is True
+            answers += 1
+        for cards in (C.unpack(rng.choice(ref.moves).packed), counts):
+            assert _same(tiandi.classify(cards, wild), tiandi.classify_enumerated(cards, wild))
+    # wild cards alone, and a pool larger than a table holds (walked)
+    for counts in ([0, 0, 0, 0, 2] + [0] * 10, [2, 0, 0, 0, 1] + [0] * 10, [4, 0, 0, 0, 3, 1] + [0] * 9):
+        for f, g in ((tiandi.classify, tiandi.classify_enumerated),):
+            assert _same(f(counts, (0, 4)), g(counts, (0, 4)))
+        assert _same(tiandi.legal_moves(counts, None, (0, 4)).moves,
+                     tiandi.legal_moves_enumerated(counts, None, (0, 4)).moves)
+    assert by_table > 40 and answers > 60
+
+
 def test_census_from_table(wm: WildMoves) -> None:
     """The census read from the table is the enumeration's (wild 7: the figures in
     docs/census-variants.md)."""
