@@ -55,8 +55,10 @@ from ddzrules.errors import DdzError, IllegalActionError, NotResetError, brief
 from ddzrules.moves import Move
 from ddzrules.runtime import Action, Game
 
-#: the most tables one batch plays (its arrays are num_tables × the action count bytes)
+#: the most tables one batch plays
 MAX_TABLES = 1 << 16
+#: the most bytes of the action mask (num_tables × the spec's action count): 256 MiB
+MAX_MASK_BYTES = 1 << 28
 
 
 class BatchEnv:
@@ -73,6 +75,10 @@ class BatchEnv:
             raise DdzError(f"num_tables must be an integer 1-{MAX_TABLES}, not {brief(num_tables)}")
         #: the AEC environment of the spec: its action table, spaces and id mapping are the batch's
         self.single = single = raw_env(spec, normalize=normalize, plugins=plugins)
+        if num_tables * len(single.action_list) > MAX_MASK_BYTES:
+            raise DdzError(f"{num_tables:,} tables of {single.rules.variant.name} would need an action mask of "
+                           f"{num_tables * len(single.action_list):,} bytes, above the limit of {MAX_MASK_BYTES:,} "
+                           f"(256 MiB): at most {MAX_MASK_BYTES // len(single.action_list):,} tables")
         self.rules = single.rules
         self.num_tables = t = num_tables
         self.n = n = single.n
@@ -428,4 +434,4 @@ class BatchEnv:
         }
 
 
-__all__ = ["MAX_TABLES", "BatchEnv", "IllegalActionError", "NotResetError"]
+__all__ = ["MAX_MASK_BYTES", "MAX_TABLES", "BatchEnv", "IllegalActionError", "NotResetError"]

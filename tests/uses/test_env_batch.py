@@ -165,6 +165,8 @@ def test_bad_construction_and_order_of_calls() -> None:
     for bad in (0, -1, MAX_TABLES + 1, 2.0, True, "4"):
         with pytest.raises(DdzError, match="num_tables"):
             BatchEnv("hubei-3p", num_tables=bad)  # type: ignore[arg-type]
+    with pytest.raises(DdzError, match="at most 5,071 tables"):  # 52,932 ids: the mask's memory bound
+        BatchEnv("paodekuai", num_tables=6000)
     batch = BatchEnv("hubei-3p", num_tables=2)
     with pytest.raises(NotResetError):
         batch.step(np.zeros(2, np.int64))
