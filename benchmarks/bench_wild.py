@@ -20,6 +20,14 @@ the enumeration: leads, answers to a random play of every
 combo the hand's own leads show, and classify of a random lead; the same Moves in the
 same order with the same substitutions. Prints the counts and exits 1 on a difference.
 
+``--short-run N``: what a short run costs from the first query (issue 25): N seeded
+17-card laizi hands, each holding its wild rank (drawn per hand), listed as leads in a
+fresh process with ``wild=`` (walked: no rank is asked about often enough to read its
+table) and, in another fresh process, the same hands with ``wild=None`` (the natural
+listing a fresh process does: enumeration until the lister's index pays, then the index).
+The processes alternate over ``--rounds``; printed: µs per play listed and ms per hand,
+medians, and the ratio wild/natural per play.
+
 ``--check-several N``: the same comparison with two wild ranks (``tiandi-laizi``, 天地癞子),
 N random hands of 1-20 cards (any number of wild cards) over random pairs of ranks: the
 first rank's table placed on the cards held against the walk of the whole hand.
@@ -95,6 +103,54 @@ def check(wm: WildMoves, n: int, seed: int) -> int:
               f"{counts_done['classify']} classify, differences so far {bad} "
               f"({time.process_time() - t0:.0f} s)", flush=True)
     return bad
+
+
+def short_run_hands(n: int, seed: int) -> list[tuple[list[int], int]]:
+    """``n`` seeded 17-card hands, each with a wild rank it holds."""
+    rng = random.Random(seed)
+    hands: list[tuple[list[int], int]] = []
+    while len(hands) < n:
+        w = rng.randrange(13)
+        counts = C.counts_of(rng.sample(DECK, 17))
+        if counts[w]:
+            hands.append((C.deck_list(counts), w))
+    return hands
+
+
+def short_run_child(mode: str, n: int, seed: int) -> None:
+    """In a fresh process: list the hands (``mode`` wild or natural); print JSON."""
+    hands = short_run_hands(n, seed)
+    v = load_variant("laizi")
+    t = time.process_time()
+    plays = sum(len(v.legal_moves(h, wild=w if mode == "wild" else None)) for h, w in hands)
+    cpu = time.process_time() - t
+    print(json.dumps({"mode": mode, "hands": n, "plays": plays, "cpu_s": cpu}))
+
+
+def short_run(n: int, rounds: int, seed: int, as_json: bool) -> None:
+    import subprocess
+
+    per: dict[str, list[dict[str, float]]] = {"natural": [], "wild": []}
+    for r in range(rounds):
+        for mode in ("natural", "wild"):
+            out = subprocess.run([sys.executable, __file__, "--short-run-child", mode, "--short-run", str(n),
+                                  "--seed", str(seed + r)], capture_output=True, text=True, check=True)
+            got = json.loads(out.stdout)
+            per[mode].append({"us_per_play": got["cpu_s"] / got["plays"] * 1e6,
+                              "ms_per_hand": got["cpu_s"] / got["hands"] * 1e3, "plays": got["plays"] / n})
+    med = {mode: {k: statistics.median(x[k] for x in rows) for k in rows[0]} for mode, rows in per.items()}
+    ratio = statistics.median(w["us_per_play"] / m["us_per_play"] for w, m in zip(per["wild"], per["natural"]))
+    if as_json:
+        print(json.dumps({"hands": n, "rounds": rounds, "natural": med["natural"], "wild": med["wild"],
+                          "ratio_per_play": ratio}, indent=1))
+        return
+    print(f"a short run, fresh processes, {n} laizi hands of 17 cards holding their wild rank, "
+          f"{rounds} rounds, medians")
+    for mode in ("natural", "wild"):
+        m = med[mode]
+        print(f"  {mode:<8} {m['plays']:>8.0f} plays/hand  {m['us_per_play']:>6.2f} us/play  "
+              f"{m['ms_per_hand']:>6.2f} ms/hand")
+    print(f"  wild/natural per play {ratio:.2f}x (issue 25: <= 3x from the first query)")
 
 
 def check_several(n: int, seed: int) -> int:
@@ -204,12 +260,21 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--check", type=int, default=0, metavar="N",
                     help="compare the table with the enumeration on N hands per wild count")
+    ap.add_argument("--short-run", type=int, default=0, metavar="N",
+                    help="a short run from the first query: N hands, wild and natural, fresh processes")
+    ap.add_argument("--short-run-child", choices=["wild", "natural"], help=argparse.SUPPRESS)
     ap.add_argument("--check-several", type=int, default=0, metavar="N",
                     help="compare the two-wild-rank table path with the walk on N hands")
     ap.add_argument("--json", action="store_true", help="the figures as JSON")
     args = ap.parse_args()
     if args.check_several:
         sys.exit(1 if check_several(args.check_several, args.seed) else 0)
+    if args.short_run_child:
+        short_run_child(args.short_run_child, args.short_run, args.seed)
+        return
+    if args.short_run:
+        short_run(args.short_run, args.rounds, args.seed, args.json)
+        return
     if args.check:
         sys.exit(1 if check(load_variant("laizi").wild_moves(), args.check, args.seed) else 0)
     timing(args)
