@@ -52,7 +52,8 @@ observer, 1 = the next seat in the order of play …), 15 ranks ``3…2 X D``:
 * ``multiple`` and ``stake`` ``[1]`` (float32, clipped to 1e9): the game's multiple so
   far and the stake.
 
-One-hot rows and rows of zeros are read-only views of shared constants.
+One-hot rows, rows of zeros, the kitty, ``multiple``, ``stake`` and a ``shown`` with no hand
+shown are read-only arrays shared between observations (copy one before changing it).
 
 **Rewards**: 0 until the game ends, then each seat's settlement score
 (``Game.scores``); ``normalize=True`` divides them by the game's stake.
@@ -413,6 +414,8 @@ class raw_env(AECEnv):
         self._legal_ids = np.zeros(0, np.int64)
         self._obs_memo: dict[str, tuple[int, dict[str, Any]]] = {}
         self._row_memo: dict[int, np.ndarray] = {}
+        self._scalar_memo: dict[float, np.ndarray] = {}
+        self._kitty_memo: dict[bytes, np.ndarray] = {}
         self._reset_tallies()
 
     #: what _tables derives from the rules alone and never changes: a copy shares it, a
@@ -420,9 +423,10 @@ class raw_env(AECEnv):
     _TABLES: ClassVar[frozenset[str]] = frozenset({
         "action_list", "_play_ids", "_other_ids", "bid_columns", "_bid_ids", "wild_ranks", "_zeros",
         "_eye", "_wild_eye", "_phase_eye", "_orders", "_relative", "_position_ids",
-        "_seat_rows"})
+        "_seat_rows", "_no_hands"})
     #: memos a copy starts afresh (or, keyed by objects both share, from a copy)
-    _MEMOS: ClassVar[frozenset[str]] = frozenset({"_obs_memo", "_row_memo", "_by_move"})
+    _MEMOS: ClassVar[frozenset[str]] = frozenset({"_obs_memo", "_row_memo", "_by_move", "_scalar_memo",
+                                                  "_kitty_memo"})
     # the running tallies of the game's history (set by _reset_tallies, kept by _sync)
     _synced: int
     _last_seen: Action | None
@@ -456,6 +460,7 @@ class raw_env(AECEnv):
         #: (the variant's fast index's Moves, the action id of each): see position_ids
         self._position_ids: tuple[tuple[Move, ...], np.ndarray] | None = None
         self._zeros = _frozen(np.zeros(NUM_RANKS, np.int8))
+        self._no_hands = _frozen(np.zeros((n, NUM_RANKS), np.int8))  # ``shown`` when none is
         self._eye = _frozen(np.eye(n + 1, dtype=np.int8))
         self._wild_eye = _frozen(np.eye(NUM_RANKS + 1, dtype=np.int8))
         self._phase_eye = _frozen(np.eye(len(PHASES), dtype=np.int8))
@@ -492,6 +497,8 @@ class raw_env(AECEnv):
         self.__dict__.update(state)
         self._obs_memo = {}
         self._row_memo = {}
+        self._scalar_memo = {}
+        self._kitty_memo = {}
         self._tables()
         game = self.game
         if game is not None and not game.over:  # the actions of the unpickled rules' own lister
@@ -714,6 +721,25 @@ class raw_env(AECEnv):
         self._hist_seats = np.full(2 * self.history_len, -1, np.int64)
         self._hist_end = self.history_len
 
+    def _scalar(self, value: float) -> np.ndarray:
+        """A read-only float32 array of one value (memoised: a game has few multiples and stakes)."""
+        row = self._scalar_memo.get(value)
+        if row is None:
+            if len(self._scalar_memo) >= 1 << 12:
+                self._scalar_memo.clear()
+            row = self._scalar_memo[value] = _frozen(np.array([value], np.float32))
+        return row
+
+    def _kitty_row(self, kitty: list[int]) -> np.ndarray:
+        """The kitty's counts as a read-only int8 row (memoised by the counts)."""
+        key = bytes(kitty[:NUM_RANKS])
+        row = self._kitty_memo.get(key)
+        if row is None:
+            if len(self._kitty_memo) >= 1 << 16:
+                self._kitty_memo.clear()
+            row = self._kitty_memo[key] = _frozen(np.frombuffer(key, np.int8).copy())
+        return row
+
     def _rows(self, move: Move) -> np.ndarray:
         """The counts of a play's cards as an int8 row (memoised by its packed cards)."""
         row = self._row_memo.get(move.packed)
@@ -747,8 +773,8 @@ class raw_env(AECEnv):
             last = self._rows(last_play)  # read-only, shared
         last_seat = one_hot[rel[game.last_seat] if game.last_seat is not None and last_play is not None else n]
         landlord = one_hot[rel[game.landlord] if game.landlord is not None else n]
-        kitty = np.array(game.kitty[:NUM_RANKS], np.int8) if game.kitty_visible and game.kitty else self._zeros
-        shown = np.zeros((n, NUM_RANKS), np.int8)
+        kitty = self._kitty_row(game.kitty) if game.kitty_visible and game.kitty else self._zeros
+        shown = np.zeros((n, NUM_RANKS), np.int8) if game.shown_hands else self._no_hands
         for s in game.shown_hands:
             if s != me:
                 shown[rel[s]] = counts_of_text(game.seen_hand(s))
@@ -765,8 +791,8 @@ class raw_env(AECEnv):
             "hand_sizes": np.array([sum(game.hands[s]) for s in order], np.int16),
             "kitty": kitty, "shown": shown, "history": self._hist_rows[window].copy(),
             "history_seat": history_seat, "bids": self._bids[order], "phase": phase,
-            "multiple": np.array([min(game.multiple if game.events else 1.0, SCALE_LIMIT)], np.float32),
-            "stake": np.array([min(game.stake or 0, SCALE_LIMIT)], np.float32),
+            "multiple": self._scalar(min(game.multiple if game.events else 1.0, SCALE_LIMIT)),
+            "stake": self._scalar(min(game.stake or 0, SCALE_LIMIT)),
         }, "action_mask": mask}
 
     def render(self) -> str | None:
