@@ -7,6 +7,7 @@ the spec and a plain message; the CLI prints them and exits 1, never a traceback
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 
 class DdzError(Exception):
@@ -103,6 +104,20 @@ class SeedError(DdzError, ValueError):
 
 class NotResetError(DdzError, RuntimeError):
     """The environment used (``step``, ``observe``, ``last``) before ``reset()``."""
+
+
+class TableError(DdzError):
+    """A table of a batched environment (:class:`ddzrules.env.batch.BatchEnv`) whose game
+    raised while it took its action: that game is as it was, the other tables took theirs.
+    ``tables`` are the tables whose games raised, ``errors`` their errors, and ``result``
+    what ``step()`` would have returned, (obs, rewards, terminated, info): nothing of the
+    step is lost, and the batch steps on from it."""
+
+    def __init__(self, message: str, tables: list[int], errors: list[Exception], result: tuple[Any, ...]) -> None:
+        super().__init__(message)
+        self.tables = tables
+        self.errors = errors
+        self.result = result
 
 
 # the conformance suite's (ddzrules.conformance re-exports it)

@@ -44,6 +44,11 @@ _Choice = tuple[int, int, int, int, int, int, tuple[int, ...]]
 #: wilds stand for)
 _Way = tuple[int, int, int, int, int, tuple[int, ...]]
 _SHIFT = [C.BITS * r for r in range(C.NUM_RANKS)]
+#: several wild ranks (天地癞子) have no table of their own: the Moves their queries make are
+#: kept for this many sets of wild ranks, at most this many each (about 0.9 KB a Move
+#: with its substitution; a long run of tiandi-laizi makes hundreds of thousands)
+_SEVERAL_KEPT = 2
+_SEVERAL_INTERN_LIMIT = 1 << 16
 #: the wild ranks of a query: one rank index (癞子), or several, ascending (天地癞子)
 Wild = C.WildKey
 
@@ -624,7 +629,12 @@ class WildMoves:
     def _interned(self, wild: Wild) -> dict[tuple[int, int, int, int], tuple[int, Move]]:
         table = self._intern.get(wild)
         if table is None:
+            if type(wild) is tuple:  # several wild ranks: the last few pairs' Moves kept
+                for key in [k for k in self._intern if type(k) is tuple][_SEVERAL_KEPT - 1:]:
+                    del self._intern[key]
             table = self._intern[wild] = {}
+        elif type(wild) is tuple and len(table) > _SEVERAL_INTERN_LIMIT:
+            table.clear()  # no table of their own holds them: bounded here (made again when listed)
         return table
 
     def _order(self, packed: int, combo: int, rank: int, size: int) -> int:

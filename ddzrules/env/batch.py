@@ -18,7 +18,7 @@ id per table, for the seat whose turn it is there (``obs["to_act"]``), and retur
   ``int8[num_tables, 5n, 15]`` …); ``obs["action_mask"]`` is ``int8[num_tables, N]``,
   the legal ids of each table's seat to act, and ``obs["to_act"]`` (``int64[num_tables]``)
   that seat;
-* ``rewards`` ``float32[num_tables, n]``: zeros, but for a table whose game ended with
+* ``rewards`` ``float64[num_tables, n]``: zeros, but for a table whose game ended with
   this step, each seat's settlement (absolute seats; divided by the stake with
   ``normalize=True``), as the AEC environment's rewards;
 * ``terminated`` ``bool[num_tables]``: the tables whose game ended. Such a table has
@@ -36,27 +36,33 @@ each step would cost more than the games).
 
 ``step()`` checks every table's action before it applies any: an id out of range or not
 legal raises :class:`~ddzrules.errors.IllegalActionError` naming the table, and nothing
-changes. Everything random comes from ``reset(seed=...)``: the same seed gives the same
+changes. A game that raises as it takes its (legal) action — a plugin's error, 100
+redeals in a row — stays as it was while the other tables step; ``step()`` then raises
+:class:`~ddzrules.errors.TableError` naming the tables, with the step's results as its
+``result``. Everything random comes from ``reset(seed=...)``: the same seed gives the same
 games, the same observations and the same seeds of the games that follow.
 """
 
 from __future__ import annotations
 
+import operator
 import random
 from bisect import bisect_left
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, SupportsIndex, cast
 
 import numpy as np
 
 from ddzrules import cards as C
 from ddzrules.env import NUM_RANKS, PHASES, counts_of_text, game_seed, play_key, raw_env
-from ddzrules.errors import DdzError, IllegalActionError, NotResetError, brief
+from ddzrules.errors import DdzError, IllegalActionError, NotResetError, TableError, brief
 from ddzrules.moves import Move
 from ddzrules.runtime import Action, Game
 
 #: the most tables one batch plays
 MAX_TABLES = 1 << 16
+#: rows of card counts kept (plays, kitties) before they are made afresh between two steps
+_ROWS_LIMIT = 1 << 16
 #: the most bytes of the action mask (num_tables × the spec's action count): 256 MiB
 MAX_MASK_BYTES = 1 << 28
 
@@ -71,7 +77,10 @@ class BatchEnv:
     # with a bare TypeError before the check)
     def __init__(self, spec: str = "hubei-3p", num_tables: object = 64, normalize: bool = False,
                  plugins: Sequence[str] = ()) -> None:
-        if isinstance(num_tables, bool) or not isinstance(num_tables, int) or not 1 <= num_tables <= MAX_TABLES:
+        if isinstance(num_tables, bool) or not hasattr(type(num_tables), "__index__"):
+            raise DdzError(f"num_tables must be an integer 1-{MAX_TABLES}, not {brief(num_tables)}")
+        num_tables = operator.index(cast(SupportsIndex, num_tables))  # __index__: checked above
+        if not 1 <= num_tables <= MAX_TABLES:
             raise DdzError(f"num_tables must be an integer 1-{MAX_TABLES}, not {brief(num_tables)}")
         #: the AEC environment of the spec: its action table, spaces and id mapping are the batch's
         self.single = single = raw_env(spec, normalize=normalize, plugins=plugins)
@@ -138,6 +147,8 @@ class BatchEnv:
         if seed is not None:
             self._seeds.seed(game_seed(seed))
         self._mask[...] = 0
+        self._pending = []
+        self._forget_rows()
         self.games = [None] * self.num_tables  # type: ignore[list-item]
         self.seeds = [0] * self.num_tables
         self._listed = [{} for _ in range(self.num_tables)]
@@ -153,14 +164,21 @@ class BatchEnv:
         if not self.games:
             raise NotResetError("call reset() before step()")
         chosen = self._check(actions)
+        if len(self._row_ids) > _ROWS_LIMIT:
+            self._forget_rows()
         t, n = self.num_tables, self.n
-        rewards = np.zeros((t, n), np.float32)
+        rewards = np.zeros((t, n), np.float64)
         terminated = np.zeros(t, bool)
         finished: list[tuple[int, int, list[float]]] = []
         ended: list[int] = []
+        failed: list[tuple[int, Exception]] = []
         for i, action in enumerate(chosen):
             game = self.games[i]
-            game.apply(action)
+            try:
+                game.apply(action)
+            except DdzError as error:  # the game is as it was (the runtime rolls back)
+                failed.append((i, error))
+                continue
             self._sync(i, game)
             if game.over:
                 scores: list[float] = list(game.scores or [0] * n)
@@ -175,7 +193,20 @@ class BatchEnv:
         if ended:
             self._flush_pending()
         self._mark_all()
-        return self._observe(), rewards, terminated, {"finished": finished}
+        result = self._observe(), rewards, terminated, {"finished": finished}
+        if failed:
+            first, first_error = failed[0]
+            raise TableError(f"table {first}: {first_error} (that game is as it was; "
+                             f"{len(failed)} of {t} tables raised, the others took their actions: "
+                             "the step's results are the error's .result)",
+                             [i for i, _ in failed], [e for _, e in failed], result)
+        return result
+
+    def observe(self) -> dict[str, np.ndarray]:
+        """The observations now (what the last ``reset()`` or ``step()`` returned)."""
+        if not self.games:
+            raise NotResetError("call reset() before observe()")
+        return self._observe()
 
     def sample(self, rng: object) -> np.ndarray:
         """A legal action id per table, uniformly (a random agent; ``rng`` a NumPy generator
@@ -193,6 +224,8 @@ class BatchEnv:
 
     def legal_ids(self, table: int) -> list[int]:
         """The legal action ids at ``table``, ascending (what its mask row marks)."""
+        if isinstance(table, bool) or not isinstance(table, int) or not 0 <= table < self.num_tables:
+            raise DdzError(f"no table {brief(table)}: the tables are 0-{self.num_tables - 1}")
         return sorted(self._ids[self._offsets[table]:self._offsets[table + 1]].tolist())
 
     def describe(self, action_id: int) -> str:
@@ -285,6 +318,11 @@ class BatchEnv:
             np.add.at(self._played, (at, seat), cards)  # a pass adds its row of zeros
             self._hist_rows[at, pos] = cards
             self._hist_seats[at, pos] = seat
+
+    def _forget_rows(self) -> None:
+        """Start the rows of card counts afresh (between steps: no id is held then)."""
+        self._rows = np.zeros((64, NUM_RANKS), np.int8)
+        self._row_ids = {0: 0}
 
     def _row_of(self, key: object, counts: Sequence[int] | None = None) -> int:
         """The id of a row of card counts: ``key`` a packed int (its counts unpacked) or

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from ddzrules.env import IllegalActionError, NotResetError, env
 from ddzrules.env.batch import MAX_TABLES, BatchEnv
-from ddzrules.errors import DdzError
+from ddzrules.errors import DdzError, TableError
 
 #: landlord tables of 3 and 4 seats, wild cards (one and two ranks), a card dealt face
 #: up, 明牌 among the call-rob actions, a table without a landlord, two players
@@ -59,7 +59,7 @@ def test_each_row_is_the_aec_observation_of_the_same_game(spec: str) -> None:
             e.step(int(actions[i]))
         seeds_before = list(batch.seeds)
         obs, rewards, terminated, info = batch.step(actions)
-        assert rewards.shape == (3, batch.n) and rewards.dtype == np.float32
+        assert rewards.shape == (3, batch.n) and rewards.dtype == np.float64
         finished = {i: (seed, scores) for i, seed, scores in info["finished"]}
         for i, e in enumerate(aecs):
             u = e.unwrapped
@@ -150,6 +150,35 @@ def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
     assert [len(g.history) for g in batch.games] != histories
 
 
+def test_a_game_that_raises_keeps_its_state_and_the_others_step() -> None:
+    """A table whose every seat passes the bidding reaches the runtime's redeal limit and
+    its game raises: that table stays as it was, the other one steps, the error names the
+    table and carries the step's results, and the batch goes on from them."""
+    batch = BatchEnv("hubei-3p", num_tables=2)
+    batch.reset(seed=4)
+    rng = random.Random(4)
+    for _ in range(2000):
+        actions = batch.sample(rng)
+        actions[1] = 0  # table 1: always pass (id 0 is legal in the auction)
+        histories = [len(g.history) for g in batch.games]
+        mover, stuck = batch.games
+        try:
+            obs, *_ = batch.step(actions)
+        except TableError as error:
+            assert error.tables == [1] and "table 1" in str(error) and "redeal" in str(error)
+            assert batch.games[1] is stuck and len(stuck.history) == histories[1]  # as it was
+            # table 0 took its action: its history grew, or its game ended and the next was dealt
+            assert batch.games[0] is not mover or len(mover.history) > histories[0]
+            obs, rewards, terminated, _ = error.result
+            assert not terminated[1] and not rewards[1].any()  # the table that raised: no end
+            now = batch.observe()
+            assert all(np.array_equal(now[k], v) for k, v in obs.items())
+            assert batch.legal_ids(1) == sorted(np.flatnonzero(obs["action_mask"][1]).tolist())
+            batch.step(batch.sample(rng))  # and it steps on
+            return
+    pytest.fail("table 1 never reached the redeal limit")
+
+
 def test_the_mask_is_a_read_only_view_and_other_arrays_are_new() -> None:
     batch = BatchEnv("hubei-3p", num_tables=2)
     obs = batch.reset(seed=1)
@@ -182,6 +211,10 @@ def test_bad_construction_and_order_of_calls() -> None:
     for seed in (-1, 2**64, 1.5, "x", True):
         with pytest.raises(DdzError):
             batch.reset(seed=seed)
+    for table in (-1, 2, "0", True):
+        with pytest.raises(DdzError, match="no table"):
+            batch.legal_ids(table)  # type: ignore[arg-type]
+    assert BatchEnv("hubei-3p", num_tables=np.int64(3)).num_tables == 3
     with pytest.raises(DdzError):
         BatchEnv("no-such-spec")
 
