@@ -16,7 +16,7 @@ constraints ``wilds``/``naturals`` (soft, hard, pure bombs) are checked.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import compress, repeat
 from operator import and_, attrgetter, is_, itemgetter, mul, rshift
 
@@ -980,6 +980,7 @@ class WildMoves:
         packs, meta, substs, subst_index = table.packed, table.meta, table.substs, table.subst_index
         out: list[tuple[int, Move]] = []
         append = out.append
+        missing: list[tuple[int, tuple[int, int, int, int], tuple[int, ...], int]] = []
         for p in positions:
             packed = packs[p]
             n = (packed >> shift) & C.MASK
@@ -993,14 +994,49 @@ class WildMoves:
             for k, added in ways:
                 ident = (base + added, m >> 16, (m >> 8) & 0xFF, m & 0xFF)
                 entry = get(ident)
-                if entry is None:
-                    cards, combo, rank, length = ident
-                    size = C.size_of(cards)
-                    entry = interned[ident] = (
-                        self._order(cards, combo, rank, size),
-                        self._make(cards, combo, rank, length, size, _place(wild, k, substs[subst_index[p]]), wild))
-                append(entry)
+                if entry is None:  # made below, in bulk
+                    missing.append((len(out), ident, k, p))
+                append(entry)  # type: ignore[arg-type]  # None until made below
+        if missing:
+            self._make_placed(out, missing, wild, substs, subst_index)
         return out
+
+    def _make_placed(self, out: list[tuple[int, Move]], missing: list[tuple[int, tuple[int, int, int, int],
+                     tuple[int, ...], int]], wild: tuple[int, ...], substs: list[tuple[int, ...]],
+                     subst_index: Sequence[int]) -> None:
+        """The Moves of placed readings met for the first time, made in bulk (card strings
+        in one pass, fields by :func:`~ddzrules.moves.make_moves`), interned, and put in
+        ``out`` at their places."""
+        interned = self._interned(wild)
+        idents = [x[1] for x in missing]
+        packs = [i[0] for i in idents]
+        combos = [i[1] for i in idents]
+        ranks = [i[2] for i in idents]
+        lengths = [i[3] for i in idents]
+        sizes = list(map(C.size_of, packs))
+        keys_made = self._keys
+        keys = []
+        for kid in zip(combos, sizes, ranks, lengths):
+            key = keys_made.get(kid)
+            if key is None:
+                key = keys_made[kid] = self.rules.combos[kid[0]].key(kid[1], kid[2], kid[3])
+            keys.append(key)
+        pairs_made = self._pairs.get(wild)
+        if pairs_made is None:
+            pairs_made = self._pairs[wild] = {}
+        subs = []
+        for _, _, k, p in missing:
+            flat = _place(wild, k, substs[subst_index[p]])
+            sub = pairs_made.get(flat)
+            if sub is None:
+                sub = pairs_made[flat] = tuple((C.RANKS[a], C.RANKS[b]) for a, b in _pairs_of(flat))
+            subs.append(sub)
+        made = make_moves(C.to_strings(packs), list(map(self._names.__getitem__, combos)), ranks, lengths, sizes,
+                          list(map(self._tiers.__getitem__, combos)), keys, packs, subs)
+        order = self._order
+        for (at, ident, _, _), move, size in zip(missing, made, sizes):
+            # (two positions never place alike: their readings differ in cards or reading)
+            out[at] = interned[ident] = (order(ident[0], ident[1], ident[2], size), move)
 
     def _wild_cards_alone(self, counts: list[int], wild: tuple[int, ...], **kw: object) -> list[tuple[int, Move]]:
         """The readings of the hand's wild cards alone (no natural card), walked on those
