@@ -108,7 +108,7 @@ class BatchEnv:
         self._mask = np.zeros((t, self.num_actions), np.int8)
         self._mask_view = self._mask.view()
         self._mask_view.flags.writeable = False
-        # rows of card counts by id (0: no cards), for plays, kitties and hands shown
+        # rows of card counts by id (0: no cards), for plays and kitties
         self._rows = np.zeros((64, NUM_RANKS), np.int8)
         self._row_ids: dict[object, int] = {0: 0}
         self._wild_ids: dict[str | None, int] = {}
