@@ -233,3 +233,29 @@ def test_sampled_actions_are_always_legal_and_games_end(seed: int, tables: int, 
         obs, _, terminated, _ = batch.step(actions)
         ended += int(terminated.sum())
     assert ended >= 1
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32), spec=st.sampled_from(["hubei-3p", "erren", "hubei-4p-2deck", "paodekuai"]),
+       steps=st.integers(0, 120))
+def test_ids_by_position_are_the_ids_of_the_actions(seed: int, spec: str, steps: int) -> None:
+    """The AEC environment and the batch map the plays listed in the variant's index to ids
+    by their positions (one gather); the oracle is the id of each action on its own
+    (``legal_by_id``): the same ids, the same actions, in the same order."""
+    e = env(spec).unwrapped
+    assert e.rules.variant.fast_index()
+    e.reset(seed=seed)
+    rng = random.Random(seed)
+    by_position = 0
+    for _ in range(steps):
+        game = e.game
+        if game.over:
+            break
+        actions, listed = game.legal_listing()
+        by_position += listed is not None
+        mapped = e.legal_of(game)
+        oracle = e.legal_by_id(actions)
+        assert list(mapped.items()) == list(oracle.items())
+        e.step(rng.choice(list(mapped)))
+    if steps > 40 and not e.rules.restricted:  # (a plugin's restriction lists another way)
+        assert by_position  # the play phase was reached and listed by position
