@@ -222,14 +222,16 @@ class BatchEnv:
             which = np.minimum((rng.random(len(sizes)) * sizes).astype(np.int64), sizes - 1)
         return self._ids[starts + which]
 
-    def legal_ids(self, table: int) -> list[int]:
+    def legal_ids(self, table: object) -> list[int]:
         """The legal action ids at ``table``, ascending (what its mask row marks)."""
         if isinstance(table, bool) or not isinstance(table, int) or not 0 <= table < self.num_tables:
             raise DdzError(f"no table {brief(table)}: the tables are 0-{self.num_tables - 1}")
         return sorted(self._ids[self._offsets[table]:self._offsets[table + 1]].tolist())
 
-    def describe(self, action_id: int) -> str:
+    def describe(self, action_id: object) -> str:
         """What an action id means, in words (as :meth:`ddzrules.env.raw_env.describe`)."""
+        if isinstance(action_id, bool) or not isinstance(action_id, int) or not 0 <= action_id < self.num_actions:
+            raise DdzError(f"no action id {brief(action_id)}: the ids are 0-{self.num_actions - 1}")
         return self.single.describe(action_id)
 
     # ------------------------------------------------------------------ the games

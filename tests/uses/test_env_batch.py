@@ -213,7 +213,11 @@ def test_bad_construction_and_order_of_calls() -> None:
             batch.reset(seed=seed)
     for table in (-1, 2, "0", True):
         with pytest.raises(DdzError, match="no table"):
-            batch.legal_ids(table)  # type: ignore[arg-type]
+            batch.legal_ids(table)
+    for action_id in (-1, batch.num_actions, "0", 1.0):
+        with pytest.raises(DdzError, match="no action id"):
+            batch.describe(action_id)
+    assert batch.describe(0) == "pass"
     assert BatchEnv("hubei-3p", num_tables=np.int64(3)).num_tables == 3
     with pytest.raises(DdzError):
         BatchEnv("no-such-spec")
