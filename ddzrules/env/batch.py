@@ -75,15 +75,17 @@ class BatchEnv:
     # the arguments a caller may get wrong are ``object``: checked here, with a DdzError
     # that says what is wrong, in the compiled build too (mypyc would refuse a wrong type
     # with a bare TypeError before the check)
-    def __init__(self, spec: str = "hubei-3p", num_tables: object = 64, normalize: bool = False,
-                 plugins: Sequence[str] = ()) -> None:
+    def __init__(self, spec: object = "hubei-3p", num_tables: object = 64, normalize: object = False,
+                 plugins: object = ()) -> None:
         if isinstance(num_tables, bool) or not hasattr(type(num_tables), "__index__"):
             raise DdzError(f"num_tables must be an integer 1-{MAX_TABLES}, not {brief(num_tables)}")
         num_tables = operator.index(cast(SupportsIndex, num_tables))  # __index__: checked above
         if not 1 <= num_tables <= MAX_TABLES:
             raise DdzError(f"num_tables must be an integer 1-{MAX_TABLES}, not {brief(num_tables)}")
         #: the AEC environment of the spec: its action table, spaces and id mapping are the batch's
-        self.single = single = raw_env(spec, normalize=normalize, plugins=plugins)
+        # (the AEC environment checks spec and plugins and says what is wrong with them)
+        self.single = single = raw_env(cast(str, spec), normalize=bool(normalize),
+                                       plugins=cast(Sequence[str], plugins))
         if num_tables * len(single.action_list) > MAX_MASK_BYTES:
             raise DdzError(f"{num_tables:,} tables of {single.rules.variant.name} would need an action mask of "
                            f"{num_tables * len(single.action_list):,} bytes, above the limit of {MAX_MASK_BYTES:,} "
@@ -91,7 +93,7 @@ class BatchEnv:
         self.rules = single.rules
         self.num_tables = t = num_tables
         self.n = n = single.n
-        self.normalize = normalize
+        self.normalize = bool(normalize)
         self.action_list = single.action_list
         self.num_actions = len(single.action_list)
         self.history_len = h = single.history_len

@@ -219,8 +219,9 @@ def test_bad_construction_and_order_of_calls() -> None:
             batch.describe(action_id)
     assert batch.describe(0) == "pass"
     assert BatchEnv("hubei-3p", num_tables=np.int64(3)).num_tables == 3
-    with pytest.raises(DdzError):
-        BatchEnv("no-such-spec")
+    for spec, plugins in (("no-such-spec", ()), (123, ()), ("hubei-3p", "x.py:Y")):
+        with pytest.raises(DdzError):
+            BatchEnv(spec, num_tables=2, plugins=plugins)
 
 
 @settings(max_examples=15, deadline=None)
