@@ -371,6 +371,8 @@ class raw_env(AECEnv):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise DdzError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        if not isinstance(spec, str):  # (the compiled runtime would refuse it with a bare TypeError)
+            raise DdzError(f"spec is a bundled spec's name or a spec file's path, not {brief(spec)}")
         self.rules = rules = GameRules.load(spec, _registry(plugins))
         self.render_mode = render_mode
         self.normalize = normalize

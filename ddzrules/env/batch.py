@@ -83,10 +83,12 @@ class BatchEnv:
         if not 1 <= num_tables <= MAX_TABLES:
             raise DdzError(f"num_tables must be an integer 1-{MAX_TABLES}, not {brief(num_tables)}")
         #: the AEC environment of the spec: its action table, spaces and id mapping are the batch's
-        # the AEC environment checks spec and plugins and says what is wrong with them (Any:
-        # a cast to str would be checked by mypyc, with its TypeError)
-        given: Any = (spec, plugins)
-        self.single = single = raw_env(given[0], normalize=bool(normalize), plugins=given[1])
+        if not isinstance(spec, str):
+            raise DdzError(f"spec is a bundled spec's name or a spec file's path, not {brief(spec)}")
+        # the AEC environment checks plugins and says what is wrong with them (Any: a cast
+        # would be checked by mypyc, with its TypeError)
+        given: Any = plugins
+        self.single = single = raw_env(spec, normalize=bool(normalize), plugins=given)
         if num_tables * len(single.action_list) > MAX_MASK_BYTES:
             raise DdzError(f"{num_tables:,} tables of {single.rules.variant.name} would need an action mask of "
                            f"{num_tables * len(single.action_list):,} bytes, above the limit of {MAX_MASK_BYTES:,} "

@@ -222,6 +222,8 @@ def test_bad_construction_and_order_of_calls() -> None:
     for spec, plugins in (("no-such-spec", ()), (123, ()), ("hubei-3p", "x.py:Y")):
         with pytest.raises(DdzError):
             BatchEnv(spec, num_tables=2, plugins=plugins)
+    with pytest.raises(DdzError, match="not 123"):
+        env(123)  # type: ignore[arg-type]  # the AEC environment too (the compiled runtime's TypeError before)
 
 
 @settings(max_examples=15, deadline=None)
