@@ -46,6 +46,22 @@ def _same(a: tuple[Move, ...], b: tuple[Move, ...]) -> bool:
     return a == b and [m.substitution for m in a] == [m.substitution for m in b]
 
 
+def _answers_match(rng: random.Random, leads: tuple[Move, ...], other: list[int], wild: C.WildKey,
+                   by_table: WildMoves, walked: WildMoves) -> int:
+    """Answers of ``other`` to a play of each combo among ``leads``: the table path (first,
+    so that it makes its own Moves) against the walk; how many were compared."""
+    by_combo: dict[str, list[Move]] = {}
+    for m in leads:
+        by_combo.setdefault(m.combo, []).append(m)
+    for plays in by_combo.values():
+        prev = rng.choice(plays)
+        have = by_table.legal_moves(other, prev, wild)
+        want = walked.legal_moves_enumerated(other, prev, wild)
+        assert _same(have.moves, want.moves), (C.to_string(C.pack(other)), prev)
+        assert have.can_pass is want.can_pass is True
+    return len(by_combo)
+
+
 @pytest.mark.parametrize("k", [1, 2, 3, 4])
 def test_table_matches_enumeration(wm: WildMoves, k: int) -> None:
     rng = random.Random(1000 + k)
@@ -59,16 +75,7 @@ def test_table_matches_enumeration(wm: WildMoves, k: int) -> None:
         assert got.can_pass is ref.can_pass is False
         # answers: a play of each combo this hand leads, to another hand
         other = _deal(rng, k, rng.randint(k, 20), wild)
-        by_combo: dict[str, list[Move]] = {}
-        for m in ref.moves:
-            by_combo.setdefault(m.combo, []).append(m)
-        for plays in by_combo.values():
-            prev = rng.choice(plays)
-            want = wm.legal_moves_enumerated(other, prev, wild)
-            have = wm.legal_moves(other, prev, wild)
-            assert _same(have.moves, want.moves), (C.to_string(C.pack(other)), prev)
-            assert have.can_pass is want.can_pass is True
-            answers += 1
+        answers += _answers_match(rng, ref.moves, other, wild, wm, wm)
         # classify: a random play of the hand, and the whole hand
         for cards in (C.unpack(rng.choice(ref.moves).packed), counts):
             assert _same(wm.classify(cards, wild), wm.classify_enumerated(cards, wild))
@@ -104,16 +111,7 @@ def test_several_wild_ranks_by_the_first_ranks_table(tiandi: WildMoves) -> None:
         ref = walked.legal_moves_enumerated(counts, None, wild)
         assert _same(got.moves, ref.moves), C.to_string(C.pack(counts))
         other = C.counts_of(rng.sample(DECK, rng.randint(1, 20)))
-        by_combo: dict[str, list[Move]] = {}
-        for m in ref.moves:
-            by_combo.setdefault(m.combo, []).append(m)
-        for plays in by_combo.values():
-            prev = rng.choice(plays)
-            have = tiandi.legal_moves(other, prev, wild)
-            want = walked.legal_moves_enumerated(other, prev, wild)
-            assert _same(have.moves, want.moves), (C.to_string(C.pack(other)), prev)
-            assert have.can_pass is want.can_pass is True
-            answers += 1
+        answers += _answers_match(rng, ref.moves, other, wild, tiandi, walked)
         for cards in (C.unpack(rng.choice(ref.moves).packed), counts):
             table_path = tiandi.classify(cards, wild)
             assert _same(table_path, walked.classify_enumerated(cards, wild))
