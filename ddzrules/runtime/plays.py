@@ -300,7 +300,9 @@ class PlayLister:
         if at:
             if len(table) + len(at) > (_WILD_ACTIONS_LIMIT if wild is not None else MEMO_LIMIT):
                 table.clear()
-            for i in at:
-                m = moves[i]
-                out[i] = table[id(m)] = Action(seat, "play", m.cards, m)
+            new = list(map(moves.__getitem__, at))
+            k = len(new)
+            made = _make_actions([seat] * k, _repeat("play", k), list(map(_cards_of, new)), new)
+            any(map(out.__setitem__, at, made))  # C-level stores (each returns None)
+            table.update(zip(map(id, new), made))
         return out, lm.can_pass
