@@ -30,7 +30,8 @@ medians, and the ratio wild/natural per play.
 
 ``--check-several N``: the same comparison with two wild ranks (``tiandi-laizi``, 天地癞子),
 N random hands of 1-20 cards (any number of wild cards) over random pairs of ranks: the
-first rank's table placed on the cards held against the walk of the whole hand.
+table of either rank (every other rank's is read, no other) placed on the cards held
+against the walk of the whole hand, on a WildMoves of its own.
 """
 
 from __future__ import annotations
@@ -157,15 +158,25 @@ def check_several(n: int, seed: int) -> int:
     """Two wild ranks: the table path against the walk on ``n`` hands; the number of
     differences."""
     wm = load_variant("tiandi-laizi").wild_moves()
-    wm.load_after = wm.table_after = 0
+    # the tables of every other rank, and no other read: a pair holding one of them reads
+    # it whichever its place (the first rank's or the second's), a pair of neither walks
+    for rank in range(1, 13, 2):
+        wm.table(rank)
+    wm.load_after = wm.table_after = 1 << 62
+    # the walk on a WildMoves of its own: neither path may reuse the other's Moves (a Move
+    # keeps the substitution it was made with)
+    walked = WildMoves(wm.rules)
+    walked.use_table = False
     rng = random.Random(seed)
-    bad = queries = by_table = 0
+    bad = queries = by_table = second = 0
     t0 = time.process_time()
     for i in range(n):
         wild = tuple(sorted(rng.sample(range(13), 2)))
         counts = C.counts_of(rng.sample(DECK, rng.choice((17, 20, rng.randint(1, 20)))))
-        by_table += wm._several_positions(counts, None, wild) is not None
-        ref = wm.legal_moves_enumerated(counts, None, wild).moves
+        got = wm._several_positions(counts, None, wild)
+        by_table += got is not None
+        second += got is not None and got[0].wild != wild[0]  # read from the other rank's table
+        ref = walked.legal_moves_enumerated(counts, None, wild).moves
         queries += 1
         if not same(wm.legal_moves(counts, None, wild).moves, ref):
             bad += 1
@@ -178,18 +189,19 @@ def check_several(n: int, seed: int) -> int:
         for plays in by_combo.values():
             prev = rng.choice(plays)
             queries += 1
-            if not same(wm.legal_moves(other, prev, wild).moves, wm.legal_moves_enumerated(other, prev, wild).moves):
+            if not same(wm.legal_moves(other, prev, wild).moves, walked.legal_moves_enumerated(other, prev, wild).moves):
                 bad += 1
                 print("answer differs", wild, C.to_string(C.pack(other)), prev)
         for cards in ([C.unpack(rng.choice(ref).packed)] if ref else []) + [counts]:
             queries += 1
-            if not same(wm.classify(cards, wild), wm.classify_enumerated(cards, wild)):
+            if not same(wm.classify(cards, wild), walked.classify_enumerated(cards, wild)):
                 bad += 1
                 print("classify differs", wild, C.to_string(C.pack(cards)))
         if (i + 1) % 100 == 0:
-            print(f"{i + 1} hands ({by_table} by table), {queries} queries, differences {bad} "
+            print(f"{i + 1} hands ({by_table} by table, {second} of them by the second rank's), {queries} queries, differences {bad} "
                   f"({time.process_time() - t0:.0f} s)", flush=True)
-    print(f"{n} hands ({by_table} by table), {queries} queries, differences {bad}")
+    print(f"{n} hands ({by_table} by table, {second} of them by the second rank's), {queries} queries, "
+          f"differences {bad}")
     return bad
 
 

@@ -44,11 +44,10 @@ _Choice = tuple[int, int, int, int, int, int, tuple[int, ...]]
 #: wilds stand for)
 _Way = tuple[int, int, int, int, int, tuple[int, ...]]
 _SHIFT = [C.BITS * r for r in range(C.NUM_RANKS)]
-#: several wild ranks (天地癞子) have no table of their own: the Moves their queries make are
-#: kept for this many sets of wild ranks, at most this many each (about 0.9 KB a Move
-#: with its substitution; a long run of tiandi-laizi makes hundreds of thousands)
-_SEVERAL_KEPT = 2
-_SEVERAL_INTERN_LIMIT = 1 << 16
+#: several wild ranks (天地癞子) have no table of their own: the Moves their queries make
+#: are kept for the sets of wild ranks used last, at most this many in all (about 0.9 KB a
+#: Move with its action and entries; a search over tiandi-laizi meets a million a deal)
+_SEVERAL_INTERN_LIMIT = 1 << 18
 #: the wild ranks of a query: one rank index (癞子), or several, ascending (天地癞子)
 Wild = C.WildKey
 
@@ -583,6 +582,8 @@ class WildMoves:
         #: wild rank -> (packed, combo, rank, length) -> (its legal-move order as one int, Move),
         #: for Moves made by walks (a table keeps its own by position)
         self._intern: dict[Wild, dict[tuple[int, int, int, int], tuple[int, Move]]] = {}
+        #: those of several wild ranks, least recently used first
+        self._intern_several: dict[Wild, dict[tuple[int, int, int, int], tuple[int, Move]]] = {}
         #: combo -> (the bits of its tier and name order in the int order key)
         names = sorted(c.name for c in rules.combos)
         self._order_bits = [((c.tier + 1) << 12) | names.index(c.name) for c in rules.combos]
@@ -596,7 +597,10 @@ class WildMoves:
         #: (combo, size, rank, length) -> the comparison key (one tuple per key, shared)
         self._keys: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
         #: wild rank -> substitution -> its (physical, stands for) letter pairs
-        self._pairs: dict[Wild, dict[tuple[int, ...], tuple[tuple[str, str], ...]]] = {}
+        self._pairs: dict[int, dict[tuple[int, ...], tuple[tuple[str, str], ...]]] = {}
+        #: wild ranks -> (cards taken of each, ranks stood for) -> the Move's letter pairs
+        self._placings: dict[tuple[int, ...], dict[tuple[tuple[int, ...], tuple[int, ...]],
+                                                   tuple[tuple[str, str], ...]]] = {}
         self._pairs_by_table: dict[int, tuple[WildTable, list[tuple[tuple[str, str], ...]]]] = {}
         #: the readings of several wild ranks' cards alone, by those cards and the query
         self._alone: dict[tuple[object, ...], list[tuple[int, Move]]] = {}
@@ -628,13 +632,29 @@ class WildMoves:
 
     def _interned(self, wild: Wild) -> dict[tuple[int, int, int, int], tuple[int, Move]]:
         table = self._intern.get(wild)
+        if type(wild) is int:
+            if table is None:
+                table = self._intern[wild] = {}
+            return table
+        # several wild ranks: no table of their own holds their Moves, so they are kept
+        # here for the sets of ranks used last, at most _SEVERAL_INTERN_LIMIT in all (a
+        # search samples 地癞子 afresh in each world: a run switches sets all the time)
+        several = self._intern_several
         if table is None:
-            if type(wild) is tuple:  # several wild ranks: the last few pairs' Moves kept
-                for key in [k for k in self._intern if type(k) is tuple][_SEVERAL_KEPT - 1:]:
-                    del self._intern[key]
-            table = self._intern[wild] = {}
-        elif type(wild) is tuple and len(table) > _SEVERAL_INTERN_LIMIT:
-            table.clear()  # no table of their own holds them: bounded here (made again when listed)
+            table = {}
+        else:
+            del several[wild]
+        several[wild] = table  # the last used last
+        kept = sum(map(len, several.values()))
+        if kept > _SEVERAL_INTERN_LIMIT:
+            for key in list(several):
+                if key == wild or kept <= _SEVERAL_INTERN_LIMIT:
+                    break
+                kept -= len(several.pop(key))
+                del self._intern[key]
+            if kept > _SEVERAL_INTERN_LIMIT:
+                table.clear()  # this set alone is above it: made again when listed
+        self._intern[wild] = table
         return table
 
     def _order(self, packed: int, combo: int, rank: int, size: int) -> int:
@@ -642,24 +662,41 @@ class WildMoves:
         bits = self._order_bits[combo]
         return ((((bits >> 12) << 16 | size) << 8 | rank) << 12 | (bits & 0xFFF)) << (C.BITS * C.NUM_RANKS) | packed
 
-    def _make(self, packed: int, combo: int, rank: int, length: int, size: int, subst: tuple[int, ...],
-              wild: Wild) -> Move:
-        """A new Move of a reading (its card string, key and substitution pairs shared)."""
+    def _make(self, packed: int, combo: int, rank: int, length: int, size: int,
+              sub: tuple[tuple[str, str], ...]) -> Move:
+        """A new Move of a reading with substitution pairs ``sub`` (its card string and key
+        shared)."""
         kid = (combo, size, rank, length)
         key = self._keys.get(kid)
         if key is None:
             key = self._keys[kid] = self.rules.combos[combo].key(size, rank, length)
+        return Move(C.to_strings((packed,))[0], self._names[combo], rank, length, size, self._tiers[combo], key, packed, sub)
+
+    def _letters(self, wild: int, subst: tuple[int, ...]) -> tuple[tuple[str, str], ...]:
+        """The (physical, stands for) letter pairs of the wild cards of rank ``wild``
+        standing for ``subst`` (one tuple per substitution, shared)."""
         pairs = self._pairs.get(wild)
         if pairs is None:
             pairs = self._pairs[wild] = {}
         sub = pairs.get(subst)
         if sub is None:
-            if type(wild) is int:
-                letter = C.RANKS[wild]
-                sub = pairs[subst] = tuple((letter, C.RANKS[r]) for r in subst)
-            else:  # several wild ranks: ``subst`` holds (physical rank, stands for) pairs
-                sub = pairs[subst] = tuple((C.RANKS[a], C.RANKS[b]) for a, b in _pairs_of(subst))
-        return Move(C.to_strings((packed,))[0], self._names[combo], rank, length, size, self._tiers[combo], key, packed, sub)
+            letter = C.RANKS[wild]
+            sub = pairs[subst] = tuple((letter, C.RANKS[r]) for r in subst)
+        return sub
+
+    def _placement(self, wild: tuple[int, ...], taken: tuple[int, ...],
+                   subst: tuple[int, ...]) -> tuple[tuple[str, str], ...]:
+        """The letter pairs of a pooled reading's wild cards (standing for ``subst``) when
+        ``taken`` of each wild rank are played (:func:`_place`), memoised per set of wild
+        ranks: a run meets few of them and many readings share each."""
+        placings = self._placings.get(wild)
+        if placings is None:
+            placings = self._placings[wild] = {}
+        sub = placings.get((taken, subst))
+        if sub is None:
+            sub = placings[taken, subst] = tuple((C.RANKS[a], C.RANKS[b])
+                                                 for a, b in _pairs_of(_place(wild, taken, subst)))
+        return sub
 
     def _entry(self, ident: tuple[int, int, int, int], subst: tuple[int, ...], wild: int) -> tuple[int, Move]:
         """(legal-move order, Move) of a reading a walk found (with the substitution it was
@@ -677,9 +714,9 @@ class WildMoves:
             if p >= 0:
                 m = table.moves[p]  # type: ignore[assignment]
                 if m is None:
-                    m = table.moves[p] = self._make(packed, combo, rank, length, size, subst, wild)
+                    m = table.moves[p] = self._make(packed, combo, rank, length, size, self._letters(wild, subst))
         if m is None:
-            m = self._make(packed, combo, rank, length, size, subst, wild)
+            m = self._make(packed, combo, rank, length, size, self._letters(wild, subst))
         entry = interned[ident] = (self._order(packed, combo, rank, size), m)
         return entry
 
@@ -733,9 +770,9 @@ class WildMoves:
                 entry = interned.get(ident)
                 if entry is None:
                     size = C.size_of(ident[0])
-                    pairs = _place(wild, k, subst)
                     entry = interned[ident] = (self._order(ident[0], combo, rank, size),
-                                               self._make(ident[0], combo, rank, length, size, pairs, wild))
+                                               self._make(ident[0], combo, rank, length, size,
+                                                          self._placement(wild, k, subst)))
                 seen[ident] = entry
 
         enumerate_wild(self.rules, naturals, sum(have), wild[0], emit, wild_ranks=wild, **kw)  # type: ignore[arg-type]
@@ -917,26 +954,26 @@ class WildMoves:
     # ------------------------------------------------------------------ several ranks by table
     # With several wild ranks (天地癞子) the walk pools the wild cards under the first rank
     # (_collect_several); a pool of at most four cards is what a hand of one wild rank
-    # holds, so the first rank's table lists the same plays, placed on the cards held the
-    # same way. The plays of wild cards alone read each card as any wild rank, which one
+    # holds, so that rank's table lists the same plays, placed on the cards held the same
+    # way, and so does the other rank's (a wild card of either stands for the same ranks,
+    # and the pooled hand holds no natural card of either). The plays of wild cards alone read each card as any wild rank, which one
     # rank's table does not: those are walked, on the wild cards alone (a small walk).
     # tests/core/test_wild_table.py holds this path to the walk of the whole hand.
 
     def _several_positions(self, counts: list[int], after: Move | None, wild: tuple[int, ...],
                            exact: bool = False) -> tuple[WildTable, list[int], tuple[int, ...], tuple[int, ...]] | None:
-        """(the first wild rank's table, the positions of the pooled hand's readings that
-        hold natural cards — its leads, its answers to ``after``, or with ``exact`` the
-        readings of the whole hand —, the wild ranks, the cards held of each); None when
-        the hand is walked instead: a pool of more wild cards than the table holds, a hand
-        above the largest, or the first rank's table not read yet (its queries count
-        toward :attr:`load_after` and :attr:`table_after` as that rank's own)."""
+        """(a wild rank's table (:meth:`_several_table`), the positions of the pooled hand's
+        readings that hold natural cards — its leads, its answers to ``after``, or with
+        ``exact`` the readings of the whole hand —, the wild ranks, the cards held of
+        each); None when the hand is walked instead: a pool of more wild cards than the
+        table holds, a hand above the largest, or no table of these ranks read yet."""
         total = sum(counts)
         have = tuple(counts[w] for w in wild)
         pooled = sum(have)
-        if total > self.rules.max_hand or pooled > self.rules.deck[wild[0]] or not self._by_table(wild[0]):
+        if total > self.rules.max_hand or pooled > max(self.rules.deck[w] for w in wild):
             return None
-        table = self.table(wild[0])
-        if pooled > table.most_wilds:
+        table = self._several_table(wild)
+        if table is None or pooled > table.most_wilds:
             return None
         nat = list(counts)
         for w in wild:
@@ -948,6 +985,23 @@ class WildMoves:
         else:
             positions = self._answer_positions(table, nat, pooled, after)
         return table, positions, wild, have
+
+    def _several_table(self, wild: tuple[int, ...]) -> WildTable | None:
+        """The table that lists a pooled hand of the wild ranks ``wild``: any one of theirs
+        does (a wild card of every rank stands for the same ranks, and the pooled hand holds
+        no natural card of either), so the first already read; else the query counts toward
+        each rank's :attr:`load_after` and :attr:`table_after`, and reads at most one. The
+        rank shared by a run's sets of wild ranks (天癞子, while 地癞子 changes) is read
+        once and serves them all."""
+        tables = self._tables
+        for w in wild:
+            table = tables.get(w)
+            if table is not None:
+                return table
+        for w in wild:
+            if self._by_table(w):
+                return tables[w]
+        return None
 
     def _answer_positions(self, table: WildTable, nat: list[int], wilds: int, after: Move) -> list[int]:
         """The positions of the readings ``nat`` plus ``wilds`` wild cards hold that may
@@ -970,7 +1024,7 @@ class WildMoves:
         each placed on the wild cards held in every way, as ``_collect_several`` places
         the walk's: (legal-move order key, Move). Readings without a natural card are left
         out (see the section's comment)."""
-        shift = _SHIFT[wild[0]]
+        shift = _SHIFT[table.wild]  # where the table's readings hold the pooled wild cards
         units = [1 << _SHIFT[w] for w in wild]
         interned = self._interned(wild)
         get = interned.get
@@ -1021,16 +1075,8 @@ class WildMoves:
             if key is None:
                 key = keys_made[kid] = self.rules.combos[kid[0]].key(kid[1], kid[2], kid[3])
             keys.append(key)
-        pairs_made = self._pairs.get(wild)
-        if pairs_made is None:
-            pairs_made = self._pairs[wild] = {}
-        subs = []
-        for _, _, k, p in missing:
-            flat = _place(wild, k, substs[subst_index[p]])
-            sub = pairs_made.get(flat)
-            if sub is None:
-                sub = pairs_made[flat] = tuple((C.RANKS[a], C.RANKS[b]) for a, b in _pairs_of(flat))
-            subs.append(sub)
+        placement = self._placement
+        subs = [placement(wild, k, substs[subst_index[p]]) for _, _, k, p in missing]
         made = make_moves(C.to_strings(packs), list(map(self._names.__getitem__, combos)), ranks, lengths, sizes,
                           list(map(self._tiers.__getitem__, combos)), keys, packs, subs)
         order = self._order
@@ -1041,6 +1087,13 @@ class WildMoves:
     def _wild_cards_alone(self, counts: list[int], wild: tuple[int, ...], **kw: object) -> list[tuple[int, Move]]:
         """The readings of the hand's wild cards alone (no natural card), walked on those
         cards: memoised by the cards and the query (a hand holds few of them)."""
+        held = sum(counts[w] for w in wild)
+        size = kw.get("exact_size")
+        if type(size) is int and size > held:
+            return []
+        size = kw.get("max_size")
+        if type(size) is int and size > held:  # the hand's size: the wild cards' own serves
+            kw = {**kw, "max_size": held}      # (one entry for every size of hand)
         key = (wild, tuple(counts[w] for w in wild), tuple(sorted((k, id(v) if k == "shapes" else v)
                                                                   for k, v in kw.items())))
         got = self._alone.get(key)
