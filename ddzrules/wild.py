@@ -730,9 +730,19 @@ class WildMoves:
         naturals[wild] = 0
         found: Found = {}
         walk(self.rules, naturals, wilds, wild, found, **kw)  # type: ignore[arg-type]
-        get = self._interned(wild).get
-        new = self._entry
-        return [get(ident) or new(ident, subst, wild) for ident, subst in found.items()]
+        interned = self._interned(wild)
+        if wild in self._tables:  # the table's own Moves first (a hand the table does not list)
+            get = interned.get
+            new = self._entry
+            return [get(ident) or new(ident, subst, wild) for ident, subst in found.items()]
+        out: list[tuple[int, Move]] = list(map(interned.get, found))  # type: ignore[arg-type]
+        if not all(out):  # an entry is a non-empty tuple: None marks a reading met for the first time
+            idents = list(found)
+            at = [i for i, entry in enumerate(out) if entry is None]
+            missing = [idents[i] for i in at]
+            letters = self._letters
+            self._fill(out, at, missing, [letters(wild, found[i]) for i in missing], interned)
+        return out
 
     def _collect(self, counts: list[int], wild: Wild, **kw: object) -> list[Move]:
         return list(map(_second, self._collect_ordered(counts, wild, **kw)))
@@ -751,7 +761,9 @@ class WildMoves:
         pooled = _SHIFT[wild[0]]
         units = [1 << _SHIFT[w] for w in wild]
         interned = self._interned(wild)
-        seen: dict[tuple[int, int, int, int], tuple[int, Move]] = {}
+        seen: dict[tuple[int, int, int, int], tuple[int, Move] | None] = {}
+        #: (place, ident, wild cards taken of each rank, ranks stood for) of readings met for the first time
+        missing: list[tuple[int, tuple[int, int, int, int], tuple[int, ...], tuple[int, ...]]] = []
         ways_by_n: dict[int, list[tuple[int, ...]]] = {}
 
         def emit(packed: int, combo: int, rank: int, length: int, subst: tuple[int, ...]) -> None:
@@ -768,15 +780,17 @@ class WildMoves:
                 if ident in seen:
                     continue
                 entry = interned.get(ident)
-                if entry is None:
-                    size = C.size_of(ident[0])
-                    entry = interned[ident] = (self._order(ident[0], combo, rank, size),
-                                               self._make(ident[0], combo, rank, length, size,
-                                                          self._placement(wild, k, subst)))
+                if entry is None:  # made below, in bulk
+                    missing.append((len(seen), ident, k, subst))
                 seen[ident] = entry
 
         enumerate_wild(self.rules, naturals, sum(have), wild[0], emit, wild_ranks=wild, **kw)  # type: ignore[arg-type]
-        return list(seen.values())
+        out: list[tuple[int, Move]] = list(seen.values())  # type: ignore[arg-type]  # None until made
+        if missing:
+            placement = self._placement
+            self._fill(out, [x[0] for x in missing], [x[1] for x in missing],
+                       [placement(wild, k, subst) for _, _, k, subst in missing], interned)
+        return out
 
     # ------------------------------------------------------------------ by table
     # The queries below read the wild rank's WildTable; the *_enumerated ones walk the
@@ -1058,11 +1072,19 @@ class WildMoves:
     def _make_placed(self, out: list[tuple[int, Move]], missing: list[tuple[int, tuple[int, int, int, int],
                      tuple[int, ...], int]], wild: tuple[int, ...], substs: list[tuple[int, ...]],
                      subst_index: Sequence[int]) -> None:
-        """The Moves of placed readings met for the first time, made in bulk (card strings
-        in one pass, fields by :func:`~ddzrules.moves.make_moves`), interned, and put in
-        ``out`` at their places."""
-        interned = self._interned(wild)
-        idents = [x[1] for x in missing]
+        """The Moves of placed readings met for the first time, made in bulk, interned, and
+        put in ``out`` at their places."""
+        placement = self._placement
+        self._fill(out, [x[0] for x in missing], [x[1] for x in missing],
+                   [placement(wild, k, substs[subst_index[p]]) for _, _, k, p in missing], self._interned(wild))
+
+    def _fill(self, out: list[tuple[int, Move]], at: list[int], idents: list[tuple[int, int, int, int]],
+              subs: list[tuple[tuple[str, str], ...]],
+              interned: dict[tuple[int, int, int, int], tuple[int, Move]]) -> None:
+        """Make the Moves of readings met for the first time (``idents``, with substitution
+        pairs ``subs``) in bulk — card strings in one pass, fields by
+        :func:`~ddzrules.moves.make_moves`: a third of the cost of one Move at a time —,
+        intern them, and put (order, Move) in ``out`` at ``at``."""
         packs = [i[0] for i in idents]
         combos = [i[1] for i in idents]
         ranks = [i[2] for i in idents]
@@ -1075,14 +1097,11 @@ class WildMoves:
             if key is None:
                 key = keys_made[kid] = self.rules.combos[kid[0]].key(kid[1], kid[2], kid[3])
             keys.append(key)
-        placement = self._placement
-        subs = [placement(wild, k, substs[subst_index[p]]) for _, _, k, p in missing]
         made = make_moves(C.to_strings(packs), list(map(self._names.__getitem__, combos)), ranks, lengths, sizes,
                           list(map(self._tiers.__getitem__, combos)), keys, packs, subs)
         order = self._order
-        for (at, ident, _, _), move, size in zip(missing, made, sizes):
-            # (two positions never place alike: their readings differ in cards or reading)
-            out[at] = interned[ident] = (order(ident[0], ident[1], ident[2], size), move)
+        for i, ident, move, size in zip(at, idents, made, sizes):
+            out[i] = interned[ident] = (order(ident[0], ident[1], ident[2], size), move)
 
     def _wild_cards_alone(self, counts: list[int], wild: tuple[int, ...], **kw: object) -> list[tuple[int, Move]]:
         """The readings of the hand's wild cards alone (no natural card), walked on those
