@@ -586,7 +586,7 @@ class WildMoves:
         #: for Moves made by walks (a table keeps its own by position)
         self._intern: dict[Wild, dict[tuple[int, int, int, int], tuple[int, Move]]] = {}
         #: those of several wild ranks, least recently used first
-        self._intern_several: dict[Wild, dict[tuple[int, int, int, int], tuple[int, Move]]] = {}
+        self._intern_several: dict[tuple[int, ...], dict[tuple[int, int, int, int], tuple[int, Move]]] = {}
         #: combo -> (the bits of its tier and name order in the int order key)
         names = sorted(c.name for c in rules.combos)
         self._order_bits = [((c.tier + 1) << 12) | names.index(c.name) for c in rules.combos]
@@ -637,7 +637,7 @@ class WildMoves:
 
     def _interned(self, wild: Wild) -> dict[tuple[int, int, int, int], tuple[int, Move]]:
         table = self._intern.get(wild)
-        if type(wild) is int:
+        if not isinstance(wild, tuple):
             if table is None:
                 table = self._intern[wild] = {}
             return table
@@ -657,6 +657,7 @@ class WildMoves:
                     break
                 kept -= len(several.pop(key))
                 del self._intern[key]
+                self._placings.pop(key, None)
             if kept > _SEVERAL_INTERN_LIMIT:
                 table.clear()  # this set alone is above it: made again when listed
         self._intern[wild] = table
@@ -975,8 +976,9 @@ class WildMoves:
     # (_collect_several); a pool of at most four cards is what a hand of one wild rank
     # holds, so that rank's table lists the same plays, placed on the cards held the same
     # way, and so does the other rank's (a wild card of either stands for the same ranks,
-    # and the pooled hand holds no natural card of either). The plays of wild cards alone read each card as any wild rank, which one
-    # rank's table does not: those are walked, on the wild cards alone (a small walk).
+    # and the pooled hand holds no natural card of either). The plays of wild cards alone
+    # read each card as any wild rank, which one rank's table does not: those are walked,
+    # on the wild cards alone (a small walk).
     # tests/core/test_wild_table.py holds this path to the walk of the whole hand.
 
     def _several_positions(self, counts: list[int], after: Move | None, wild: tuple[int, ...],

@@ -15,6 +15,7 @@ import pytest
 
 from ddzrules import cards as C
 from ddzrules import load_variant
+from ddzrules import wild as W
 from ddzrules.cache import CacheWarning
 from ddzrules.moves import Move
 from ddzrules.wild import WildMoves
@@ -126,6 +127,28 @@ def test_several_wild_ranks_by_either_ranks_table(tiandi: WildMoves) -> None:
         leads = tiandi.legal_moves(counts, None, (0, 4)).moves
         assert _same(leads, walked.legal_moves_enumerated(counts, None, (0, 4)).moves)
     assert by_table > 40 and answers > 60
+
+
+def test_several_wild_ranks_moves_kept_within_one_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Moves of several wild ranks are kept for the pairs used last, within one bound
+    over all pairs (a search switches pairs all the time): the least recently used pair
+    goes first, with its memoised placements, and a pair used again is kept."""
+    monkeypatch.setattr(W, "_SEVERAL_INTERN_LIMIT", 3_000)
+    walked = WildMoves(load_variant("tiandi-laizi").wild_moves().rules)
+    walked.use_table = False
+    hand = [1] * 10 + [0] * (C.NUM_RANKS - 10)  # 3 to Q, one each
+    kept = walked._intern_several
+    first, second = (3, 5), (3, 7)
+    for wild in (first, second, first, (3, 9), (3, 10)):
+        hand[wild[0]] += 1
+        hand[wild[1]] += 1
+        assert len(walked.legal_moves_enumerated(hand, None, wild)) > 500
+        hand[wild[0]] -= 1
+        hand[wild[1]] -= 1
+        assert sum(map(len, kept.values())) <= W._SEVERAL_INTERN_LIMIT + len(kept[wild])
+        assert list(kept)[-1] == wild  # the last used last
+    assert second not in kept and second not in walked._intern and second not in walked._placings
+    assert list(kept)[-1] == (3, 10)
 
 
 def test_census_from_table(wm: WildMoves) -> None:
