@@ -373,12 +373,15 @@ def _match(spec: str, games: int, seed: int, names: list[str], holdings: int | N
 @click.option("--protocol", type=click.Choice(["duplicate", "douzero"]), default="duplicate", show_default=True,
               help="duplicate: B everywhere, then A at each seat in turn (any spec); douzero: no bidding, a "
                    "fixed landlord, A as landlord then as farmers (landlord tables).")
+@click.option("--record", "record", default=None, metavar="FILE",
+              help="Append each deal to FILE as it finishes, and resume from the deals it holds "
+                   "(a long duel survives being stopped; the figures are those of one run).")
 @workers_option
 @backend_options
 @plugin_option
 @json_option
 @user_errors
-def duel_cmd(spec: str, bots: str, deals: int, seed: int, protocol: str, workers: int | None,
+def duel_cmd(spec: str, bots: str, deals: int, seed: int, protocol: str, record: str | None, workers: int | None,
              backend: str, address: str | None, plugins: tuple[str, ...], as_json: bool) -> None:
     """Two bots on the same deals: A's gain over B, with paired 95% intervals, and each bot's decision time."""
     from ddzrules.simulate.duel import checked_duel, format_duel
@@ -393,7 +396,7 @@ def duel_cmd(spec: str, bots: str, deals: int, seed: int, protocol: str, workers
         load_rules(spec, plugins)  # a bad spec or plugin fails here, before any game
         with game_progress(f"duel on {spec}", deals) as advance:
             result = checked_duel(spec, names[0], names[1], deals, seed, protocol, progress=advance,
-                                  workers=workers, backend=backend, address=address)
+                                  workers=workers, backend=backend, address=address, record=record)
     if as_json:
         emit_finite_json(result)
         return

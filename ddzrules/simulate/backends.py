@@ -229,7 +229,10 @@ class LocalBackend:
                                                 initargs=(signal.SIGINT, signal.SIG_IGN))
         jobs = ((play, args, i) for i in range(count))
         try:
-            for results in pool.imap(_map_item, jobs, chunksize=max(1, count // (workers * 8))):
+            # an item a task: an item (a deal) is several games, so the round trip is small
+            # beside it, and a result reaches the caller (a duel's record) as it finishes,
+            # not with a chunk of others
+            for results in pool.imap(_map_item, jobs, chunksize=1):
                 yield from results
         finally:
             pool.terminate()

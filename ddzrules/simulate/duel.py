@@ -26,6 +26,7 @@ from ddzrules.bots import check_bot, make_bot, parse_bot
 from ddzrules.errors import DdzError, brief
 from ddzrules.runtime import Action, Game, GameRules, MatchInfo, PlayerView
 from ddzrules.simulate.backends import get_backend
+from ddzrules.simulate.duel_record import Deal, DuelRecord
 from ddzrules.simulate.games import game_seed, prelude_cards
 from ddzrules.simulate.stats import CONFIDENCE, Moments, moments_interval, wilson_interval
 
@@ -103,13 +104,17 @@ def check_duel(rules: GameRules, bot_a: str, bot_b: str, deals: int, protocol: s
 
 def duel(spec: str, bot_a: str, bot_b: str, deals: int, seed: int, protocol: str = "duplicate",
          confidence: float = CONFIDENCE, progress: Callable[[int, int], None] | None = None,
-         workers: int | None = None, backend: str = "local", address: str | None = None) -> dict[str, Any]:
+         workers: int | None = None, backend: str = "local", address: str | None = None,
+         record: str | os.PathLike[str] | None = None) -> dict[str, Any]:
     """Play a duel of ``bot_a`` against ``bot_b`` on ``deals`` deals of ``spec`` seeded
     ``seed`` (deal ``i`` is the game seed ``game_seed(seed, i)``); the result as a dict
     (see the module's docstring for the protocols). ``progress(done, deals)`` as each
     deal finishes; ``workers`` processes share the deals (None: 1), or Ray tasks with
     ``backend="ray"`` (``address`` a cluster to join), the figures the same whatever plays
-    them (decision times aside)."""
+    them (decision times aside). With ``record`` (a file, see
+    :mod:`~ddzrules.simulate.duel_record`) each deal is appended as it finishes and the
+    deals it holds already are not played again: a stopped duel resumes, with the
+    figures of one played at once."""
     rules = GameRules.load(spec)
     check_duel(rules, bot_a, bot_b, deals, protocol)
     where = get_backend(backend)
@@ -120,18 +125,58 @@ def duel(spec: str, bot_a: str, bot_b: str, deals: int, seed: int, protocol: str
         "bot_options": {"a": parse_bot(bot_a)[1], "b": parse_bot(bot_b)[1]},
         "confidence": confidence, "workers": workers or 1, "backend": backend,
     }
-    times: dict[str, list[float]] = {"a": [], "b": []}
-    agg = _Douzero(rules.players) if protocol == "douzero" else _Duplicate()
+    played: dict[int, Deal] = {}
+    log = None
+    if record is not None:
+        log = DuelRecord(record, {"spec": rules.variant.name, "spec_hash": rules.variant.rules.content_hash,
+                                  "protocol": protocol, "seed": seed, "bots": [bot_a, bot_b],
+                                  "players": rules.players})
+        played = {i: d for i, d in log.open().items() if i < deals}
+        head["recorded"] = len(played)
+    # the deals to play, as runs of indices (a few, however many deals there are)
+    todo = _runs([i for i in range(deals) if i not in played]) if played else ((0, deals),)
     # a spec file as an absolute path: Ray's workers may not share this directory
     task = (os.path.abspath(spec) if os.path.isfile(spec) else spec, bot_a, bot_b, seed, protocol)
-    for done, (outcome, spent) in enumerate(where.map(play_deals, (task,), deals, workers, address), start=1):
+    count = sum(stop - start for start, stop in todo)
+    if progress is not None and played:
+        progress(len(played), deals)
+    for j, deal in enumerate(where.map(play_deal_runs, (task, todo), count, workers, address)):
+        index = _deal_at(todo, j)
+        played[index] = deal
+        if log is not None:
+            log.append(index, deal[0], deal[1])
+        if progress is not None:
+            progress(len(played), deals)
+    # the figures from every deal in deal order: a resumed duel's are a duel's played at once
+    times: dict[str, list[float]] = {"a": [], "b": []}
+    agg = _Douzero(rules.players) if protocol == "douzero" else _Duplicate()
+    for i in range(deals):
+        outcome, spent = played[i]
         agg.add(outcome)
         for side in ("a", "b"):
             times[side] += spent[side]
-        if progress is not None:
-            progress(done, deals)
     return {**head, **agg.result(deals, confidence),
             "decision_ms": {"a": _timing(times["a"]), "b": _timing(times["b"])}}
+
+
+def _runs(indices: list[int]) -> tuple[tuple[int, int], ...]:
+    """Ascending ``indices`` as (start, stop) runs of consecutive ones."""
+    runs: list[tuple[int, int]] = []
+    for i in indices:
+        if runs and runs[-1][1] == i:
+            runs[-1] = (runs[-1][0], i + 1)
+        else:
+            runs.append((i, i + 1))
+    return tuple(runs)
+
+
+def _deal_at(runs: Sequence[tuple[int, int]], j: int) -> int:
+    """The ``j``-th deal of ``runs``."""
+    for start, stop in runs:
+        if j < stop - start:
+            return start + j
+        j -= stop - start
+    raise IndexError(j)
 
 
 #: the rules of the deals played in this process, by spec (a worker loads each once)
@@ -168,9 +213,11 @@ def _play_deal(task: tuple[str, str, str, int, str], index: int) -> tuple[Any, d
     return outcome, {"a": times.get(a, []), "b": times.get(b, []) if b != a else times.get(a, [])}
 
 
-def play_deals(task: tuple[str, str, str, int, str], start: int, stop: int) -> list[tuple[Any, dict[str, list[float]]]]:
-    """Deals ``start`` to ``stop - 1`` of a duel (a backend's task, see ``Backend.map``)."""
-    return [_play_deal(task, i) for i in range(start, stop)]
+def play_deal_runs(task: tuple[str, str, str, int, str], runs: Sequence[tuple[int, int]], start: int,
+                   stop: int) -> list[tuple[Any, dict[str, list[float]]]]:
+    """The ``start``-th to ``stop - 1``-th deals of ``runs`` (the deals a duel still has to
+    play; a backend's task)."""
+    return [_play_deal(task, _deal_at(runs, j)) for j in range(start, stop)]
 
 
 class _Duplicate:
@@ -242,6 +289,8 @@ def format_duel(result: dict[str, Any]) -> str:
     lines = [(f"duel on {result['spec']}: A = {bots['a']} against B = {bots['b']}, {result['deals']} deals, "
               f"seed {result['seed']}, protocol {result['protocol']}"),
              "(figures of these two bots on this spec: they say how the bots play it, not what the rules are)"]
+    if result.get("recorded"):
+        lines.insert(1, f"({result['recorded']} of the deals read from the duel's record, played before)")
     if result["protocol"] == "douzero":
         share = ci(result["win_rate_ci"], lambda x: "n/a" if x is None else f"{100 * x:.1f}%")
         lines += [f"  WP (A's share of games won)   {100 * result['win_rate']:.1f}%  {share}",
@@ -266,10 +315,11 @@ def format_duel(result: dict[str, Any]) -> str:
 
 def checked_duel(spec: str, bot_a: str, bot_b: str, deals: int, seed: int, protocol: str,
                  progress: Callable[[int, int], None] | None = None, workers: int | None = None,
-                 backend: str = "local", address: str | None = None) -> dict[str, Any]:
+                 backend: str = "local", address: str | None = None,
+                 record: str | os.PathLike[str] | None = None) -> dict[str, Any]:
     """:func:`duel`, a bad argument a DdzError (for the command line)."""
     try:
         return duel(spec, bot_a, bot_b, deals, seed, protocol, progress=progress, workers=workers,
-                    backend=backend, address=address)
+                    backend=backend, address=address, record=record)
     except ValueError as e:
         raise DdzError(str(e)) from None

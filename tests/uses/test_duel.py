@@ -4,11 +4,14 @@ figures named by their bots, bad input refused before any game."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
 from ddzrules.cli import main
+from ddzrules.errors import DdzError
 from ddzrules.simulate.duel import duel
 
 FAST = "search:iters=16"
@@ -79,3 +82,97 @@ def test_workers_play_the_same_duel() -> None:
     strip = lambda d: {k: v for k, v in d.items() if k not in ("decision_ms", "workers")}
     assert strip(one) == strip(two)
     assert two["decision_ms"]["a"]["decisions"] == one["decision_ms"]["a"]["decisions"]
+
+
+# ---------------------------------------------------------------------- --record
+
+def _strip(result: dict[str, object]) -> dict[str, object]:
+    return {k: v for k, v in result.items() if k not in ("decision_ms", "recorded", "workers")}
+
+
+@pytest.mark.parametrize("protocol", ["duplicate", "douzero"])
+def test_a_stopped_duel_resumes_from_its_record(tmp_path: Path, protocol: str) -> None:
+    """A record keeps each deal as it finishes; a duel resumed from part of it (deals 0, 1
+    and 4 kept, the last line cut off by a stopped write) plays only the others and gives
+    the figures of the duel played at once."""
+    whole = duel("hubei-3p", "heuristic", "random", deals=6, seed=5, protocol=protocol)
+    path = tmp_path / "duel.jsonl"
+    first = duel("hubei-3p", "heuristic", "random", deals=6, seed=5, protocol=protocol, record=path)
+    assert _strip(first) == _strip(whole) and first["recorded"] == 0
+    lines = path.read_text().splitlines(keepends=True)
+    assert len(lines) == 7 and json.loads(lines[0])["format"] == "ddzrules-duel/1"
+    kept = [lines[0], lines[1], lines[2], lines[5], lines[3][:20]]  # deals 0, 1, 4, and a cut-off line
+    path.write_text("".join(kept))
+    played: list[int] = []
+    again = duel("hubei-3p", "heuristic", "random", deals=6, seed=5, protocol=protocol, record=path,
+                 progress=lambda done, total: played.append(done))
+    assert _strip(again) == _strip(whole) and again["recorded"] == 3
+    assert played == [3, 4, 5, 6]
+    deals = [json.loads(line)["deal"] for line in path.read_text().splitlines()[1:]]
+    assert sorted(deals) == list(range(6)) and deals[:3] == [0, 1, 4]
+    # nothing left to play: read back, not played
+    assert _strip(duel("hubei-3p", "heuristic", "random", deals=6, seed=5, protocol=protocol,
+                       record=path)) == _strip(whole)
+
+
+def test_a_record_of_another_duel_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "duel.jsonl"
+    duel("erren", "heuristic", "random", deals=2, seed=1, record=path)
+    before = path.read_bytes()
+    for other in ({"seed": 2}, {"bot_b": "heuristic"}, {"protocol": "douzero"}):
+        args = {"spec": "erren", "bot_a": "heuristic", "bot_b": "random", "deals": 2, "seed": 1,
+                "protocol": "duplicate", **other}
+        with pytest.raises(DdzError, match="the record of another duel"):
+            duel(record=path, **args)  # type: ignore[arg-type]
+    assert path.read_bytes() == before
+
+
+SECRET = "s3cr3t-content"
+
+
+@pytest.mark.parametrize(("edit", "words"), [
+    (lambda lines: [f'{{"note": "{SECRET}"}}\n'] + lines[1:], ":1: not a duel record"),
+    (lambda lines: lines + [f"{SECRET}\n"], ":4: not a line of JSON"),
+    (lambda lines: lines + [lines[1]], ":4: deal 0 is recorded twice"),
+    (lambda lines: lines + ['{"deal": -1, "outcome": [], "times": {"a": [], "b": []}}\n'], ":4: the deal is no index"),
+    (lambda lines: lines + ['{"deal": 9, "outcome": [[2, 0, null], [0, 0, null]], "times": {"a": [], "b": []}}\n'],
+     ":4: a seat's result"),
+    (lambda lines: lines + ['{"deal": 9, "outcome": [[0, NaN, null], [0, 0, null]], "times": {"a": [], "b": []}}\n'],
+     ":4: not a line of JSON"),
+    (lambda lines: lines + ['{"deal": 9, "outcome": [[0, 0, null]], "times": {"a": [], "b": []}}\n'],
+     ":4: the outcome is not one result for each of the 2 seats"),
+    (lambda lines: lines + ['{"deal": 9, "outcome": [[0, 0, null], [0, 0, null]], "times": {"a": [-1], "b": []}}\n'],
+     ":4: side a's times"),
+    (lambda lines: lines + ["[" * 100_000 + "\n"], ":4: not a line of JSON"),
+    (lambda lines: lines + ['{"deal": 9' + " " * (2 * 1024 * 1024) + "}\n"], ":4: a line longer than"),
+])
+def test_a_bad_record_is_refused_by_line_without_its_content(tmp_path: Path, edit: Any, words: str) -> None:
+    path = tmp_path / "duel.jsonl"
+    duel("erren", "heuristic", "random", deals=2, seed=1, record=path)
+    path.write_text("".join(edit(path.read_text().splitlines(keepends=True))))
+    before = path.read_bytes()
+    result = CliRunner().invoke(main, ["duel", "erren", "--bots", "heuristic,random", "--deals", "3",
+                                       "--seed", "1", "--record", str(path)])
+    assert result.exit_code == 1 and words in result.output, result.output
+    assert "Traceback" not in result.output and SECRET not in result.output
+    assert path.read_bytes() == before  # refused before any deal was played or written
+
+
+def test_a_record_that_is_no_regular_file_is_refused(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["duel", "erren", "--bots", "heuristic,random", "--deals", "2",
+                                       "--record", str(tmp_path)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(tmp_path / "elsewhere.jsonl")
+    result = CliRunner().invoke(main, ["duel", "erren", "--bots", "heuristic,random", "--deals", "2",
+                                       "--record", str(link)])
+    assert result.exit_code == 1 and "cannot be a duel record: not a regular file" in result.output
+
+
+def test_the_command_resumes_and_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "duel.jsonl"
+    args = ["duel", "erren", "--bots", "heuristic,random", "--deals", "3", "--seed", "4", "--record", str(path)]
+    assert CliRunner().invoke(main, args).exit_code == 0
+    text = CliRunner().invoke(main, args[:5] + ["5"] + args[6:])
+    assert text.exit_code == 0 and "3 of the deals read from the duel's record" in text.output, text.output
+    assert len(path.read_text().splitlines()) == 1 + 5
