@@ -14,8 +14,11 @@ milliseconds a decision (a time cap; the choices then depend on the machine's sp
 
 from __future__ import annotations
 
+import gc
 import random
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from ddzrules import cards as C
@@ -33,6 +36,26 @@ ROLLOUT_NOISE = 0.1
 #: a game that runs past this many actions in a rollout is scored as it stands (never: a
 #: safety bound on a spec whose games would not end)
 ROLLOUT_LIMIT = 2000
+
+
+#: the cyclic collector's thresholds while a search runs (Python's are (700, 10, 10))
+SEARCH_GC_THRESHOLDS = (50_000, 20, 10)
+
+
+@contextmanager
+def _few_collections() -> Iterator[None]:
+    """Python's cyclic garbage collector runs less often while a search runs, as it was
+    after. A search makes millions of objects that hold no cycle (game copies, Moves,
+    actions) beside a large heap that lives on (the Moves and actions kept by the rules),
+    so a collection every 700 allocations finds nothing and each full one walks the
+    whole heap: a fifth of a tiandi-laizi duel deal (46.8 s, 23,527 collections freeing
+    1,244 objects; 36.5 s with these thresholds)."""
+    before = gc.get_threshold()
+    gc.set_threshold(*SEARCH_GC_THRESHOLDS)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
 
 
 class SearchBot:
@@ -56,6 +79,10 @@ class SearchBot:
         candidates = self._candidates(view, legal)
         if len(candidates) == 1:
             return candidates[0]
+        with _few_collections():
+            return self._search(view, candidates)
+
+    def _search(self, view: PlayerView, candidates: list[Action]) -> Action:
         worlds = random.Random(self.rng.getrandbits(64))
         noise = random.Random(self.rng.getrandbits(64))
         totals = [0.0] * len(candidates)

@@ -256,3 +256,41 @@ def test_the_rollout_policy_keeps_bombs_whole(seed: int, steps: int, spec: str) 
 
     if choice.move is not None and breaks(choice.move):
         assert all(breaks(m) for m in plays if not m.is_bomb), (game.view(seat).hand, choice)
+
+
+def test_the_collector_runs_less_often_during_a_search_and_as_before_after(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search raises the cyclic collector's thresholds while it runs and puts back
+    whatever they were, also when the search fails."""
+    import gc
+
+    from ddzrules.bots import search
+
+    game = advance(GameRules.load("hubei-3p").new_game(seed=5), 12, 5)
+    seat = game.to_act
+    assert seat is not None
+    bot = SearchBot(1, iters=16)
+    during: list[tuple[int, int, int]] = []
+    original = SearchBot._search
+
+    def watched(self: SearchBot, *args: object) -> object:
+        during.append(gc.get_threshold())
+        return original(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(SearchBot, "_search", watched)
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(1234, 5, 6)
+        legal = game.legal_actions()
+        assert len(legal) > 1
+        assert bot.act(game.view(seat), legal) in legal
+        assert during == [search.SEARCH_GC_THRESHOLDS] and gc.get_threshold() == (1234, 5, 6)
+
+        def failing(self: SearchBot, *args: object) -> object:
+            raise RuntimeError("a search that fails")
+
+        monkeypatch.setattr(SearchBot, "_search", failing)
+        with pytest.raises(RuntimeError):
+            bot.act(game.view(seat), legal)
+        assert gc.get_threshold() == (1234, 5, 6)
+    finally:
+        gc.set_threshold(*before)
