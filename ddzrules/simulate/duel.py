@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import ddzrules
 from ddzrules.bots import check_bot, make_bot, parse_bot
 from ddzrules.errors import DdzError, brief
 from ddzrules.runtime import Action, Game, GameRules, MatchInfo, PlayerView
@@ -128,9 +129,10 @@ def duel(spec: str, bot_a: str, bot_b: str, deals: int, seed: int, protocol: str
     played: dict[int, Deal] = {}
     log = None
     if record is not None:
+        # the version too: another version's bots may play other moves
         log = DuelRecord(record, {"spec": rules.variant.name, "spec_hash": rules.variant.rules.content_hash,
                                   "protocol": protocol, "seed": seed, "bots": [bot_a, bot_b],
-                                  "players": rules.players})
+                                  "players": rules.players, "ddzrules": ddzrules.__version__})
         played = {i: d for i, d in log.open().items() if i < deals}
         head["recorded"] = len(played)
     # the deals to play, as runs of indices (a few, however many deals there are)

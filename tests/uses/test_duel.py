@@ -125,6 +125,16 @@ def test_a_record_of_another_duel_is_refused(tmp_path: Path) -> None:
         with pytest.raises(DdzError, match="the record of another duel"):
             duel(record=path, **args)  # type: ignore[arg-type]
     assert path.read_bytes() == before
+    # a record of another version of ddzrules (its bots may play otherwise)
+    import ddzrules
+    version = ddzrules.__version__
+    try:
+        ddzrules.__version__ = version + ".other"
+        with pytest.raises(DdzError, match="its ddzrules differs"):
+            duel("erren", "heuristic", "random", deals=2, seed=1, record=path)
+    finally:
+        ddzrules.__version__ = version
+    assert path.read_bytes() == before
 
 
 SECRET = "s3cr3t-content"
