@@ -20,6 +20,7 @@ import os
 import statistics
 import time
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from typing import Any
 
 import ddzrules
@@ -127,28 +128,30 @@ def duel(spec: str, bot_a: str, bot_b: str, deals: int, seed: int, protocol: str
         "confidence": confidence, "workers": workers or 1, "backend": backend,
     }
     played: dict[int, Deal] = {}
-    log = None
-    if record is not None:
-        # the version too: another version's bots may play other moves
-        log = DuelRecord(record, {"spec": rules.variant.name, "spec_hash": rules.variant.rules.content_hash,
-                                  "protocol": protocol, "seed": seed, "bots": [bot_a, bot_b],
-                                  "players": rules.players, "ddzrules": ddzrules.__version__})
-        played = {i: d for i, d in log.open().items() if i < deals}
-        head["recorded"] = len(played)
-    # the deals to play, as runs of indices (a few, however many deals there are)
-    todo = _runs([i for i in range(deals) if i not in played]) if played else ((0, deals),)
-    # a spec file as an absolute path: Ray's workers may not share this directory
-    task = (os.path.abspath(spec) if os.path.isfile(spec) else spec, bot_a, bot_b, seed, protocol)
-    count = sum(stop - start for start, stop in todo)
-    if progress is not None and played:
-        progress(len(played), deals)
-    for j, deal in enumerate(where.map(play_deal_runs, (task, todo), count, workers, address)):
-        index = _deal_at(todo, j)
-        played[index] = deal
-        if log is not None:
-            log.append(index, deal[0], deal[1])
-        if progress is not None:
+    with ExitStack() as held:
+        log = None
+        if record is not None:
+            # the version too: another version's bots may play other moves
+            log = held.enter_context(DuelRecord(record, {
+                "spec": rules.variant.name, "spec_hash": rules.variant.rules.content_hash, "protocol": protocol,
+                "seed": seed, "bots": [bot_a, bot_b], "players": rules.players, "ddzrules": ddzrules.__version__}))
+            played = log.read(deals)
+            head["recorded"] = len(played)
+        # the deals to play, as runs of indices (a few: a record is written in deal order)
+        todo = _runs([i for i in range(deals) if i not in played]) if played else ((0, deals),)
+        # a spec file as an absolute path: Ray's workers may not share this directory
+        task = (os.path.abspath(spec) if os.path.isfile(spec) else spec, bot_a, bot_b, seed, protocol)
+        count = sum(stop - start for start, stop in todo)
+        if progress is not None and played:
             progress(len(played), deals)
+        if count:  # (none left: no backend needed, the figures come from the record)
+            for j, deal in enumerate(where.map(play_deal_runs, (task, todo), count, workers, address)):
+                index = _deal_at(todo, j)
+                played[index] = deal
+                if log is not None:
+                    log.append(index, deal[0], deal[1])
+                if progress is not None:
+                    progress(len(played), deals)
     # the figures from every deal in deal order: a resumed duel's are a duel's played at once
     times: dict[str, list[float]] = {"a": [], "b": []}
     agg = _Douzero(rules.players) if protocol == "douzero" else _Duplicate()
@@ -173,7 +176,8 @@ def _runs(indices: list[int]) -> tuple[tuple[int, int], ...]:
 
 
 def _deal_at(runs: Sequence[tuple[int, int]], j: int) -> int:
-    """The ``j``-th deal of ``runs``."""
+    """The ``j``-th deal of ``runs`` (a linear pass: a duel's record leaves a few runs, at
+    most :data:`~ddzrules.simulate.duel_record.MAX_GAPS`)."""
     for start, stop in runs:
         if j < stop - start:
             return start + j

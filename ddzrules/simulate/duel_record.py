@@ -8,21 +8,24 @@ the others, and computes its figures from all of them in deal order, so a resume
 gives the figures of one played at once (decision times aside: they are of the machines
 that played).
 
-A record is read as untrusted input: a regular file of bounded size, every line checked
-(types, ranges, lengths, finite numbers, no deal twice) before any figure is taken from
-it; a bad one is refused with its line number and what is wrong, never its content, and
-the file is left as it was. A last line cut off by a stopped write (no newline) is
-dropped before the duel appends.
+A record is read as untrusted input: a regular file (no symlink) of bounded size, read
+line by line, every line checked (types, ranges, lengths, finite numbers, roles, no deal
+twice, a bounded number of decision times) before any figure is taken from it; a bad one
+is refused with its line number and what is wrong, never its content, and the file is
+left as it was. A last line cut off by a stopped write (no newline) is dropped before the
+duel appends. The file is held open and locked while the duel runs: a second duel on it
+is refused, and every write goes to the file that was checked.
 
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "duel.jsonl"
 >>> head = {"spec": "erren", "spec_hash": "0" * 64, "protocol": "duplicate", "seed": 1,
 ...         "bots": ["heuristic", "random"], "players": 2}
->>> rec = DuelRecord(path, head)
->>> rec.open()
+>>> with DuelRecord(path, head) as rec:
+...     rec.read()
+...     rec.append(0, [[1.0, 2.0, "landlord"], [0.0, 0.0, "farmer"]], {"a": [0.01], "b": [0.0]})
 {}
->>> rec.append(0, [[1.0, 2.0, "landlord"], [0.0, 0.0, "farmer"]], {"a": [0.01], "b": [0.0]})
->>> sorted(DuelRecord(path, head).open())
+>>> with DuelRecord(path, head) as rec:
+...     sorted(rec.read())
 [0]
 """
 
@@ -31,11 +34,17 @@ from __future__ import annotations
 import json
 import math
 import os
+import stat
 from pathlib import Path
-from typing import Any
+from types import TracebackType
+from typing import IO, Any, Self
 
-from ddzrules.cache import read_regular
 from ddzrules.errors import DdzError
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: no lock (a second duel on one record is then not refused)
+    fcntl = None  # type: ignore[assignment]
 
 FORMAT = "ddzrules-duel/1"
 #: the largest record read (a deal's line is some hundreds of bytes to a few KB)
@@ -44,10 +53,15 @@ MAX_RECORD_BYTES = 256 * 1024 * 1024
 MAX_LINE_BYTES = 1024 * 1024
 #: the most decisions one side may have in a deal's line
 MAX_DECISIONS = 100_000
-#: the longest role name
-MAX_ROLE = 32
-#: the largest magnitude of a score gain or of points (settlements are far below)
-MAX_POINTS = 1e15
+#: the most decision times a record may hold in all (a float each: about 32 bytes)
+MAX_ALL_DECISIONS = 20_000_000
+#: the most runs of consecutive deals the recorded ones may leave to play (a duel's own
+#: record leaves a few: deals are recorded in order)
+MAX_GAPS = 4096
+#: the largest magnitude of a score gain or of points (a plugin's scores fit in 64 bits)
+MAX_POINTS = 2.0 ** 65
+#: the roles a seat's result may name (None: a table without roles)
+ROLES = ("landlord", "farmer", None)
 
 #: one deal as the duel keeps it: (what the protocol keeps of its games, decision times by side)
 Deal = tuple[Any, dict[str, list[float]]]
@@ -55,53 +69,111 @@ Deal = tuple[Any, dict[str, list[float]]]
 
 class DuelRecord:
     """The record file of one duel, named by ``header`` (spec, spec_hash, protocol,
-    seed, bots, players)."""
+    seed, bots, players, ddzrules), held open and locked from :meth:`read` until it is
+    closed (a context manager)."""
 
     def __init__(self, path: str | os.PathLike[str], header: dict[str, Any]) -> None:
         self.path = Path(path)
         self.header = {"format": FORMAT, **header}
+        self._file: IO[bytes] | None = None
 
-    def open(self) -> dict[int, Deal]:
-        """The deals the record holds (none when the file is new: it is made with its
-        header); a DdzError when it is not a record of this duel or a line is bad."""
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()  # the lock goes with it
+            self._file = None
+
+    def read(self, deals: int | None = None) -> dict[int, Deal]:
+        """The deals the record holds below ``deals`` (none when the file is new or empty:
+        its header is written); a DdzError when it is not a record of this duel, a line is
+        bad, or another duel holds it."""
         where = str(self.path)
         try:
-            data = read_regular(self.path, MAX_RECORD_BYTES)
-        except ValueError as e:
-            raise DdzError(f"{where}: cannot be a duel record: {e}") from None
+            # no symlink followed, a FIFO not waited on; made when missing
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+                         | getattr(os, "O_NONBLOCK", 0), 0o644)
         except OSError as e:
-            raise DdzError(f"{where}: cannot read it ({e.strerror or type(e).__name__})") from None
-        if data is None:  # a new record
-            self._write(json.dumps(self.header, sort_keys=True) + "\n", "x")
+            raise DdzError(f"{where}: cannot open it as a duel record ({e.strerror or type(e).__name__})") from None
+        f = os.fdopen(fd, "r+b")
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                raise DdzError(f"{where}: cannot be a duel record: not a regular file")
+            if st.st_size > MAX_RECORD_BYTES:
+                raise DdzError(f"{where}: cannot be a duel record: larger than {MAX_RECORD_BYTES:,} bytes")
+            if fcntl is not None:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except OSError:
+                    raise DdzError(f"{where}: another duel is using this record") from None
+            found = self._read(f, where, deals)
+        except BaseException:
+            f.close()
+            raise
+        self._file = f
+        return found
+
+    def _read(self, f: IO[bytes], where: str, deals: int | None) -> dict[int, Deal]:
+        raw = f.readline(MAX_LINE_BYTES + 1)
+        if not raw:  # new, or made and never written: the header now
+            f.write((json.dumps(self.header, sort_keys=True) + "\n").encode())
+            f.flush()
             return {}
-        lines = data.split(b"\n")
-        cut = lines.pop()  # after the last newline: empty, or a line a stopped write cut off
-        if not lines:
-            raise DdzError(f"{where}:1: no header line: not a duel record")
-        self._check_header(_parse(lines[0], where, 1), where)
-        deals: dict[int, Deal] = {}
-        for number, raw in enumerate(lines[1:], start=2):
+        if not raw.endswith(b"\n"):
+            raise DdzError(f"{where}:1: no whole header line: not a duel record")
+        self._check_header(_parse(raw, where, 1), where)
+        found: dict[int, Deal] = {}
+        seen: set[int] = set()
+        decisions = 0
+        good = len(raw)  # bytes of whole lines read
+        number = 1
+        while True:
+            raw = f.readline(MAX_LINE_BYTES + 1)
+            if not raw:
+                break
+            number += 1
+            if not raw.endswith(b"\n"):
+                if len(raw) > MAX_LINE_BYTES:
+                    raise DdzError(f"{where}:{number}: a line longer than {MAX_LINE_BYTES:,} bytes")
+                break  # the last line, cut off by a stopped write: dropped below
             deal, outcome, times = self._check_row(_parse(raw, where, number), where, number)
-            if deal in deals:
+            if deal in seen:
                 raise DdzError(f"{where}:{number}: deal {deal} is recorded twice")
-            deals[deal] = (outcome, times)
-        if cut:  # dropped, so that the next line starts on a line of its own
-            try:
-                with open(self.path, "r+b") as f:
-                    f.truncate(len(data) - len(cut))
-            except OSError as e:
-                raise DdzError(f"{where}: cannot drop its cut-off last line ({e.strerror})") from None
-        return deals
+            seen.add(deal)
+            decisions += len(times["a"]) + len(times["b"])
+            if decisions > MAX_ALL_DECISIONS:
+                raise DdzError(f"{where}:{number}: more than {MAX_ALL_DECISIONS:,} decision times in all")
+            if deals is None or deal < deals:
+                found[deal] = (outcome, times)
+            good += len(raw)
+        if deals is not None and found:
+            gaps = 0
+            for i in range(max(found) + 1):
+                if i not in found and (i == 0 or i - 1 in found):
+                    gaps += 1
+            if gaps > MAX_GAPS:
+                raise DdzError(f"{where}: the recorded deals leave more than {MAX_GAPS:,} runs of deals to "
+                               "play: not a record a duel wrote")
+        f.truncate(good)  # a cut-off last line dropped (nothing when there is none)
+        f.seek(good)
+        return found
 
     def append(self, deal: int, outcome: Any, times: dict[str, list[float]]) -> None:
-        """Add a deal that finished (one line, flushed at once)."""
-        row = {"deal": deal, "outcome": outcome, "times": {"a": times["a"], "b": times["b"]}}
-        self._write(json.dumps(row, allow_nan=False) + "\n", "a")
-
-    def _write(self, text: str, mode: str) -> None:
+        """Add a deal that finished (one line, flushed at once), to the file :meth:`read`
+        checked and holds."""
+        assert self._file is not None, "read the record first"
+        # decision times to the microsecond: a line a third as long, the figures the same
+        row = {"deal": deal, "outcome": outcome,
+               "times": {side: [round(t, 6) for t in times[side]] for side in ("a", "b")}}
         try:
-            with open(self.path, mode, encoding="utf-8") as f:
-                f.write(text)
+            self._file.write((json.dumps(row, allow_nan=False) + "\n").encode())
+            self._file.flush()
         except OSError as e:
             raise DdzError(f"{self.path}: cannot write the duel record ({e.strerror or type(e).__name__})") from None
 
@@ -131,13 +203,12 @@ class DuelRecord:
                 raise bad(f"the outcome is not one result for each of the {players} seats")
             for seat in outcome:
                 if (not isinstance(seat, list) or len(seat) != 3 or not _number(seat[0], 1.0)
-                        or not _number(seat[1], MAX_POINTS)
-                        or not (seat[2] is None or (isinstance(seat[2], str) and len(seat[2]) <= MAX_ROLE))):
-                    raise bad("a seat's result is not [win gain -1 to 1, score gain, role]")
+                        or not _number(seat[1], MAX_POINTS) or seat[2] not in ROLES):
+                    raise bad("a seat's result is not [win gain -1 to 1, score gain, landlord, farmer or null]")
             outcome = [tuple(seat) for seat in outcome]
         else:
-            if not isinstance(outcome, list) or len(outcome) > 2:
-                raise bad("the outcome is not the results of at most two games")
+            if not isinstance(outcome, list) or len(outcome) != 2:
+                raise bad("the outcome is not the results of two games (A as landlord, A as farmers)")
             for game in outcome:
                 if (not isinstance(game, list) or len(game) != 2 or type(game[0]) is not bool
                         or not _number(game[1], MAX_POINTS)):
@@ -155,8 +226,11 @@ class DuelRecord:
 
 
 def _number(x: Any, bound: float) -> bool:
-    """A finite JSON number (not a bool) of magnitude at most ``bound``."""
-    return type(x) in (int, float) and math.isfinite(x) and abs(x) <= bound
+    """A finite JSON number (not a bool) of magnitude at most ``bound`` (an int of any
+    size is compared as it is: no float conversion to overflow)."""
+    if type(x) is int:
+        return abs(x) <= bound
+    return type(x) is float and math.isfinite(x) and abs(x) <= bound
 
 
 def _parse(raw: bytes, where: str, number: int) -> Any:

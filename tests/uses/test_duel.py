@@ -111,8 +111,9 @@ def test_a_stopped_duel_resumes_from_its_record(tmp_path: Path, protocol: str) -
     deals = [json.loads(line)["deal"] for line in path.read_text().splitlines()[1:]]
     assert sorted(deals) == list(range(6)) and deals[:3] == [0, 1, 4]
     # nothing left to play: read back, not played
-    assert _strip(duel("hubei-3p", "heuristic", "random", deals=6, seed=5, protocol=protocol,
-                       record=path)) == _strip(whole)
+    before = path.read_bytes()
+    done = duel("hubei-3p", "heuristic", "random", deals=6, seed=5, protocol=protocol, record=path)
+    assert _strip(done) == _strip(whole) and done["recorded"] == 6 and path.read_bytes() == before
 
 
 def test_a_record_of_another_duel_is_refused(tmp_path: Path) -> None:
@@ -155,6 +156,13 @@ SECRET = "s3cr3t-content"
      ":4: side a's times"),
     (lambda lines: lines + ["[" * 100_000 + "\n"], ":4: not a line of JSON"),
     (lambda lines: lines + ['{"deal": 9' + " " * (2 * 1024 * 1024) + "}\n"], ":4: a line longer than"),
+    # a number too large for a float, a role that is none, a douzero outcome of one game
+    (lambda lines: lines + ['{"deal": 9, "outcome": [[0, 1' + "0" * 400 + ', null], [0, 0, null]], '
+                            '"times": {"a": [1' + "0" * 400 + '], "b": []}}\n'], ":4: a seat's result"),
+    (lambda lines: lines + ['{"deal": 9, "outcome": [[0, 0, "\\u001b[2J' + SECRET + '"], [0, 0, null]], '
+                            '"times": {"a": [], "b": []}}\n'], ":4: a seat's result"),
+    # a cut-off last line after a bad one: refused, the file not cut
+    (lambda lines: lines + [f"{SECRET}\n", '{"deal": 5, "outc'], ":4: not a line of JSON"),
 ])
 def test_a_bad_record_is_refused_by_line_without_its_content(tmp_path: Path, edit: Any, words: str) -> None:
     path = tmp_path / "duel.jsonl"
@@ -172,11 +180,39 @@ def test_a_record_that_is_no_regular_file_is_refused(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["duel", "erren", "--bots", "heuristic,random", "--deals", "2",
                                        "--record", str(tmp_path)])
     assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "cannot open it as a duel record" in result.output, result.output
     link = tmp_path / "link.jsonl"
     link.symlink_to(tmp_path / "elsewhere.jsonl")
     result = CliRunner().invoke(main, ["duel", "erren", "--bots", "heuristic,random", "--deals", "2",
                                        "--record", str(link)])
-    assert result.exit_code == 1 and "cannot be a duel record: not a regular file" in result.output
+    assert result.exit_code == 1 and "cannot open it as a duel record" in result.output, result.output
+    assert not (tmp_path / "elsewhere.jsonl").exists()  # the link not followed
+
+
+def test_a_record_in_use_by_another_duel_is_refused(tmp_path: Path) -> None:
+    from ddzrules.simulate.duel_record import DuelRecord
+
+    path = tmp_path / "duel.jsonl"
+    head = {"spec": "erren", "spec_hash": "0" * 64, "protocol": "douzero", "seed": 1, "bots": ["a", "b"],
+            "players": 2, "ddzrules": "0"}
+    with DuelRecord(path, head) as first:
+        assert first.read(4) == {}
+        first.append(0, [[True, 2.0], [False, -2.0]], {"a": [0.1], "b": []})
+        with pytest.raises(DdzError, match="another duel is using this record"):
+            DuelRecord(path, head).read(4)
+    with DuelRecord(path, head) as again:  # released when the first is closed
+        assert list(again.read(4)) == [0]
+
+
+def test_a_douzero_record_of_one_game_a_deal_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "duel.jsonl"
+    duel("erren", "heuristic", "random", deals=2, seed=1, protocol="douzero", record=path)
+    lines = path.read_text().splitlines(keepends=True)
+    row = json.loads(lines[2])
+    row["outcome"] = row["outcome"][:1]
+    path.write_text(lines[0] + lines[1] + json.dumps(row) + "\n")
+    with pytest.raises(DdzError, match=":3: the outcome is not the results of two games"):
+        duel("erren", "heuristic", "random", deals=2, seed=1, protocol="douzero", record=path)
 
 
 def test_the_command_resumes_and_says_so(tmp_path: Path) -> None:
