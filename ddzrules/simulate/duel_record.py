@@ -100,11 +100,12 @@ class DuelRecord:
                          | getattr(os, "O_NONBLOCK", 0), 0o644)
         except OSError as e:
             raise DdzError(f"{where}: cannot open it as a duel record ({e.strerror or type(e).__name__})") from None
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):  # (before a file object: a FIFO is no seekable file)
+            os.close(fd)
+            raise DdzError(f"{where}: cannot be a duel record: not a regular file")
         f = os.fdopen(fd, "r+b")
         try:
-            st = os.fstat(fd)
-            if not stat.S_ISREG(st.st_mode):
-                raise DdzError(f"{where}: cannot be a duel record: not a regular file")
             if st.st_size > MAX_RECORD_BYTES:
                 raise DdzError(f"{where}: cannot be a duel record: larger than {MAX_RECORD_BYTES:,} bytes")
             if fcntl is not None:

@@ -4,6 +4,7 @@ figures named by their bots, bad input refused before any game."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -187,6 +188,11 @@ def test_a_record_that_is_no_regular_file_is_refused(tmp_path: Path) -> None:
                                        "--record", str(link)])
     assert result.exit_code == 1 and "cannot open it as a duel record" in result.output, result.output
     assert not (tmp_path / "elsewhere.jsonl").exists()  # the link not followed
+    fifo = tmp_path / "fifo.jsonl"
+    os.mkfifo(fifo)
+    result = CliRunner().invoke(main, ["duel", "erren", "--bots", "heuristic,random", "--deals", "2",
+                                       "--record", str(fifo)])
+    assert result.exit_code == 1 and "cannot be a duel record: not a regular file" in result.output, result.output
 
 
 def test_a_record_in_use_by_another_duel_is_refused(tmp_path: Path) -> None:
