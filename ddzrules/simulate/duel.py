@@ -127,7 +127,11 @@ def duel(spec: str, bot_a: str, bot_b: str, deals: int, seed: int, protocol: str
         "bot_options": {"a": parse_bot(bot_a)[1], "b": parse_bot(bot_b)[1]},
         "confidence": confidence, "workers": workers or 1, "backend": backend,
     }
-    played: dict[int, Deal] = {}
+    recorded: dict[int, Deal] = {}
+    # the figures from every deal in deal order (a resumed duel's are a duel's played at
+    # once), streamed: only the recorded deals are held
+    times: dict[str, list[float]] = {"a": [], "b": []}
+    agg = _Douzero(rules.players) if protocol == "douzero" else _Duplicate()
     with ExitStack() as held:
         log = None
         if record is not None:
@@ -135,31 +139,31 @@ def duel(spec: str, bot_a: str, bot_b: str, deals: int, seed: int, protocol: str
             log = held.enter_context(DuelRecord(record, {
                 "spec": rules.variant.name, "spec_hash": rules.variant.rules.content_hash, "protocol": protocol,
                 "seed": seed, "bots": [bot_a, bot_b], "players": rules.players, "ddzrules": ddzrules.__version__}))
-            played = log.read(deals)
-            head["recorded"] = len(played)
+            recorded = log.read(deals)
+            head["recorded"] = len(recorded)
         # the deals to play, as runs of indices (a few: a record is written in deal order)
-        todo = _runs([i for i in range(deals) if i not in played]) if played else ((0, deals),)
+        todo = _runs([i for i in range(deals) if i not in recorded]) if recorded else ((0, deals),)
         # a spec file as an absolute path: Ray's workers may not share this directory
         task = (os.path.abspath(spec) if os.path.isfile(spec) else spec, bot_a, bot_b, seed, protocol)
         count = sum(stop - start for start, stop in todo)
-        if progress is not None and played:
-            progress(len(played), deals)
-        if count:  # (none left: no backend needed, the figures come from the record)
-            for j, deal in enumerate(where.map(play_deal_runs, (task, todo), count, workers, address)):
-                index = _deal_at(todo, j)
-                played[index] = deal
+        done = len(recorded)
+        if progress is not None and done:
+            progress(done, deals)
+        # (none left to play: no backend needed, the figures come from the record)
+        results = where.map(play_deal_runs, (task, todo), count, workers, address) if count else iter(())
+        for i in range(deals):
+            deal = recorded.pop(i, None)
+            if deal is None:  # the next deal played: the map yields the deals to play in order
+                deal = next(results)
                 if log is not None:
-                    log.append(index, deal[0], deal[1])
+                    log.append(i, deal[0], deal[1])
+                done += 1
                 if progress is not None:
-                    progress(len(played), deals)
-    # the figures from every deal in deal order: a resumed duel's are a duel's played at once
-    times: dict[str, list[float]] = {"a": [], "b": []}
-    agg = _Douzero(rules.players) if protocol == "douzero" else _Duplicate()
-    for i in range(deals):
-        outcome, spent = played[i]
-        agg.add(outcome)
-        for side in ("a", "b"):
-            times[side] += spent[side]
+                    progress(done, deals)
+            outcome, spent = deal
+            agg.add(outcome)
+            for side in ("a", "b"):
+                times[side] += spent[side]
     return {**head, **agg.result(deals, confidence),
             "decision_ms": {"a": _timing(times["a"]), "b": _timing(times["b"])}}
 
