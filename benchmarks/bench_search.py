@@ -4,10 +4,13 @@ measures them: figures of the bots that played, on the deals of one seed.
     python benchmarks/bench_search.py douzero  [--spec hubei-3p] [--deals 1000] [--bots search,heuristic]
     python benchmarks/bench_search.py duplicate [--deals 300]            # every bundled playable spec
     python benchmarks/bench_search.py budget   [--spec hubei-3p] [--deals 200] [--iters 20,40,80,160]
+    python benchmarks/bench_search.py timing   [--deals 5]              # decision time, every playable spec
 
 Common options: --seed S, --workers K, --jsonl FILE (each duel's JSON appended as it
 finishes, so a long run keeps what it has done). Each prints the duel's figures as it
-finishes (JSON with --json). Decision times are of this machine,
+finishes (JSON with --json). ``timing`` plays a few duplicate deals of every bundled
+playable spec (one process: one core) and prints A's decision times in one table against
+issue 22's target (median at most 100 ms, p95 at most 1 s at the default budget). Decision times are of this machine,
 one process, pure Python unless the compiled build is installed; they are medians, p95
 and maxima over the decisions that had a choice.
 """
@@ -35,7 +38,7 @@ def duels(args: argparse.Namespace) -> Iterator[tuple[str, str, str, str]]:
     a, b = args.bots.split(",")
     if args.what == "douzero":
         yield args.spec, a, b, "douzero"
-    elif args.what == "duplicate":
+    elif args.what in ("duplicate", "timing"):
         for s in [args.spec] if args.spec else playable():
             yield s, a, b, "duplicate"
     else:
@@ -46,7 +49,7 @@ def duels(args: argparse.Namespace) -> Iterator[tuple[str, str, str, str]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=["douzero", "duplicate", "budget"])
+    parser.add_argument("what", choices=["douzero", "duplicate", "budget", "timing"])
     parser.add_argument("--spec", default=None)
     parser.add_argument("--deals", type=int, default=None)
     parser.add_argument("--seed", type=int, default=1)
@@ -56,18 +59,46 @@ def main() -> None:
     parser.add_argument("--jsonl", default=None, help="append each duel's JSON to this file")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    if args.spec is None and args.what != "duplicate":
+    if args.spec is None and args.what not in ("duplicate", "timing"):
         args.spec = "hubei-3p"
     if args.deals is None:
-        args.deals = {"douzero": 1000, "duplicate": 300, "budget": 200}[args.what]
+        args.deals = {"douzero": 1000, "duplicate": 300, "budget": 200, "timing": 5}[args.what]
     print(f"build: {'compiled ' + ','.join(COMPILED_MODULES) if COMPILED_MODULES else 'pure Python'}",
           file=sys.stderr)
+    rows: list[tuple[str, dict[str, float | int | None]]] = []
     for spec, a, b, protocol in duels(args):
         r = duel(spec, a, b, args.deals, args.seed, protocol, workers=args.workers)
         if args.jsonl:
             with open(args.jsonl, "a", encoding="utf-8") as f:
                 f.write(json.dumps(r) + "\n")
+        if args.what == "timing":
+            rows.append((spec, r["decision_ms"]["a"]))
+            print(f"{spec}: {_times(r['decision_ms']['a'])}", file=sys.stderr, flush=True)
+            continue
         print(json.dumps(r, indent=2) if args.json else format_duel(r) + "\n", flush=True)
+    if rows:
+        print_timing(rows, args)
+
+
+def _times(t: dict[str, float | int | None]) -> str:
+    if not t["decisions"]:
+        return "no decision with a choice"
+    return f"{t['median']:,.0f} / {t['p95']:,.0f} / {t['max']:,.0f} ms over {t['decisions']:,} decisions"
+
+
+def print_timing(rows: list[tuple[str, dict[str, float | int | None]]], args: argparse.Namespace) -> None:
+    """A's decision times per spec, each against the target (median <= 100 ms, p95 <= 1 s)."""
+    if args.json:
+        print(json.dumps({"bots": args.bots, "deals": args.deals, "seed": args.seed,
+                          "decision_ms": {spec: t for spec, t in rows}}, indent=2))
+        return
+    a = args.bots.split(",")[0]
+    print(f"decision time of {a} (against {args.bots.split(',')[1]}), {args.deals} duplicate deals a spec, "
+          f"seed {args.seed}: median / p95 / max")
+    for spec, t in rows:
+        met = (t["median"] is not None and t["p95"] is not None
+               and t["median"] <= 100 and t["p95"] <= 1000)  # type: ignore[operator]
+        print(f"  {spec:20s} {_times(t):45s} {'met' if met else 'NOT met'}")
 
 
 if __name__ == "__main__":
