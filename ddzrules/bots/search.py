@@ -150,7 +150,7 @@ def rollout_action(game: World, legal: list[Action], rng: random.Random) -> Acti
     whole (no play that breaks a bomb while another will do) and bombs against a nearly
     empty hand or when the bomb leaves it few cards. Declarations as
     :class:`~ddzrules.bots.simple.HeuristicBot` makes them. Now and then a random legal
-    action, so the rollouts differ."""
+    action, so the rollouts differ. Ties go to the play listed first."""
     if len(legal) == 1:
         return legal[0]
     if rng.random() < ROLLOUT_NOISE:
@@ -159,15 +159,19 @@ def rollout_action(game: World, legal: list[Action], rng: random.Random) -> Acti
     assert seat is not None
     if game.phase != "play":
         return _declarer.act(game.view(seat), legal)
+    # one pass a list and plain comparisons, no key functions: a wild hand lists
+    # hundreds of plays, and this runs at every step of every rollout
     hand = game.hands[seat]
     hand_size = sum(hand)
     plays: list[Any] = []
+    append = plays.append
     pass_action = None
     for a in legal:
-        if a.kind == "play" and a.move is not None:
-            if a.move.size == hand_size:
+        m = a.move
+        if m is not None and a.kind == "play":
+            if m.size == hand_size:
                 return a
-            plays.append(a)
+            append(a)
         elif a.kind == "pass":
             pass_action = a
     if not plays:
@@ -178,21 +182,52 @@ def rollout_action(game: World, legal: list[Action], rng: random.Random) -> Acti
     for r in range(C.SMALL_JOKER):
         if hand[r] >= 4:
             bomb_fields |= 0xF << (4 * r)
-    normal = [a for a in plays if not a.move.is_bomb]
-    whole = [a for a in normal if not a.move.packed & bomb_fields] if bomb_fields else normal
+    normal: list[Any] = []  # not bombs
+    whole: list[Any] = []  # not bombs, and breaking none
+    if bomb_fields:
+        for a in plays:
+            m = a.move
+            if m.tier < 0:
+                normal.append(a)
+                if not m.packed & bomb_fields:
+                    whole.append(a)
+    else:
+        normal = whole = [a for a in plays if a.move.tier < 0]
     if game.last_play is None:
-        return max(whole or normal or plays, key=lambda a: (a.move.size, -a.move.rank))
+        return _longest_lowest(whole or normal or plays)
     if pass_action is not None and game.last_seat in game.partners(seat):
         return pass_action
     if whole:
-        return min(whole, key=lambda a: (a.move.rank, a.move.size))
+        return _lowest(whole)
     side = game.partners(seat)
     danger = min((sum(h) for s, h in enumerate(game.hands) if s != seat and s not in side), default=99)
-    bombs = [a for a in plays if a.move.is_bomb]
+    bombs = [a for a in plays if a.move.tier >= 0]
     if bombs:
         bomb = min(bombs, key=lambda a: a.move.key)
         if pass_action is None or danger <= 5 or hand_size - bomb.move.size <= 4:
             return bomb
     if pass_action is not None:
         return pass_action
-    return min(normal or plays, key=lambda a: (a.move.rank, a.move.size))
+    return _lowest(normal or plays)
+
+
+def _longest_lowest(plays: list[Any]) -> Action:
+    """The play of the most cards, of the lowest rank among those; the first on a tie."""
+    best = plays[0]
+    size, rank = best.move.size, best.move.rank
+    for a in plays:
+        m = a.move
+        if m.size > size or (m.size == size and m.rank < rank):
+            best, size, rank = a, m.size, m.rank
+    return best
+
+
+def _lowest(plays: list[Any]) -> Action:
+    """The play of the lowest rank, of the fewest cards among those; the first on a tie."""
+    best = plays[0]
+    rank, size = best.move.rank, best.move.size
+    for a in plays:
+        m = a.move
+        if m.rank < rank or (m.rank == rank and m.size < size):
+            best, rank, size = a, m.rank, m.size
+    return best

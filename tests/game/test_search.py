@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from ddzrules import cards as C
 from ddzrules.bots import SearchBot, check_bot, make_bot, parse_bot
 from ddzrules.moves import Move
-from ddzrules.runtime import Game, GameRules
+from ddzrules.runtime import Action, Game, GameRules
 from ddzrules.simulate import play_game
 from ddzrules.spec import bundled_names
 
@@ -294,3 +294,73 @@ def test_the_collector_runs_less_often_during_a_search_and_as_before_after(monke
         assert gc.get_threshold() == (1234, 5, 6)
     finally:
         gc.set_threshold(*before)
+
+
+def _reference_rollout_action(game: Game, legal: list[Action], rng: random.Random) -> Action:
+    """The rollout policy as its docstring states it, written plainly with key functions
+    (the oracle of the fast one: the same choice, ties to the play listed first); what
+    breaks a bomb is read off the unpacked counts, not the policy's bit fields."""
+    from ddzrules.bots.search import ROLLOUT_NOISE, _declarer
+
+    if len(legal) == 1:
+        return legal[0]
+    if rng.random() < ROLLOUT_NOISE:
+        return legal[rng.randrange(len(legal))]
+    seat = game.to_act
+    assert seat is not None
+    if game.phase != "play":
+        return _declarer.act(game.view(seat), legal)
+    hand = game.hands[seat]
+    plays = [a for a in legal if a.kind == "play" and a.move is not None]
+    passes = [a for a in legal if a.kind == "pass"]
+    pass_action = passes[-1] if passes else None
+    out = [a for a in plays if a.move.size == sum(hand)]  # type: ignore[union-attr]
+    if out:
+        return out[0]
+    if not plays:
+        return pass_action if pass_action is not None else legal[0]
+
+    def breaks(m: Move) -> bool:
+        return any(c and hand[r] >= 4 for r, c in enumerate(C.unpack(m.packed)[:C.SMALL_JOKER]))
+
+    normal = [a for a in plays if not a.move.is_bomb]  # type: ignore[union-attr]
+    whole = [a for a in normal if not breaks(a.move)]  # type: ignore[arg-type]
+    if game.last_play is None:
+        return max(whole or normal or plays, key=lambda a: (a.move.size, -a.move.rank))  # type: ignore[union-attr]
+    if pass_action is not None and game.last_seat in game.partners(seat):
+        return pass_action
+    if whole:
+        return min(whole, key=lambda a: (a.move.rank, a.move.size))  # type: ignore[union-attr]
+    side = game.partners(seat)
+    danger = min((sum(h) for s, h in enumerate(game.hands) if s != seat and s not in side), default=99)
+    bombs = [a for a in plays if a.move.is_bomb]  # type: ignore[union-attr]
+    if bombs:
+        bomb = min(bombs, key=lambda a: a.move.key)  # type: ignore[union-attr]
+        if pass_action is None or danger <= 5 or sum(hand) - bomb.move.size <= 4:  # type: ignore[union-attr]
+            return bomb
+    if pass_action is not None:
+        return pass_action
+    return min(normal or plays, key=lambda a: (a.move.rank, a.move.size))  # type: ignore[union-attr]
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000),
+       spec=st.sampled_from(["hubei-3p", "laizi", "tiandi-laizi", "hubei-4p-2deck", "paodekuai", "huanle"]))
+def test_the_rollout_policy_chooses_as_its_plain_reference(seed: int, spec: str) -> None:
+    """At every step of a game of rollouts (their noise included, so the states vary) the
+    policy picks the very action the plain reference picks: on the runtime's listing, and
+    on the same actions in another order (the pass first, the plays reversed)."""
+    from ddzrules.bots.search import rollout_action
+
+    rules = GameRules.load(spec)
+    game = rules.new_game(seed, landlord=0) if rules.table_kind == "landlord" else rules.new_game(seed)
+    rng = random.Random(seed)
+    checked = 0
+    while not game.over:
+        legal = game.legal_actions()
+        if game.phase == "play" and len(legal) > 1:
+            for listing in (legal, legal[::-1]):
+                assert rollout_action(game, listing, _NoNoise()) is _reference_rollout_action(game, listing, _NoNoise())
+            checked += 1
+        game.apply(rollout_action(game, legal, rng))
+    assert checked
