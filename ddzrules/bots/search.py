@@ -17,13 +17,13 @@ from __future__ import annotations
 import gc
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
 
 from ddzrules import cards as C
 from ddzrules.bots.simple import HeuristicBot
 from ddzrules.errors import PlayError
+from ddzrules.moves import Move
 from ddzrules.runtime import Action, PlayerView
 from ddzrules.runtime.values import World
 
@@ -129,12 +129,21 @@ class SearchBot:
 
 
 def rollout(game: World, seat: int, rng: random.Random) -> float:
-    """Play ``game`` to its end with :func:`rollout_action` for every seat; ``seat``'s score."""
+    """Play ``game`` to its end with the rollout policy for every seat (:func:`rollout_play`
+    in the play phase, on the plays as Moves: no action is made per play; else
+    :func:`rollout_action`); ``seat``'s score."""
     for _ in range(ROLLOUT_LIMIT):
         if game.over:
             break
-        legal = game.legal_actions()
-        game.apply(rollout_action(game, legal, rng))
+        if game.phase == "play":
+            moves, can_pass = game.legal_plays()
+            i = rollout_play(game, moves, can_pass, rng)
+            to_act = game.to_act
+            assert to_act is not None
+            game.apply(Action(to_act, "play", moves[i].cards, moves[i]) if i < len(moves)
+                       else Action(to_act, "pass"))
+        else:
+            game.apply(rollout_action(game, game.legal_actions(), rng))
     scores = game.scores
     return float(scores[seat]) if scores is not None else 0.0
 
@@ -159,75 +168,98 @@ def rollout_action(game: World, legal: list[Action], rng: random.Random) -> Acti
     assert seat is not None
     if game.phase != "play":
         return _declarer.act(game.view(seat), legal)
-    # one pass a list and plain comparisons, no key functions: a wild hand lists
-    # hundreds of plays, and this runs at every step of every rollout
-    hand = game.hands[seat]
-    hand_size = sum(hand)
-    plays: list[Any] = []
-    append = plays.append
+    plays: list[Action] = []
+    moves: list[Move] = []
     pass_action = None
     for a in legal:
-        m = a.move
-        if m is not None and a.kind == "play":
-            if m.size == hand_size:
-                return a
-            append(a)
+        if a.move is not None and a.kind == "play":
+            plays.append(a)
+            moves.append(a.move)
         elif a.kind == "pass":
             pass_action = a
     if not plays:
         return pass_action if pass_action is not None else legal[0]
+    i = _choose(game, moves, pass_action is not None)
+    return plays[i] if i < len(plays) else pass_action  # type: ignore[return-value]
+
+
+def rollout_play(game: World, moves: Sequence[Move], can_pass: bool, rng: random.Random) -> int:
+    """:func:`rollout_action` on the play phase's listing as :meth:`Game.legal_plays` gives
+    it: the index of the chosen play in ``moves``, or ``len(moves)`` for the pass. The same
+    choice, drawing the same numbers from ``rng``, as :func:`rollout_action` makes on
+    :meth:`Game.legal_actions` (the plays in that order, then the pass)."""
+    n = len(moves) + can_pass
+    if n == 1:
+        return 0
+    if rng.random() < ROLLOUT_NOISE:
+        return rng.randrange(n)
+    return _choose(game, moves, can_pass)
+
+
+def _choose(game: World, moves: Sequence[Move], can_pass: bool) -> int:
+    """The policy of :func:`rollout_action` on the plays (``moves``, at least one) of the
+    seat to act: the index of the chosen play, or ``len(moves)`` for the pass."""
+    # one pass a list and plain comparisons, no key functions: a wild hand lists
+    # hundreds of plays, and this runs at every step of every rollout
+    seat = game.to_act
+    assert seat is not None
+    hand = game.hands[seat]
+    hand_size = sum(hand)
+    for k, m in enumerate(moves):
+        if m.size == hand_size:  # going out
+            return k
     # the 4-bit fields of the ranks held four or more of (jokers never make such a bomb):
     # a play whose packed count touches them breaks a bomb
     bomb_fields = 0
     for r in range(C.SMALL_JOKER):
         if hand[r] >= 4:
             bomb_fields |= 0xF << (4 * r)
-    normal: list[Any] = []  # not bombs
-    whole: list[Any] = []  # not bombs, and breaking none
+    normal: list[int] = []  # the plays that are no bomb (their indices)
+    whole: list[int] = []  # those that break no bomb either
     if bomb_fields:
-        for a in plays:
-            m = a.move
+        for k, m in enumerate(moves):
             if m.tier < 0:
-                normal.append(a)
+                normal.append(k)
                 if not m.packed & bomb_fields:
-                    whole.append(a)
+                    whole.append(k)
     else:
-        normal = whole = [a for a in plays if a.move.tier < 0]
+        normal = whole = [k for k, m in enumerate(moves) if m.tier < 0]
+    passing = len(moves)
     if game.last_play is None:
-        return _longest_lowest(whole or normal or plays)
-    if pass_action is not None and game.last_seat in game.partners(seat):
-        return pass_action
+        return _longest_lowest(moves, whole or normal or range(len(moves)))
+    if can_pass and game.last_seat in game.partners(seat):
+        return passing
     if whole:
-        return _lowest(whole)
+        return _lowest(moves, whole)
     side = game.partners(seat)
     danger = min((sum(h) for s, h in enumerate(game.hands) if s != seat and s not in side), default=99)
-    bombs = [a for a in plays if a.move.tier >= 0]
+    bombs = [k for k, m in enumerate(moves) if m.tier >= 0]
     if bombs:
-        bomb = min(bombs, key=lambda a: a.move.key)
-        if pass_action is None or danger <= 5 or hand_size - bomb.move.size <= 4:
+        bomb = min(bombs, key=lambda k: moves[k].key)
+        if not can_pass or danger <= 5 or hand_size - moves[bomb].size <= 4:
             return bomb
-    if pass_action is not None:
-        return pass_action
-    return _lowest(normal or plays)
+    if can_pass:
+        return passing
+    return _lowest(moves, normal or range(len(moves)))
 
 
-def _longest_lowest(plays: list[Any]) -> Action:
+def _longest_lowest(moves: Sequence[Move], among: Sequence[int]) -> int:
     """The play of the most cards, of the lowest rank among those; the first on a tie."""
-    best = plays[0]
-    size, rank = best.move.size, best.move.rank
-    for a in plays:
-        m = a.move
+    best = among[0]
+    size, rank = moves[best].size, moves[best].rank
+    for k in among:
+        m = moves[k]
         if m.size > size or (m.size == size and m.rank < rank):
-            best, size, rank = a, m.size, m.rank
+            best, size, rank = k, m.size, m.rank
     return best
 
 
-def _lowest(plays: list[Any]) -> Action:
+def _lowest(moves: Sequence[Move], among: Sequence[int]) -> int:
     """The play of the lowest rank, of the fewest cards among those; the first on a tie."""
-    best = plays[0]
-    rank, size = best.move.rank, best.move.size
-    for a in plays:
-        m = a.move
+    best = among[0]
+    rank, size = moves[best].rank, moves[best].size
+    for k in among:
+        m = moves[k]
         if m.rank < rank or (m.rank == rank and m.size < size):
-            best, rank, size = a, m.rank, m.size
+            best, rank, size = k, m.rank, m.size
     return best

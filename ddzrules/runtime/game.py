@@ -8,6 +8,8 @@ from __future__ import annotations
 import copy
 import math
 import random
+from itertools import repeat as _repeat
+from operator import is_ as _is
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import jsonschema
@@ -575,6 +577,8 @@ class Game:
     #: the play phase's legal actions: (the state they are for, the actions, what tells
     #: whether an object is one of them: see is_listed)
     _legal_cache: tuple[tuple[Any, ...], list[Action], Any] | None
+    #: the play phase's legal plays as Moves (legal_plays): (the state, the Moves, may pass)
+    _plays_cache: tuple[tuple[Any, ...], tuple[Move, ...], bool] | None
     _turn: int | None
     _phases: list[Phase]
     #: the plugin and the hook that made each phase of _phases, and the current one
@@ -608,6 +612,7 @@ class Game:
         self.redeal_reasons = []
         self._owners = []
         self._owner = ("", "")
+        self._plays_cache = None  # never copied nor pickled: made again when asked for
         if state is not None:  # a copy, or an unpickled game (see _state)
             self._set_state(state)
             return
@@ -1375,6 +1380,35 @@ class Game:
         assert seat is not None
         return self.rules.play_lister.moves(self.hands[seat], self.last_play, self.wild)
 
+    def legal_plays(self) -> tuple[tuple[Move, ...], bool]:
+        """In the play phase: the plays :meth:`legal_actions` lists, as their Moves in the
+        same order, and whether it lists a pass; the ``rules:`` plugins' restrictions
+        applied. No action is made per play (a search's rollouts list at every step, and a
+        hand with wild cards has hundreds of plays). A play of this listing applied as
+        ``Action(seat, "play", move.cards, move)`` with the very Move, or a pass when it
+        is allowed, is not checked again, as an action :meth:`legal_actions` listed is not.
+
+        >>> game = GameRules.load("hubei-3p").new_game(seed=1, landlord=0)
+        >>> moves, can_pass = game.legal_plays()
+        >>> [a.move for a in game.legal_actions()] == list(moves), can_pass
+        (True, False)
+        """
+        if self.phase != "play":
+            raise PlayError(f"legal_plays lists the plays of the play phase; this game is in its {self.phase} phase")
+        seat = self._turn
+        assert seat is not None
+        state = self._play_state()
+        cached = self._plays_cache
+        if cached is None or cached[0] != state:
+            if self.rules.restricted:  # what the plugins keep: read off the actions
+                actions = self.legal_actions()
+                plays = tuple([a.move for a in actions if a.kind == "play" and a.move is not None])
+                can_pass = any(a.kind == "pass" for a in actions)
+            else:
+                plays, can_pass = self.rules.play_lister.plays(self.hands[seat], self.last_play, self.wild)
+            cached = self._plays_cache = (state, plays, can_pass)
+        return cached[1], cached[2]
+
     # ------------------------------------------------------------------ teams
     def side_of(self, seat: int) -> tuple[int, ...]:
         """The seats on ``seat``'s side, itself included: the landlord alone or the farmers
@@ -1460,14 +1494,25 @@ class Game:
         if action.seat != self._turn:
             raise PlayError(f"it is seat {self._turn}'s turn, not seat {action.seat}'s")
         if self.phase == "play":
+            state = self._play_state()
             cached = self._legal_cache
-            if cached is not None and cached[0] == self._play_state() and is_listed(action, cached[1], cached[2]):
+            if cached is not None and cached[0] == state and is_listed(action, cached[1], cached[2]):
                 # an action legal_actions just listed for this very state: no need to check it again
                 if action.kind == "pass":
                     self._pass(action)
                 else:
                     self._commit_play(action, action.move)  # type: ignore[arg-type]
                 return
+            plays = self._plays_cache
+            if plays is not None and plays[0] == state:
+                # a play legal_plays just listed for this very state (the very Move), or its pass
+                move = action.move
+                if action.kind == "pass" and plays[2]:
+                    self._pass(self.rules.play_lister.passes[action.seat])
+                    return
+                if action.kind == "play" and move is not None and any(map(_is, plays[1], _repeat(move))):
+                    self._commit_play(Action(action.seat, "play", move.cards, move), move)
+                    return
             self._apply_play(action)
             return
         assert self._current is not None

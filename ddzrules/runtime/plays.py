@@ -230,6 +230,30 @@ class PlayLister:
             moves, can_pass = list(map(self._fast.moves.__getitem__, order)), prev is not None
         return moves, can_pass and not (self.must_beat and moves)
 
+    def plays(self, hand: list[int], prev: Move | None,
+              wild: C.WildKey | None) -> tuple[tuple[Move, ...], bool]:
+        """The legal plays as Moves, in the order :meth:`listed` lists their actions, and
+        whether it lists a pass (Game.legal_plays): the same paths, no action made."""
+        moves: tuple[Move, ...]
+        if wild is not None and C.holds_wild(hand, wild):
+            got = self._wild_listing(hand, prev, wild)
+            if type(got) is tuple:
+                moves = tuple(self.variant.wild_moves().moves_at(*got))
+                can_pass = prev is not None
+            else:
+                if got is None:
+                    got = self.variant.legal_moves(C.deck_list(hand), after=prev, wild=wild)
+                moves, can_pass = tuple(got.moves), got.can_pass
+        else:
+            order = self.positions(hand, prev)
+            if order is not None:
+                moves = tuple(map(self._fast.moves.__getitem__, order))
+                can_pass = prev is not None
+            else:
+                lm = self.variant.legal_moves(C.deck_list(hand), after=prev, wild=wild)
+                moves, can_pass = tuple(lm.moves), lm.can_pass
+        return moves, can_pass and not (self.must_beat and moves)
+
     def actions(self, seat: int, hand: list[int], prev: Move | None, wild: C.WildKey | None) -> list[Action]:
         """Every legal play and pass of ``seat`` as actions, the same objects every time."""
         return self.listed(seat, hand, prev, wild)[0]

@@ -5,6 +5,7 @@ blind to the cards it cannot see."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -364,3 +365,62 @@ def test_the_rollout_policy_chooses_as_its_plain_reference(seed: int, spec: str)
             checked += 1
         game.apply(rollout_action(game, legal, rng))
     assert checked
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000),
+       spec=st.sampled_from(["hubei-3p", "laizi", "tiandi-laizi", "paodekuai", "hubei-4p-2deck", "erren"]))
+def test_legal_plays_are_the_plays_legal_actions_lists(seed: int, spec: str) -> None:
+    """Game.legal_plays gives the Moves of legal_actions' plays in the same order and
+    whether it lists a pass (a restricted table, paodekuai, included), and the rollout on
+    Moves picks what the policy on actions picks, drawing the same numbers."""
+    from ddzrules.bots.search import rollout_action, rollout_play
+
+    rules = GameRules.load(spec)
+    game = rules.new_game(seed, landlord=0) if rules.table_kind == "landlord" else rules.new_game(seed)
+    rng = random.Random(seed)
+    while not game.over:
+        if game.phase != "play":
+            game.apply(rollout_action(game, game.legal_actions(), rng))
+            continue
+        moves, can_pass = game.legal_plays()
+        legal = game.legal_actions()
+        assert list(moves) == [a.move for a in legal if a.kind == "play"]
+        assert can_pass == any(a.kind == "pass" for a in legal)
+        a, b = random.Random(seed), random.Random(seed)
+        chosen, i = rollout_action(game, legal, a), rollout_play(game, moves, can_pass, b)
+        assert (chosen.kind == "pass") == (i == len(moves))
+        assert i == len(moves) or chosen.move == moves[i]
+        assert a.random() == b.random()
+        seat = game.to_act
+        assert seat is not None
+        game.apply(Action(seat, "play", moves[i].cards, moves[i]) if i < len(moves) else Action(seat, "pass"))
+
+
+def test_a_play_not_of_the_listing_is_still_checked() -> None:
+    """legal_plays' trust covers its very Moves and its pass only: a play the hand does not
+    hold, or a pass on a lead, is refused (the game as it was); an equal Move made apart
+    is checked and taken; outside the play phase legal_plays refuses."""
+    from ddzrules.errors import PlayError
+
+    rules = GameRules.load("hubei-3p")
+    bidding = rules.new_game(3)
+    with pytest.raises(PlayError, match="play phase"):
+        bidding.legal_plays()
+    game = rules.new_game(3, landlord=0)
+    moves, can_pass = game.legal_plays()
+    assert game.legal_plays()[0] is moves and not can_pass  # kept for the state, and a lead
+    seat = game.to_act
+    assert seat is not None
+    before = (len(game.history), list(game.hands[seat]))
+    with pytest.raises(PlayError):
+        game.apply(Action(seat, "pass"))
+    missing = next(r for r in range(C.NUM_RANKS) if not game.hands[seat][r] and any(h[r] for h in game.hands))
+    foreign = game.variant.classify(C.RANKS[missing])[0]  # a single the hand does not hold
+    with pytest.raises(PlayError):
+        game.apply(Action(seat, "play", foreign.cards, foreign))
+    assert (len(game.history), list(game.hands[seat])) == before
+    twin = dataclasses.replace(moves[0])  # equal to a listed Move, not the very one
+    assert twin == moves[0] and twin is not moves[0]
+    game.apply(Action(seat, "play", twin.cards, twin))
+    assert game.history[-1].move == twin
