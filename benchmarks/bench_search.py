@@ -24,6 +24,7 @@ from collections.abc import Iterator
 
 from ddzrules import COMPILED_MODULES
 from ddzrules import cards as C
+from ddzrules.errors import DdzError
 from ddzrules.runtime import GameRules
 from ddzrules.simulate.duel import duel, format_duel
 from ddzrules.spec import bundled_names, load_spec
@@ -126,4 +127,7 @@ def print_timing(rows: list[tuple[str, dict[str, float | int | None], str]], arg
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except (DdzError, ValueError) as error:  # a bad spec, deal count or bot: the message, no traceback
+        sys.exit(f"bench_search.py: {error}")

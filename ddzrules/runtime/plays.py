@@ -221,14 +221,10 @@ class PlayLister:
         return wilds.legal_moves_enumerated(counts, prev, wild) if got is None else got
 
     def moves(self, hand: list[int], prev: Move | None, wild: C.WildKey | None) -> tuple[list[Move], bool]:
-        """The legal plays of a hand and whether it may pass (Game.legal_moves)."""
-        order = None if wild is not None and C.holds_wild(hand, wild) else self.positions(hand, prev)
-        if order is None:
-            lm = self.variant.legal_moves(C.deck_list(hand), after=prev, wild=wild)
-            moves, can_pass = list(lm.moves), lm.can_pass
-        else:
-            moves, can_pass = list(map(self._fast.moves.__getitem__, order)), prev is not None
-        return moves, can_pass and not (self.must_beat and moves)
+        """The legal plays of a hand and whether it may pass (Game.legal_moves): :meth:`plays`
+        as a list of its own."""
+        plays, can_pass = self.plays(hand, prev, wild)
+        return list(plays), can_pass
 
     def plays(self, hand: list[int], prev: Move | None,
               wild: C.WildKey | None) -> tuple[tuple[Move, ...], bool]:
