@@ -16,9 +16,11 @@ constraints ``wilds``/``naturals`` (soft, hard, pure bombs) are checked.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from bisect import bisect_left
+from collections.abc import Callable, Iterator, Sequence
 from itertools import compress, repeat
-from operator import and_, attrgetter, is_, itemgetter, mul, rshift
+from operator import add, and_, attrgetter, eq, is_, itemgetter, lshift, mul, ne, not_, or_, rshift
+from typing import overload
 
 from ddzrules import cache
 from ddzrules import cards as C
@@ -546,6 +548,110 @@ def walk(rules: Rules, naturals: list[int], wilds: int, wild_rank: int, found: F
 # ====================================================================== variant-level API
 
 
+#: a lead's key in :class:`WildLeads`, low bits first: the place among readings of the
+#: same cards, combo and rank (8 bits; a plane of four or five trios can read 20 cards
+#: alike), the packed cards (C.BITS * C.NUM_RANKS), then the table's ``high`` (32 bits:
+#: combo name, rank, size, tier + 1)
+_TIE_BITS = 8
+_PACKED_BITS = C.BITS * C.NUM_RANKS
+_HIGH_SHIFT = _TIE_BITS + _PACKED_BITS
+_RANK_SHIFT = _HIGH_SHIFT + 8
+_SIZE_SHIFT = _HIGH_SHIFT + 16
+#: a key at or above this is a bomb's (tier + 1 above 0)
+_FIRST_BOMB_KEY = 1 << (_HIGH_SHIFT + 24)
+_PACKED_MASK = (1 << _PACKED_BITS) - 1
+
+
+class WildLeads(Sequence[Move]):
+    """The leads of a hand of several wild ranks (天地癞子) read off a wild table, in the
+    order (and equal to) :meth:`WildMoves.legal_moves` lists them, each Move made only
+    when it is asked for (then kept: the same object each time).
+
+    A hand pooling four wild cards leads thousands of plays, and a search's rollout
+    plays one of them: :attr:`keys` holds each play's legal-move order as one int (see
+    ``_TIE_BITS``), enough for a policy to choose by size, rank, bombs and cards
+    (:meth:`sizes`, :meth:`plain`, :meth:`clear_of`) without a Move per play."""
+
+    __slots__ = ("_alone", "_made", "_owner", "_table", "_wild", "keys")
+
+    def __init__(self, keys: list[int], owner: WildMoves, table: WildTable, wild: tuple[int, ...],
+                 alone: dict[int, Move]) -> None:
+        #: per play, ascending: its legal-move order as one int
+        self.keys = keys
+        self._made: dict[int, Move] = {}
+        self._owner = owner
+        self._table = table
+        self._wild = wild
+        self._alone = alone  # the plays of wild cards alone (walked, made), by key
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    @overload
+    def __getitem__(self, i: int) -> Move: ...
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Move, ...]: ...
+    def __getitem__(self, i: int | slice) -> Move | tuple[Move, ...]:
+        if isinstance(i, slice):
+            return tuple(map(self.__getitem__, range(*i.indices(len(self.keys)))))
+        move = self._made.get(i)
+        if move is None:
+            n = len(self.keys)
+            j = i + n if type(i) is int and i < 0 else i
+            if type(j) is not int or not 0 <= j < n:
+                raise IndexError(f"play {i!r} of {n}")
+            key = self.keys[j]
+            move = self._alone.get(key) or self._owner._lead_move(key, self._table, self._wild)
+            self._made[i] = self._made[j] = move
+        return move
+
+    def __iter__(self) -> Iterator[Move]:
+        return map(self.__getitem__, range(len(self.keys)))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return len(self) == len(other) and all(map(eq, self, other))
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    __hash__ = None  # type: ignore[assignment]  # equal to a tuple, so never hashable like one
+
+    def __repr__(self) -> str:
+        return f"WildLeads({len(self.keys)} plays)"
+
+    def holds(self, move: Move) -> bool:
+        """Whether ``move`` is one of these plays, the very object this listing gives."""
+        prefix = self._owner._lead_prefix(move)
+        if prefix is None:
+            return False
+        keys = self.keys
+        i = bisect_left(keys, prefix)
+        while i < len(keys) and keys[i] >> _TIE_BITS == prefix >> _TIE_BITS:
+            if self[i] is move:
+                return True
+            i += 1
+        return False
+
+    def sizes(self) -> list[int]:
+        """Per play, its number of cards."""
+        return list(map(and_, map(rshift, self.keys, repeat(_SIZE_SHIFT)), repeat(0xFF)))
+
+    def ranks(self) -> list[int]:
+        """Per play, its rank."""
+        return list(map(and_, map(rshift, self.keys, repeat(_RANK_SHIFT)), repeat(0xFF)))
+
+    def plain(self) -> int:
+        """How many plays are no bomb: they come first."""
+        return bisect_left(self.keys, _FIRST_BOMB_KEY)
+
+    def clear_of(self, fields: int, end: int) -> list[int]:
+        """The indices below ``end`` of the plays whose packed cards touch none of ``fields``."""
+        return list(compress(range(end), map(not_, map(and_, self.keys[:end], repeat(fields << _TIE_BITS)))))
+
+
 class WildMoves:
     """Readings with wild cards for one variant: interned Move objects and the three
     queries (classify, legal moves, census) the :class:`~ddzrules.variant.Variant`
@@ -609,6 +715,10 @@ class WildMoves:
         self._several_listed: dict[tuple[tuple[int, ...], tuple[int, ...], Move | None], LegalMoves] = {}
         #: the readings of several wild ranks' cards alone, by those cards and the query
         self._alone: dict[tuple[object, ...], list[tuple[int, Move]]] = {}
+        #: leads of several wild ranks as keys (:meth:`lead_plays`), by (wild ranks, hand)
+        self._several_leads: dict[tuple[tuple[int, ...], tuple[int, ...]], WildLeads] = {}
+        #: per table, its positions' keys in a WildLeads (:meth:`_lead_keys`)
+        self._lead_keys_by_table: dict[int, tuple[WildTable, list[int]]] = {}
 
     def check_rank(self, wild: int) -> None:
         if not self.rules.stand_for:
@@ -1160,6 +1270,103 @@ class WildMoves:
             out = [x for x in out if x[1].beats(after)]
         out.sort(key=_first)
         return LegalMoves(tuple(map(_second, out)), can_pass=after is not None)
+
+    # ------------------------------------------------------------------ leads as keys
+    def lead_plays(self, counts: list[int], wild: tuple[int, ...]) -> WildLeads | None:
+        """The leads of a hand of several wild ranks as :meth:`legal_moves` lists them, as
+        a :class:`WildLeads` (a Move made only for a play asked for); None when the hand is
+        walked (see :meth:`_several_positions`): ask :meth:`legal_moves` then. Memoised by
+        hand, as the full listings are."""
+        memo = self._several_leads
+        key = (wild, tuple(counts))
+        got = memo.get(key)
+        if got is not None:
+            return got
+        placed = self._several_positions(counts, None, wild)
+        if placed is None:
+            return None
+        table, positions, _, have = placed
+        column = self._lead_keys(table)
+        shift = _SHIFT[table.wild]
+        units = [1 << _SHIFT[w] for w in wild]
+        keys: list[int] = []
+        if positions:
+            # per number of wild cards n: the readings' keys, once per way of taking n
+            # wild cards from the ranks held (the placed cards differ from the pooled ones
+            # only in the wild ranks' fields: one addition a key, in C)
+            held = bytes(map(table.wcol.__getitem__, positions))
+            sizes = table.sizes
+            for n in range(max(held) + 1):
+                chosen = list(compress(positions, map(eq, held, repeat(n))))
+                if n:  # readings of wild cards alone are walked below (see _list_several)
+                    chosen = list(compress(chosen, map(ne, map(sizes.__getitem__, chosen), repeat(n))))
+                if not chosen:
+                    continue
+                pooled = list(map(column.__getitem__, chosen))
+                for k in _splits(have, n):
+                    delta = (sum(map(mul, k, units)) - (n << shift)) << _TIE_BITS
+                    keys += map(add, pooled, repeat(delta)) if delta else pooled
+        alone: dict[int, Move] = {}
+        for _, move in self._wild_cards_alone(counts, wild, max_size=sum(counts)):
+            prefix = self._lead_prefix(move)
+            assert prefix is not None
+            while prefix in alone:  # another reading of the same cards, combo and rank: after it
+                prefix += 1
+            alone[prefix] = move
+        keys += alone
+        keys.sort()
+        if len(memo) >= _SEVERAL_LISTED_LIMIT:
+            memo.clear()
+        got = memo[key] = WildLeads(keys, self, table, wild, alone)
+        return got
+
+    def _lead_keys(self, table: WildTable) -> list[int]:
+        """Per position of ``table``, its key as :class:`WildLeads` holds them (made once a
+        table: 0.2 s and about 20 MB for one of 450,000 readings)."""
+        got = self._lead_keys_by_table.get(id(table))
+        if got is not None and got[0] is table:
+            return got[1]
+        keys = list(map(or_, map(lshift, table.high, repeat(_PACKED_BITS)), table.packed))
+        tied = list(compress(range(1, len(keys)), map(eq, keys[1:], keys)))
+        keys = list(map(lshift, keys, repeat(_TIE_BITS)))
+        for p in tied:  # the walk's order among readings of the same cards, combo and rank
+            keys[p] = keys[p - 1] + 1
+        self._lead_keys_by_table[id(table)] = (table, keys)
+        return keys
+
+    def _lead_prefix(self, move: Move) -> int | None:
+        """The key of ``move`` in a :class:`WildLeads`, but its place among readings of the
+        same cards, combo and rank (0 there); None for a combo this variant lacks."""
+        combo = self._combo_index.get(move.combo)
+        if combo is None:
+            return None
+        bits = self._order_bits[combo]
+        high = ((bits >> 12) & 0xFF) << 24 | move.size << 16 | move.rank << 8 | (bits & 0xFF)
+        return (high << _PACKED_BITS | move.packed) << _TIE_BITS
+
+    def _lead_move(self, key: int, table: WildTable, wild: tuple[int, ...]) -> Move:
+        """The Move of a :class:`WildLeads` key read off ``table``: interned, else made (with
+        the substitution its table reading has, placed as :meth:`_placed` places it)."""
+        packed = (key >> _TIE_BITS) & _PACKED_MASK
+        high = key >> _HIGH_SHIFT
+        taken = tuple((packed >> _SHIFT[w]) & C.MASK for w in wild)
+        n = sum(taken)
+        pooled = packed - sum(map(mul, taken, (1 << _SHIFT[w] for w in wild))) + (n << _SHIFT[table.wild])
+        lo = bisect_left(table.high, high)
+        hi = bisect_left(table.high, high + 1, lo)
+        p = bisect_left(table.packed, pooled, lo, hi) + (key & ((1 << _TIE_BITS) - 1))
+        m = table.meta[p]
+        combo, rank, length = m >> 16, (m >> 8) & 0xFF, m & 0xFF
+        ident = (packed, combo, rank, length)
+        interned = self._interned(wild)
+        entry = interned.get(ident)
+        if entry is not None:
+            return entry[1]
+        size = C.size_of(packed)
+        move = self._make(packed, combo, rank, length, size,
+                          self._placement(wild, taken, table.substs[table.subst_index[p]]))
+        interned[ident] = (self._order(packed, combo, rank, size), move)
+        return move
 
     def census(self, wild: Wild, max_size: int) -> tuple[dict[str, int], int, int, dict[int, int]]:
         """Distinct plays of the full deck per combo, distinct card sets, readings, and

@@ -26,6 +26,7 @@ from ddzrules.errors import PlayError
 from ddzrules.moves import Move
 from ddzrules.runtime import Action, PlayerView
 from ddzrules.runtime.values import World
+from ddzrules.wild import WildLeads
 
 #: rollouts a decision by default (``search:iters=N``)
 DEFAULT_ITERS = 160
@@ -204,16 +205,13 @@ def _choose(game: World, moves: Sequence[Move], can_pass: bool) -> int:
     seat = game.to_act
     assert seat is not None
     hand = game.hands[seat]
+    if type(moves) is WildLeads:
+        return _choose_lead(moves, hand)
     hand_size = sum(hand)
     for k, m in enumerate(moves):
         if m.size == hand_size:  # going out
             return k
-    # the 4-bit fields of the ranks held four or more of (jokers never make such a bomb):
-    # a play whose packed count touches them breaks a bomb
-    bomb_fields = 0
-    for r in range(C.SMALL_JOKER):
-        if hand[r] >= 4:
-            bomb_fields |= 0xF << (4 * r)
+    bomb_fields = _bomb_fields(hand)
     normal: list[int] = []  # the plays that are no bomb (their indices)
     whole: list[int] = []  # those that break no bomb either
     if bomb_fields:
@@ -241,6 +239,46 @@ def _choose(game: World, moves: Sequence[Move], can_pass: bool) -> int:
     if can_pass:
         return passing
     return _lowest(moves, normal or range(len(moves)))
+
+
+def _bomb_fields(hand: list[int]) -> int:
+    """The 4-bit fields of the ranks ``hand`` holds four or more of (jokers never make such
+    a bomb): a play whose packed count touches them breaks a bomb."""
+    fields = 0
+    for r in range(C.SMALL_JOKER):
+        if hand[r] >= 4:
+            fields |= 0xF << (4 * r)
+    return fields
+
+
+def _choose_lead(leads: WildLeads, hand: list[int]) -> int:
+    """:func:`_choose` on a lead listed as keys (thousands of plays with several wild
+    ranks): the same choice, read off the keys' sizes, ranks and cards with no Move made."""
+    sizes = leads.sizes()
+    if sum(hand) in sizes:  # going out: the first such play
+        return sizes.index(sum(hand))
+    plain = leads.plain()  # the plays that are no bomb come first, in order of size then rank
+    if not plain:
+        return _longest_lowest_of(sizes, leads.ranks(), range(len(sizes)))
+    bomb_fields = _bomb_fields(hand)
+    among: Sequence[int] = (bomb_fields and leads.clear_of(bomb_fields, plain)) or range(plain)
+    # ascending in size then rank: the most cards are the last's, and the first play of
+    # that size has the lowest rank (the first listed on a tie)
+    j = len(among) - 1
+    size = sizes[among[j]]
+    while j and sizes[among[j - 1]] == size:
+        j -= 1
+    return among[j]
+
+
+def _longest_lowest_of(sizes: list[int], ranks: list[int], among: Sequence[int]) -> int:
+    """:func:`_longest_lowest` on columns of sizes and ranks."""
+    best = among[0]
+    size, rank = sizes[best], ranks[best]
+    for k in among:
+        if sizes[k] > size or (sizes[k] == size and ranks[k] < rank):
+            best, size, rank = k, sizes[k], ranks[k]
+    return best
 
 
 def _longest_lowest(moves: Sequence[Move], among: Sequence[int]) -> int:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import math
 import random
+from collections.abc import Sequence
 from itertools import repeat as _repeat
 from operator import is_ as _is
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -42,6 +43,7 @@ from ddzrules.runtime.values import (
     play_counts,
 )
 from ddzrules.variant import Variant, load_variant
+from ddzrules.wild import WildLeads
 
 if TYPE_CHECKING:
     from ddzrules.runtime.values import GameState, TableRules, World
@@ -578,7 +580,7 @@ class Game:
     #: whether an object is one of them: see is_listed)
     _legal_cache: tuple[tuple[Any, ...], list[Action], Any] | None
     #: the play phase's legal plays as Moves (legal_plays): (the state, the Moves, may pass)
-    _plays_cache: tuple[tuple[Any, ...], tuple[Move, ...], bool] | None
+    _plays_cache: tuple[tuple[Any, ...], Sequence[Move], bool] | None
     _turn: int | None
     _phases: list[Phase]
     #: the plugin and the hook that made each phase of _phases, and the current one
@@ -1380,11 +1382,14 @@ class Game:
         assert seat is not None
         return self.rules.play_lister.moves(self.hands[seat], self.last_play, self.wild)
 
-    def legal_plays(self) -> tuple[tuple[Move, ...], bool]:
+    def legal_plays(self) -> tuple[Sequence[Move], bool]:
         """In the play phase: the plays :meth:`legal_actions` lists, as their Moves in the
         same order, and whether it lists a pass; the ``rules:`` plugins' restrictions
         applied. No action is made per play (a search's rollouts list at every step, and a
-        hand with wild cards has hundreds of plays). A play of this listing applied as
+        hand with wild cards has hundreds of plays). The plays are an immutable sequence:
+        a tuple, or for a lead of several wild ranks (天地癞子, thousands of plays) a
+        :class:`~ddzrules.wild.WildLeads`, which makes each Move only when asked for it and
+        gives a policy each play's size, rank and cards without one. A play of this listing applied as
         ``Action(seat, "play", move.cards, move)`` with the very Move, or a pass when it
         is allowed, is not checked again, as an action :meth:`legal_actions` listed is not.
 
@@ -1400,6 +1405,7 @@ class Game:
         state = self._play_state()
         cached = self._plays_cache
         if cached is None or cached[0] != state:
+            plays: Sequence[Move]
             if self.rules.restricted:  # what the plugins keep: read off the actions
                 actions = self.legal_actions()
                 plays = tuple([a.move for a in actions if a.kind == "play" and a.move is not None])
@@ -1510,7 +1516,9 @@ class Game:
                 if action.kind == "pass" and plays[2]:
                     self._pass(self.rules.play_lister.passes[action.seat])
                     return
-                if action.kind == "play" and move is not None and any(map(_is, plays[1], _repeat(move))):
+                listed = plays[1]
+                if action.kind == "play" and move is not None and (
+                        listed.holds(move) if type(listed) is WildLeads else any(map(_is, listed, _repeat(move)))):
                     self._commit_play(Action(action.seat, "play", move.cards, move), move)
                     return
             self._apply_play(action)

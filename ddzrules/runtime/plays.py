@@ -5,6 +5,7 @@ seat so that the same play is the same object from one step to the next."""
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Sequence
 from itertools import compress
 from itertools import repeat as _repeat
 from operator import attrgetter
@@ -193,16 +194,20 @@ class PlayLister:
             del order[:bisect_left(order, 0)]
         return order
 
+    def _of_deck(self, hand: list[int]) -> bool:
+        """Whether ``hand`` (counts) is a hand of the deck."""
+        deck = self._deck
+        try:
+            return len(hand) == len(deck) and all(map(_le, hand, deck)) and min(hand) >= 0
+        except TypeError:
+            return False
+
     def _wild_listing(self, hand: list[int], prev: Move | None, wild: C.WildKey) -> Any:
         """A hand holding wild cards, listed as ``Variant.legal_moves`` lists it: (the wild
         rank's table, the positions in it of the legal plays) when the variant reads the
         table for this query, else its LegalMoves (the hand walked); None when the hand is
         not one of the deck's (Variant.legal_moves says what is wrong with it)."""
-        deck = self._deck
-        try:
-            if len(hand) != len(deck) or not all(map(_le, hand, deck)) or min(hand) < 0:
-                return None
-        except TypeError:
+        if not self._of_deck(hand):
             return None
         if prev is not None:
             # the play to beat as the variant reads it with this wild rank (the very Move
@@ -223,15 +228,21 @@ class PlayLister:
     def moves(self, hand: list[int], prev: Move | None, wild: C.WildKey | None) -> tuple[list[Move], bool]:
         """The legal plays of a hand and whether it may pass (Game.legal_moves): :meth:`plays`
         as a list of its own."""
-        plays, can_pass = self.plays(hand, prev, wild)
+        plays, can_pass = self.plays(hand, prev, wild, lazy=False)
         return list(plays), can_pass
 
-    def plays(self, hand: list[int], prev: Move | None,
-              wild: C.WildKey | None) -> tuple[tuple[Move, ...], bool]:
+    def plays(self, hand: list[int], prev: Move | None, wild: C.WildKey | None,
+              lazy: bool = True) -> tuple[Sequence[Move], bool]:
         """The legal plays as Moves, in the order :meth:`listed` lists their actions, and
-        whether it lists a pass (Game.legal_plays): the same paths, no action made."""
-        moves: tuple[Move, ...]
+        whether it lists a pass (Game.legal_plays): the same paths, no action made. A lead
+        of several wild ranks read off a table is a :class:`~ddzrules.wild.WildLeads`,
+        which makes a Move only for a play asked for (unless ``lazy`` is False)."""
+        moves: Sequence[Move]
         if wild is not None and C.holds_wild(hand, wild):
+            if lazy and prev is None and type(wild) is tuple and self._of_deck(hand):
+                leads = self.variant.wild_moves().lead_plays(list(hand), wild)
+                if leads is not None:
+                    return leads, False
             got = self._wild_listing(hand, prev, wild)
             if type(got) is tuple:
                 moves = tuple(self.variant.wild_moves().moves_at(*got))

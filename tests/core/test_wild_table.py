@@ -8,6 +8,8 @@ Bounded for CI (a few hundred hands per wild count over three wild ranks); the
 
 from __future__ import annotations
 
+import dataclasses
+import operator
 import random
 from pathlib import Path
 
@@ -127,6 +129,69 @@ def test_several_wild_ranks_by_either_ranks_table(tiandi: WildMoves) -> None:
         leads = tiandi.legal_moves(counts, None, (0, 4)).moves
         assert _same(leads, walked.legal_moves_enumerated(counts, None, (0, 4)).moves)
     assert by_table > 40 and answers > 60
+
+
+def _lead_hand(rng: random.Random, wild: tuple[int, ...]) -> list[int]:
+    """A hand of 5 to 20 cards holding one to four cards of the wild ranks."""
+    pool = [c for c in DECK if c not in wild]
+    held = [w for w in wild for _ in range(4)]
+    cards = rng.sample(held, rng.randint(1, 4))
+    return C.counts_of(cards + rng.sample(pool, rng.randint(5, 20) - len(cards)))
+
+
+def test_several_wild_ranks_leads_as_keys(tiandi: WildMoves) -> None:
+    """WildLeads (the leads of two wild ranks as keys, a Move made when asked for) lists
+    the walk's leads, substitutions and order included; its Moves are the very objects
+    the full listing gives; its sizes, ranks, bombs and cards are the Moves'; it holds
+    its own Moves only, by identity."""
+    walked = WildMoves(tiandi.rules)
+    walked.use_table = False
+    rng = random.Random(5)
+    by_keys = 0
+    for i in range(40):
+        wild = WILD_PAIRS[i % len(WILD_PAIRS)]
+        counts = _lead_hand(rng, wild)
+        leads = tiandi.lead_plays(counts, wild)
+        assert leads is not None  # at most four wild cards: a table's
+        ref = walked.legal_moves_enumerated(counts, None, wild).moves
+        got = tuple(leads)
+        assert _same(got, ref), C.to_string(C.pack(counts))
+        assert len(leads) == len(ref) and leads == ref and leads[-1] is got[-1] and leads[:2] == got[:2]
+        full = tiandi.legal_moves(counts, None, wild).moves
+        assert all(map(operator.is_, got, full))  # one WildMoves, one object a play
+        assert leads.sizes() == [m.size for m in ref] and leads.ranks() == [m.rank for m in ref]
+        plain = leads.plain()
+        assert all(m.tier < 0 for m in ref[:plain]) and all(m.tier >= 0 for m in ref[plain:])
+        fields = 0xF << (4 * rng.choice([r for r in range(C.SMALL_JOKER) if counts[r]]))
+        assert leads.clear_of(fields, plain) == [k for k in range(plain) if not ref[k].packed & fields]
+        for m in rng.sample(got, min(5, len(got))):
+            assert leads.holds(m)
+            assert not leads.holds(dataclasses.replace(m))  # equal, not the very Move
+        by_keys += 1
+    with pytest.raises(IndexError):
+        leads[len(leads)]
+    assert by_keys == 40
+
+
+def test_several_wild_ranks_leads_as_keys_keep_the_walks_order_on_a_tie(tiandi: WildMoves) -> None:
+    """A plane of four trios with pair wings and one of five with single wings can read
+    the same 20 cards alike (same combo, rank and cards, lengths 4 and 5): WildLeads
+    lists them in the walk's order, as the full listing does."""
+    table = tiandi.table(0)
+    high, packed, sizes = table.high, table.packed, table.sizes
+    tied = next(p for p in range(1, len(packed))
+                if high[p] == high[p - 1] and packed[p] == packed[p - 1] and table.wcol[p])
+    counts = list(C.unpack(packed[tied]))  # its wild cards under rank 0 (a 3)
+    wild = (0, next(r for r in range(1, 13) if not counts[r]))  # 地癞子: a rank it lacks
+    assert sizes[tied] == sum(counts)
+    walked = WildMoves(tiandi.rules)
+    walked.use_table = False
+    leads = tiandi.lead_plays(counts, wild)
+    assert leads is not None
+    ref = walked.legal_moves_enumerated(counts, None, wild).moves
+    assert _same(tuple(leads), ref)
+    whole = [m for m in ref if m.size == sum(counts) and m.combo == tiandi.rules.combos[table.meta[tied] >> 16].name]
+    assert len({(m.packed, m.rank) for m in whole}) < len(whole)  # the tie is in the listing
 
 
 def test_several_wild_ranks_moves_kept_within_one_bound(monkeypatch: pytest.MonkeyPatch) -> None:

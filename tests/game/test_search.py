@@ -424,3 +424,50 @@ def test_a_play_not_of_the_listing_is_still_checked() -> None:
     assert twin == moves[0] and twin is not moves[0]
     game.apply(Action(seat, "play", twin.cards, twin))
     assert game.history[-1].move == twin
+
+
+def test_rollouts_choose_from_leads_of_two_wild_ranks_as_keys_as_from_moves() -> None:
+    """With tiandi-laizi's table in use, legal_plays gives a lead of two wild ranks as a
+    WildLeads (a Move made only when asked for): it lists legal_actions' plays, the
+    rollout's policy picks from it what it picks from the same Moves in a tuple, drawing
+    the same numbers as on the actions, the picked Move is applied, and a Move that is not
+    its own is still checked (an equal one taken, one the hand lacks refused)."""
+    from ddzrules.bots.search import _choose, rollout_action, rollout_play
+    from ddzrules.errors import PlayError
+    from ddzrules.wild import WildLeads
+
+    rules = GameRules.load("tiandi-laizi")
+    wilds = rules.variant.wild_moves()
+    wilds.load_after = wilds.table_after = 0  # the table from the first query (built once, then on disk)
+    as_keys = 0
+    for seed in range(12):
+        game = rules.new_game(seed, landlord=seed % 3)
+        rng = random.Random(seed)
+        while not game.over:
+            if game.phase != "play":
+                game.apply(rollout_action(game, game.legal_actions(), rng))
+                continue
+            moves, can_pass = game.legal_plays()
+            seat = game.to_act
+            assert seat is not None
+            if type(moves) is WildLeads:
+                as_keys += 1
+                plays = tuple(moves)
+                assert _choose(game, moves, can_pass) == _choose(game, plays, can_pass)
+                assert list(plays) == [a.move for a in game.legal_actions()]
+                if as_keys == 1:
+                    twin = dataclasses.replace(plays[-1])
+                    copy = game.copy()
+                    copy.apply(Action(seat, "play", twin.cards, twin))
+                    assert copy.history[-1].move == twin
+                    missing = next(r for r in range(C.NUM_RANKS) if not game.hands[seat][r] and r not in game.wild)
+                    lacking = game.variant.classify(C.RANKS[missing], game.wild)[0]
+                    with pytest.raises(PlayError):
+                        game.copy().apply(Action(seat, "play", lacking.cards, lacking))
+            a, b = random.Random(seed + len(game.history)), random.Random(seed + len(game.history))
+            chosen = rollout_action(game, game.legal_actions(), a)
+            i = rollout_play(game, moves, can_pass, b)
+            assert (chosen.kind == "pass") == (i == len(moves)) and a.random() == b.random()
+            assert i == len(moves) or chosen.move is moves[i]
+            game.apply(Action(seat, "play", moves[i].cards, moves[i]) if i < len(moves) else Action(seat, "pass"))
+    assert as_keys > 12
