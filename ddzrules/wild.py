@@ -53,6 +53,10 @@ _SEVERAL_INTERN_LIMIT = 1 << 18
 #: listings of several wild ranks kept (their Moves outlive the intern bound while kept:
 #: 1024 listings held about 90 MB less than 4096 over a tiandi-laizi search deal, as fast)
 _SEVERAL_LISTED_LIMIT = 1024
+#: leads of several wild ranks kept as keys (WildMoves.lead_plays; a walked one holds
+#: thousands of entries: over a tiandi-laizi search deal 256 held 237 MB at peak, 1024
+#: 412 MB, for 3% less time)
+_SEVERAL_LEADS_LIMIT = 256
 #: the wild ranks of a query: one rank index (癞子), or several, ascending (天地癞子)
 Wild = C.WildKey
 
@@ -560,29 +564,32 @@ _SIZE_SHIFT = _HIGH_SHIFT + 16
 #: a key at or above this is a bomb's (tier + 1 above 0)
 _FIRST_BOMB_KEY = 1 << (_HIGH_SHIFT + 24)
 _PACKED_MASK = (1 << _PACKED_BITS) - 1
+#: a walked reading not made yet: (packed, combo, rank, length), wild cards taken of each
+#: wild rank, the ranks they stand for
+_Placing = tuple[tuple[int, int, int, int], tuple[int, ...], tuple[int, ...]]
 
 
 class WildLeads(Sequence[Move]):
-    """The leads of a hand of several wild ranks (天地癞子) read off a wild table, in the
-    order (and equal to) :meth:`WildMoves.legal_moves` lists them, each Move made only
-    when it is asked for (then kept: the same object each time).
+    """The leads of a hand of several wild ranks (天地癞子), read off a wild table or
+    walked, in the order (and equal to) :meth:`WildMoves.legal_moves` lists them, each
+    Move made only when it is asked for (then kept: the same object each time).
 
     A hand pooling four wild cards leads thousands of plays, and a search's rollout
     plays one of them: :attr:`keys` holds each play's legal-move order as one int (see
     ``_TIE_BITS``), enough for a policy to choose by size, rank, bombs and cards
     (:meth:`sizes`, :meth:`plain`, :meth:`clear_of`) without a Move per play."""
 
-    __slots__ = ("_alone", "_made", "_owner", "_table", "_wild", "keys")
+    __slots__ = ("_made", "_owner", "_ready", "_table", "_wild", "keys")
 
-    def __init__(self, keys: list[int], owner: WildMoves, table: WildTable, wild: tuple[int, ...],
-                 alone: dict[int, Move]) -> None:
+    def __init__(self, keys: list[int], owner: WildMoves, table: WildTable | None, wild: tuple[int, ...],
+                 ready: dict[int, Move | _Placing]) -> None:
         #: per play, ascending: its legal-move order as one int
         self.keys = keys
         self._made: dict[int, Move] = {}
         self._owner = owner
-        self._table = table
+        self._table = table  # where the other plays are read (None: all walked, all ready)
         self._wild = wild
-        self._alone = alone  # the plays of wild cards alone (walked, made), by key
+        self._ready = ready  # by key, the walked plays: a Move, or how to make it
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -594,15 +601,24 @@ class WildLeads(Sequence[Move]):
     def __getitem__(self, i: int | slice) -> Move | tuple[Move, ...]:
         if isinstance(i, slice):
             return tuple(map(self.__getitem__, range(*i.indices(len(self.keys)))))
-        move = self._made.get(i)
-        if move is None:
-            n = len(self.keys)
-            j = i + n if type(i) is int and i < 0 else i
-            if type(j) is not int or not 0 <= j < n:
-                raise IndexError(f"play {i!r} of {n}")
-            key = self.keys[j]
-            move = self._alone.get(key) or self._owner._lead_move(key, self._table, self._wild)
-            self._made[i] = self._made[j] = move
+        made = self._made.get(i)
+        if made is not None:
+            return made
+        n = len(self.keys)
+        j = i + n if type(i) is int and i < 0 else i
+        if type(j) is not int or not 0 <= j < n:
+            raise IndexError(f"play {i!r} of {n}")
+        key = self.keys[j]
+        ready = self._ready.get(key)
+        move: Move
+        if ready is None:
+            assert self._table is not None
+            move = self._owner._lead_move(key, self._table, self._wild)
+        elif isinstance(ready, Move):
+            move = ready
+        else:
+            move = self._owner._walked_move(ready, self._wild)
+        self._made[i] = self._made[j] = move
         return move
 
     def __iter__(self) -> Iterator[Move]:
@@ -866,20 +882,33 @@ class WildMoves:
     # ------------------------------------------------------------------ several wild ranks
     def _collect_several(self, counts: list[int], wild: tuple[int, ...], **kw: object) -> list[tuple[int, Move]]:
         """Every reading found with several wild ranks (天地癞子), as (legal-move order key,
-        Move). The walk pools the wild cards of every wild rank under the first; each play
-        it reports is then placed on the wild cards held in every way (a 7 or a 9 for one
-        wild card of 7 and 9: two plays, two sets of cards). A play of wild cards only is
-        themselves, as with one wild rank: each card reads as its own rank."""
+        Move): :meth:`_walk_several`'s, interned or made in bulk."""
+        found = self._walk_several(counts, wild, **kw)
+        interned = self._interned(wild)
+        out: list[tuple[int, Move]] = list(map(interned.get, found))  # type: ignore[arg-type]
+        if not all(out):  # an entry is a non-empty tuple: None marks a reading met for the first time
+            idents = list(found)
+            at = [i for i, entry in enumerate(out) if entry is None]
+            missing = [idents[i] for i in at]
+            placement = self._placement
+            self._fill(out, at, missing, [placement(wild, *found[i]) for i in missing], interned)
+        return out
+
+    def _walk_several(self, counts: list[int], wild: tuple[int, ...],
+                      **kw: object) -> dict[tuple[int, int, int, int], tuple[tuple[int, ...], tuple[int, ...]]]:
+        """Every reading found with several wild ranks, in the walk's order: (packed, combo,
+        rank, length) -> (wild cards taken of each rank, ranks they stand for). The walk
+        pools the wild cards of every wild rank under the first; each play it reports is
+        then placed on the wild cards held in every way (a 7 or a 9 for one wild card of 7
+        and 9: two plays, two sets of cards). A play of wild cards only is themselves, as
+        with one wild rank: each card reads as its own rank."""
         naturals = list(counts)
         have = tuple(naturals[w] for w in wild)
         for w in wild:
             naturals[w] = 0
         pooled = _SHIFT[wild[0]]
         units = [1 << _SHIFT[w] for w in wild]
-        interned = self._interned(wild)
-        seen: dict[tuple[int, int, int, int], tuple[int, Move] | None] = {}
-        #: (place, ident, wild cards taken of each rank, ranks stood for) of readings met for the first time
-        missing: list[tuple[int, tuple[int, int, int, int], tuple[int, ...], tuple[int, ...]]] = []
+        found: dict[tuple[int, int, int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
         ways_by_n: dict[int, list[tuple[int, ...]]] = {}
 
         def emit(packed: int, combo: int, rank: int, length: int, subst: tuple[int, ...]) -> None:
@@ -893,20 +922,11 @@ class WildMoves:
                 ways = [own] if own in ways else []
             for k in ways:
                 ident = (base + sum(map(mul, k, units)), combo, rank, length)
-                if ident in seen:
-                    continue
-                entry = interned.get(ident)
-                if entry is None:  # made below, in bulk
-                    missing.append((len(seen), ident, k, subst))
-                seen[ident] = entry
+                if ident not in found:
+                    found[ident] = (k, subst)
 
         enumerate_wild(self.rules, naturals, sum(have), wild[0], emit, wild_ranks=wild, **kw)  # type: ignore[arg-type]
-        out: list[tuple[int, Move]] = list(seen.values())  # type: ignore[arg-type]  # None until made
-        if missing:
-            placement = self._placement
-            self._fill(out, [x[0] for x in missing], [x[1] for x in missing],
-                       [placement(wild, k, subst) for _, _, k, subst in missing], interned)
-        return out
+        return found
 
     # ------------------------------------------------------------------ by table
     # The queries below read the wild rank's WildTable; the *_enumerated ones walk the
@@ -1274,17 +1294,23 @@ class WildMoves:
     # ------------------------------------------------------------------ leads as keys
     def lead_plays(self, counts: list[int], wild: tuple[int, ...]) -> WildLeads | None:
         """The leads of a hand of several wild ranks as :meth:`legal_moves` lists them, as
-        a :class:`WildLeads` (a Move made only for a play asked for); None when the hand is
-        walked (see :meth:`_several_positions`): ask :meth:`legal_moves` then. Memoised by
+        a :class:`WildLeads` (a Move made only for a play asked for): read off a table, or
+        walked (a pool of more wild cards than a table holds, or no table read yet); None
+        for a hand above the largest a game deals (ask :meth:`legal_moves`). Memoised by
         hand, as the full listings are."""
         memo = self._several_leads
         key = (wild, tuple(counts))
         got = memo.get(key)
         if got is not None:
             return got
+        if len(memo) >= _SEVERAL_LEADS_LIMIT:
+            memo.clear()
         placed = self._several_positions(counts, None, wild)
         if placed is None:
-            return None
+            if sum(counts) > self.rules.max_hand:
+                return None  # no hand a game deals: legal_moves says what is wrong
+            got = memo[key] = self._walked_leads(counts, wild)
+            return got
         table, positions, _, have = placed
         column = self._lead_keys(table)
         shift = _SHIFT[table.wild]
@@ -1306,7 +1332,7 @@ class WildMoves:
                 for k in _splits(have, n):
                     delta = (sum(map(mul, k, units)) - (n << shift)) << _TIE_BITS
                     keys += map(add, pooled, repeat(delta)) if delta else pooled
-        alone: dict[int, Move] = {}
+        alone: dict[int, Move | _Placing] = {}
         for _, move in self._wild_cards_alone(counts, wild, max_size=sum(counts)):
             prefix = self._lead_prefix(move)
             assert prefix is not None
@@ -1315,10 +1341,40 @@ class WildMoves:
             alone[prefix] = move
         keys += alone
         keys.sort()
-        if len(memo) >= _SEVERAL_LISTED_LIMIT:
-            memo.clear()
         got = memo[key] = WildLeads(keys, self, table, wild, alone)
         return got
+
+    def _walked_leads(self, counts: list[int], wild: tuple[int, ...]) -> WildLeads:
+        """:meth:`lead_plays` of a hand walked (a pool of more wild cards than a table holds):
+        the walk's readings as keys, each Move made when asked for."""
+        found = self._walk_several(counts, wild, max_size=sum(counts))
+        interned = self._interned(wild)
+        idents = list(found)
+        sizes = C.sizes_of([i[0] for i in idents])
+        bits = self._order_bits
+        ready: dict[int, Move | _Placing] = {}
+        for ident, size in zip(idents, sizes):
+            packed, combo, rank, _ = ident
+            b = bits[combo]
+            key = ((((b >> 12) & 0xFF) << 24 | size << 16 | rank << 8 | (b & 0xFF)) << _PACKED_BITS | packed) << _TIE_BITS
+            while key in ready:  # another reading of the same cards, combo and rank: after it
+                key += 1
+            entry = interned.get(ident)
+            ready[key] = entry[1] if entry is not None else (ident, *found[ident])
+        return WildLeads(sorted(ready), self, None, wild, ready)
+
+    def _walked_move(self, placing: _Placing, wild: tuple[int, ...]) -> Move:
+        """The Move of a walked lead of a :class:`WildLeads`: interned, else made."""
+        ident, taken, subst = placing
+        interned = self._interned(wild)
+        entry = interned.get(ident)
+        if entry is not None:
+            return entry[1]
+        packed, combo, rank, length = ident
+        size = C.size_of(packed)
+        move = self._make(packed, combo, rank, length, size, self._placement(wild, taken, subst))
+        interned[ident] = (self._order(packed, combo, rank, size), move)
+        return move
 
     def _lead_keys(self, table: WildTable) -> list[int]:
         """Per position of ``table``, its key as :class:`WildLeads` holds them (made once a

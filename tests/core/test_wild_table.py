@@ -132,27 +132,34 @@ def test_several_wild_ranks_by_either_ranks_table(tiandi: WildMoves) -> None:
 
 
 def _lead_hand(rng: random.Random, wild: tuple[int, ...]) -> list[int]:
-    """A hand of 5 to 20 cards holding one to four cards of the wild ranks."""
+    """A hand of 5 to 20 cards holding one to six cards of the wild ranks."""
     pool = [c for c in DECK if c not in wild]
     held = [w for w in wild for _ in range(4)]
-    cards = rng.sample(held, rng.randint(1, 4))
+    cards = rng.sample(held, rng.randint(1, 6))
     return C.counts_of(cards + rng.sample(pool, rng.randint(5, 20) - len(cards)))
 
 
 def test_several_wild_ranks_leads_as_keys(tiandi: WildMoves) -> None:
     """WildLeads (the leads of two wild ranks as keys, a Move made when asked for) lists
-    the walk's leads, substitutions and order included; its Moves are the very objects
-    the full listing gives; its sizes, ranks, bombs and cards are the Moves'; it holds
-    its own Moves only, by identity."""
+    the walk's leads, substitutions and order included, read off a table (at most four
+    wild cards) or walked (more); its Moves are the very objects the full listing gives;
+    its sizes, ranks, bombs and cards are the Moves'; it holds its own Moves only, by
+    identity."""
     walked = WildMoves(tiandi.rules)
     walked.use_table = False
     rng = random.Random(5)
-    by_keys = 0
+    by_table = by_walk = 0
     for i in range(40):
         wild = WILD_PAIRS[i % len(WILD_PAIRS)]
         counts = _lead_hand(rng, wild)
         leads = tiandi.lead_plays(counts, wild)
-        assert leads is not None  # at most four wild cards: a table's
+        assert leads is not None
+        if sum(counts[w] for w in wild) <= 4:
+            by_table += 1
+            assert leads._table is not None
+        else:
+            by_walk += 1
+            assert leads._table is None
         ref = walked.legal_moves_enumerated(counts, None, wild).moves
         got = tuple(leads)
         assert _same(got, ref), C.to_string(C.pack(counts))
@@ -167,10 +174,10 @@ def test_several_wild_ranks_leads_as_keys(tiandi: WildMoves) -> None:
         for m in rng.sample(got, min(5, len(got))):
             assert leads.holds(m)
             assert not leads.holds(dataclasses.replace(m))  # equal, not the very Move
-        by_keys += 1
     with pytest.raises(IndexError):
         leads[len(leads)]
-    assert by_keys == 40
+    assert leads[-1] is leads[len(leads) - 1]
+    assert by_table > 20 and by_walk > 5
 
 
 def test_several_wild_ranks_leads_as_keys_keep_the_walks_order_on_a_tie(tiandi: WildMoves) -> None:
@@ -186,10 +193,12 @@ def test_several_wild_ranks_leads_as_keys_keep_the_walks_order_on_a_tie(tiandi: 
     assert sizes[tied] == sum(counts)
     walked = WildMoves(tiandi.rules)
     walked.use_table = False
-    leads = tiandi.lead_plays(counts, wild)
-    assert leads is not None
     ref = walked.legal_moves_enumerated(counts, None, wild).moves
-    assert _same(tuple(leads), ref)
+    for lister in (tiandi, WildMoves(tiandi.rules)):  # read off the table, walked
+        lister.use_table = lister is tiandi
+        leads = lister.lead_plays(counts, wild)
+        assert leads is not None and (leads._table is None) == (lister is not tiandi)
+        assert _same(tuple(leads), ref)
     whole = [m for m in ref if m.size == sum(counts) and m.combo == tiandi.rules.combos[table.meta[tied] >> 16].name]
     assert len({(m.packed, m.rank) for m in whole}) < len(whole)  # the tie is in the listing
 
