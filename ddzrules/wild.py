@@ -20,7 +20,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
 from itertools import compress, repeat
 from operator import add, and_, attrgetter, eq, is_, itemgetter, lshift, mul, ne, not_, or_, rshift
-from typing import overload
+from typing import Any, overload
 
 from ddzrules import cache
 from ddzrules import cards as C
@@ -867,13 +867,20 @@ class WildMoves:
             get = interned.get
             new = self._entry
             return [get(ident) or new(ident, subst, wild) for ident, subst in found.items()]
+        letters = self._letters
+        return self._entries(found, interned, lambda ident: letters(wild, found[ident]))
+
+    def _entries(self, found: dict[tuple[int, int, int, int], Any],
+                 interned: dict[tuple[int, int, int, int], tuple[int, Move]],
+                 pairs: Callable[[tuple[int, int, int, int]], tuple[tuple[str, str], ...]]) -> list[tuple[int, Move]]:
+        """(legal-move order, Move) of each reading ``found``: interned, else made in bulk
+        (with the substitution pairs ``pairs`` gives) and interned."""
         out: list[tuple[int, Move]] = list(map(interned.get, found))  # type: ignore[arg-type]
         if not all(out):  # an entry is a non-empty tuple: None marks a reading met for the first time
             idents = list(found)
             at = [i for i, entry in enumerate(out) if entry is None]
             missing = [idents[i] for i in at]
-            letters = self._letters
-            self._fill(out, at, missing, [letters(wild, found[i]) for i in missing], interned)
+            self._fill(out, at, missing, list(map(pairs, missing)), interned)
         return out
 
     def _collect(self, counts: list[int], wild: Wild, **kw: object) -> list[Move]:
@@ -884,15 +891,8 @@ class WildMoves:
         """Every reading found with several wild ranks (天地癞子), as (legal-move order key,
         Move): :meth:`_walk_several`'s, interned or made in bulk."""
         found = self._walk_several(counts, wild, **kw)
-        interned = self._interned(wild)
-        out: list[tuple[int, Move]] = list(map(interned.get, found))  # type: ignore[arg-type]
-        if not all(out):  # an entry is a non-empty tuple: None marks a reading met for the first time
-            idents = list(found)
-            at = [i for i, entry in enumerate(out) if entry is None]
-            missing = [idents[i] for i in at]
-            placement = self._placement
-            self._fill(out, at, missing, [placement(wild, *found[i]) for i in missing], interned)
-        return out
+        placement = self._placement
+        return self._entries(found, self._interned(wild), lambda ident: placement(wild, *found[ident]))
 
     def _walk_several(self, counts: list[int], wild: tuple[int, ...],
                       **kw: object) -> dict[tuple[int, int, int, int], tuple[tuple[int, ...], tuple[int, ...]]]:
