@@ -564,9 +564,9 @@ _SIZE_SHIFT = _HIGH_SHIFT + 16
 #: a key at or above this is a bomb's (tier + 1 above 0)
 _FIRST_BOMB_KEY = 1 << (_HIGH_SHIFT + 24)
 _PACKED_MASK = (1 << _PACKED_BITS) - 1
-#: a walked reading not made yet: (packed, combo, rank, length), wild cards taken of each
-#: wild rank, the ranks they stand for
-_Placing = tuple[tuple[int, int, int, int], tuple[int, ...], tuple[int, ...]]
+#: where a WildLeads reads the plays it has not made: a wild table, or the walk's pooled
+#: readings (their key with the pooled wild cards -> (length, ranks the wild cards stand for))
+_LeadSource = WildTable | dict[int, tuple[int, tuple[int, ...]]]
 
 
 class WildLeads(Sequence[Move]):
@@ -579,17 +579,22 @@ class WildLeads(Sequence[Move]):
     ``_TIE_BITS``), enough for a policy to choose by size, rank, bombs and cards
     (:meth:`sizes`, :meth:`plain`, :meth:`clear_of`) without a Move per play."""
 
-    __slots__ = ("_made", "_owner", "_ready", "_table", "_wild", "keys")
+    __slots__ = ("_alone", "_made", "_owner", "_source", "_wild", "keys")
 
-    def __init__(self, keys: list[int], owner: WildMoves, table: WildTable | None, wild: tuple[int, ...],
-                 ready: dict[int, Move | _Placing]) -> None:
+    def __init__(self, keys: list[int], owner: WildMoves, source: _LeadSource, wild: tuple[int, ...],
+                 alone: dict[int, Move]) -> None:
         #: per play, ascending: its legal-move order as one int
         self.keys = keys
         self._made: dict[int, Move] = {}
         self._owner = owner
-        self._table = table  # where the other plays are read (None: all walked, all ready)
+        self._source = source  # where the plays with natural cards are read
         self._wild = wild
-        self._ready = ready  # by key, the walked plays: a Move, or how to make it
+        self._alone = alone  # the plays of wild cards alone (walked apart, made), by key
+
+    @property
+    def by_table(self) -> bool:
+        """Whether the plays were read off a wild table (else walked)."""
+        return isinstance(self._source, WildTable)
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -609,15 +614,7 @@ class WildLeads(Sequence[Move]):
         if type(j) is not int or not 0 <= j < n:
             raise IndexError(f"play {i!r} of {n}")
         key = self.keys[j]
-        ready = self._ready.get(key)
-        move: Move
-        if ready is None:
-            assert self._table is not None
-            move = self._owner._lead_move(key, self._table, self._wild)
-        elif isinstance(ready, Move):
-            move = ready
-        else:
-            move = self._owner._walked_move(ready, self._wild)
+        move = self._alone.get(key) or self._owner._lead_move(key, self._source, self._wild)
         self._made[i] = self._made[j] = move
         return move
 
@@ -733,6 +730,10 @@ class WildMoves:
         self._alone: dict[tuple[object, ...], list[tuple[int, Move]]] = {}
         #: leads of several wild ranks as keys (:meth:`lead_plays`), by (wild ranks, hand)
         self._several_leads: dict[tuple[tuple[int, ...], tuple[int, ...]], WildLeads] = {}
+        #: per combo, its tier + 1 and name bits as a table's ``high`` holds them (size and
+        #: rank apart); the combo of those name bits
+        self._high_of = [((b >> 12) & 0xFF) << 24 | (b & 0xFF) for b in self._order_bits]
+        self._combo_by_name = {b & 0xFF: i for i, b in enumerate(self._order_bits)}
         #: per table, its positions' keys in a WildLeads (:meth:`_lead_keys`)
         self._lead_keys_by_table: dict[int, tuple[WildTable, list[int]]] = {}
 
@@ -1307,74 +1308,81 @@ class WildMoves:
             memo.clear()
         placed = self._several_positions(counts, None, wild)
         if placed is None:
-            if sum(counts) > self.rules.max_hand:
-                return None  # no hand a game deals: legal_moves says what is wrong
+            if sum(counts) > self.rules.max_hand or len(self._order_bits) > 256:
+                return None  # no hand a game deals (legal_moves says so); combos beyond a key's name bits
             got = memo[key] = self._walked_leads(counts, wild)
             return got
-        table, positions, _, have = placed
-        column = self._lead_keys(table)
-        shift = _SHIFT[table.wild]
+        table, positions, _, _ = placed
+        held = bytes(map(table.wcol.__getitem__, positions))
+        natural = list(map(ne, map(table.sizes.__getitem__, positions), held))  # wild cards alone: apart
+        pooled = list(compress(map(self._lead_keys(table).__getitem__, positions), natural))
+        got = memo[key] = self._placed_leads(pooled, list(compress(held, natural)), counts, wild, table.wild, table)
+        return got
+
+    def _placed_leads(self, pooled: list[int], held: list[int], counts: list[int], wild: tuple[int, ...],
+                      pool_rank: int, source: _LeadSource) -> WildLeads:
+        """The WildLeads of a hand's readings with natural cards, given pooled (their wild
+        cards under ``pool_rank``: ``pooled`` their keys, ``held`` their wild cards), and of
+        its wild cards alone. Per number of wild cards n, each reading's key once per way of
+        taking n wild cards from the ranks held: the placed cards differ from the pooled
+        ones only in the wild ranks' fields, so one addition a key, in C."""
+        have = tuple(counts[w] for w in wild)
+        shift = _SHIFT[pool_rank]
         units = [1 << _SHIFT[w] for w in wild]
         keys: list[int] = []
-        if positions:
-            # per number of wild cards n: the readings' keys, once per way of taking n
-            # wild cards from the ranks held (the placed cards differ from the pooled ones
-            # only in the wild ranks' fields: one addition a key, in C)
-            held = bytes(map(table.wcol.__getitem__, positions))
-            sizes = table.sizes
-            for n in range(max(held) + 1):
-                chosen = list(compress(positions, map(eq, held, repeat(n))))
-                if n:  # readings of wild cards alone are walked below (see _list_several)
-                    chosen = list(compress(chosen, map(ne, map(sizes.__getitem__, chosen), repeat(n))))
-                if not chosen:
-                    continue
-                pooled = list(map(column.__getitem__, chosen))
-                for k in _splits(have, n):
-                    delta = (sum(map(mul, k, units)) - (n << shift)) << _TIE_BITS
-                    keys += map(add, pooled, repeat(delta)) if delta else pooled
-        alone: dict[int, Move | _Placing] = {}
+        for n in sorted(set(held)):
+            chosen = list(compress(pooled, map(eq, held, repeat(n))))
+            for k in _splits(have, n):
+                delta = (sum(map(mul, k, units)) - (n << shift)) << _TIE_BITS
+                keys += map(add, chosen, repeat(delta)) if delta else chosen
+        alone = self._alone_leads(counts, wild)
+        keys += alone
+        keys.sort()
+        return WildLeads(keys, self, source, wild, alone)
+
+    def _alone_leads(self, counts: list[int], wild: tuple[int, ...]) -> dict[int, Move]:
+        """The leads of the hand's wild cards alone (walked apart: each card reads as any
+        wild rank, see _list_several), by their key in a WildLeads."""
+        alone: dict[int, Move] = {}
         for _, move in self._wild_cards_alone(counts, wild, max_size=sum(counts)):
             prefix = self._lead_prefix(move)
             assert prefix is not None
             while prefix in alone:  # another reading of the same cards, combo and rank: after it
                 prefix += 1
             alone[prefix] = move
-        keys += alone
-        keys.sort()
-        got = memo[key] = WildLeads(keys, self, table, wild, alone)
-        return got
+        return alone
 
     def _walked_leads(self, counts: list[int], wild: tuple[int, ...]) -> WildLeads:
-        """:meth:`lead_plays` of a hand walked (a pool of more wild cards than a table holds):
-        the walk's readings as keys, each Move made when asked for."""
-        found = self._walk_several(counts, wild, max_size=sum(counts))
-        interned = self._interned(wild)
+        """:meth:`lead_plays` of a hand walked (a pool of more wild cards than a table holds,
+        or no table read yet): the walk of the pooled hand, each distinct reading once (its
+        first substitution), placed on the wild cards held as a table's readings are, by
+        one addition a key in C; the wild cards alone walked apart, as with a table."""
+        naturals = list(counts)
+        have = tuple(naturals[w] for w in wild)
+        for w in wild:
+            naturals[w] = 0
+        found: Found = {}
+        walk(self.rules, naturals, sum(have), wild[0], found, max_size=sum(counts), wild_ranks=wild)
+        shift = _SHIFT[wild[0]]
         idents = list(found)
-        sizes = C.sizes_of([i[0] for i in idents])
-        bits = self._order_bits
-        ready: dict[int, Move | _Placing] = {}
-        for ident, size in zip(idents, sizes):
-            packed, combo, rank, _ = ident
-            b = bits[combo]
-            key = ((((b >> 12) & 0xFF) << 24 | size << 16 | rank << 8 | (b & 0xFF)) << _PACKED_BITS | packed) << _TIE_BITS
-            while key in ready:  # another reading of the same cards, combo and rank: after it
-                key += 1
-            entry = interned.get(ident)
-            ready[key] = entry[1] if entry is not None else (ident, *found[ident])
-        return WildLeads(sorted(ready), self, None, wild, ready)
-
-    def _walked_move(self, placing: _Placing, wild: tuple[int, ...]) -> Move:
-        """The Move of a walked lead of a :class:`WildLeads`: interned, else made."""
-        ident, taken, subst = placing
-        interned = self._interned(wild)
-        entry = interned.get(ident)
-        if entry is not None:
-            return entry[1]
-        packed, combo, rank, length = ident
-        size = C.size_of(packed)
-        move = self._make(packed, combo, rank, length, size, self._placement(wild, taken, subst))
-        interned[ident] = (self._order(packed, combo, rank, size), move)
-        return move
+        packs = list(map(itemgetter(0), idents))
+        sizes = C.sizes_of(packs)
+        held = list(map(and_, map(rshift, packs, repeat(shift)), repeat(C.MASK)))
+        natural = list(map(ne, sizes, held))  # readings of wild cards alone: walked apart
+        highs = map(or_, map(or_, map(self._high_of.__getitem__, map(itemgetter(1), idents)),
+                             map(lshift, sizes, repeat(16))), map(lshift, map(itemgetter(2), idents), repeat(8)))
+        pooled = list(compress(map(lshift, map(or_, map(lshift, highs, repeat(_PACKED_BITS)), packs),
+                                   repeat(_TIE_BITS)), natural))
+        held = list(compress(held, natural))
+        readings = list(compress(zip(map(itemgetter(3), idents), found.values()), natural))
+        if len(set(pooled)) < len(pooled):  # readings of the same cards, combo and rank: the walk's order
+            seen: set[int] = set()
+            for i, k in enumerate(pooled):
+                while k in seen:
+                    k += 1
+                seen.add(k)
+                pooled[i] = k
+        return self._placed_leads(pooled, held, counts, wild, wild[0], dict(zip(pooled, readings)))
 
     def _lead_keys(self, table: WildTable) -> list[int]:
         """Per position of ``table``, its key as :class:`WildLeads` holds them (made once a
@@ -1400,27 +1408,35 @@ class WildMoves:
         high = ((bits >> 12) & 0xFF) << 24 | move.size << 16 | move.rank << 8 | (bits & 0xFF)
         return (high << _PACKED_BITS | move.packed) << _TIE_BITS
 
-    def _lead_move(self, key: int, table: WildTable, wild: tuple[int, ...]) -> Move:
-        """The Move of a :class:`WildLeads` key read off ``table``: interned, else made (with
-        the substitution its table reading has, placed as :meth:`_placed` places it)."""
+    def _lead_move(self, key: int, source: _LeadSource, wild: tuple[int, ...]) -> Move:
+        """The Move of a :class:`WildLeads` key read off ``source`` (a table, or a walk's
+        pooled readings): interned, else made with the substitution of its pooled reading,
+        placed as :meth:`_placed` places it."""
         packed = (key >> _TIE_BITS) & _PACKED_MASK
         high = key >> _HIGH_SHIFT
         taken = tuple((packed >> _SHIFT[w]) & C.MASK for w in wild)
         n = sum(taken)
-        pooled = packed - sum(map(mul, taken, (1 << _SHIFT[w] for w in wild))) + (n << _SHIFT[table.wild])
-        lo = bisect_left(table.high, high)
-        hi = bisect_left(table.high, high + 1, lo)
-        p = bisect_left(table.packed, pooled, lo, hi) + (key & ((1 << _TIE_BITS) - 1))
-        m = table.meta[p]
-        combo, rank, length = m >> 16, (m >> 8) & 0xFF, m & 0xFF
+        table = source if isinstance(source, WildTable) else None
+        pool_rank = table.wild if table is not None else wild[0]
+        pooled = packed - sum(map(mul, taken, (1 << _SHIFT[w] for w in wild))) + (n << _SHIFT[pool_rank])
+        tie = key & ((1 << _TIE_BITS) - 1)
+        if table is not None:
+            lo = bisect_left(table.high, high)
+            hi = bisect_left(table.high, high + 1, lo)
+            p = bisect_left(table.packed, pooled, lo, hi) + tie
+            m = table.meta[p]
+            combo, rank, length = m >> 16, (m >> 8) & 0xFF, m & 0xFF
+            subst = table.substs[table.subst_index[p]]
+        else:
+            length, subst = source[(high << _PACKED_BITS | pooled) << _TIE_BITS | tie]  # type: ignore[index]
+            combo, rank = self._combo_by_name[high & 0xFF], (high >> 8) & 0xFF
         ident = (packed, combo, rank, length)
         interned = self._interned(wild)
         entry = interned.get(ident)
         if entry is not None:
             return entry[1]
         size = C.size_of(packed)
-        move = self._make(packed, combo, rank, length, size,
-                          self._placement(wild, taken, table.substs[table.subst_index[p]]))
+        move = self._make(packed, combo, rank, length, size, self._placement(wild, taken, subst))
         interned[ident] = (self._order(packed, combo, rank, size), move)
         return move
 

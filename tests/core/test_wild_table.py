@@ -156,10 +156,10 @@ def test_several_wild_ranks_leads_as_keys(tiandi: WildMoves) -> None:
         assert leads is not None
         if sum(counts[w] for w in wild) <= 4:
             by_table += 1
-            assert leads._table is not None
+            assert leads.by_table
         else:
             by_walk += 1
-            assert leads._table is None
+            assert not leads.by_table
         ref = walked.legal_moves_enumerated(counts, None, wild).moves
         got = tuple(leads)
         assert _same(got, ref), C.to_string(C.pack(counts))
@@ -197,7 +197,7 @@ def test_several_wild_ranks_leads_as_keys_keep_the_walks_order_on_a_tie(tiandi: 
     for lister in (tiandi, WildMoves(tiandi.rules)):  # read off the table, walked
         lister.use_table = lister is tiandi
         leads = lister.lead_plays(counts, wild)
-        assert leads is not None and (leads._table is None) == (lister is not tiandi)
+        assert leads is not None and leads.by_table == (lister is tiandi)
         assert _same(tuple(leads), ref)
     whole = [m for m in ref if m.size == sum(counts) and m.combo == tiandi.rules.combos[table.meta[tied] >> 16].name]
     assert len({(m.packed, m.rank) for m in whole}) < len(whole)  # the tie is in the listing
