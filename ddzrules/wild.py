@@ -660,6 +660,30 @@ class WildLeads(Sequence[Move]):
         """How many plays are no bomb: they come first."""
         return bisect_left(self.keys, _FIRST_BOMB_KEY)
 
+    def size_at(self, i: int) -> int:
+        """The number of cards of play ``i``."""
+        return (self.keys[i] >> _SIZE_SHIFT) & 0xFF
+
+    def first_of_size(self, size: int, bombs: bool = True) -> int:
+        """The index of the first play of ``size`` cards in listing order (among the plays
+        that are no bomb only, unless ``bombs``), or -1: a bisection a bomb tier."""
+        keys = self.keys
+        if not keys or not 0 <= size < 0x100:
+            return -1
+        tiers = (keys[-1] >> (_HIGH_SHIFT + 24)) + 1 if bombs else 1
+        for tier in range(tiers):
+            start = (tier << 24 | size << 16) << _HIGH_SHIFT
+            i = bisect_left(keys, start)
+            if i < len(keys) and keys[i] < start + (1 << (_HIGH_SHIFT + 16)):
+                return i
+        return -1
+
+    def first_clear_of(self, fields: int, start: int, end: int) -> int:
+        """The first index from ``start`` to ``end`` (not included) of a play whose packed
+        cards touch none of ``fields``, or -1."""
+        found = compress(range(start, end), map(not_, map(and_, self.keys[start:end], repeat(fields << _TIE_BITS))))
+        return next(found, -1)
+
     def clear_of(self, fields: int, end: int) -> list[int]:
         """The indices below ``end`` of the plays whose packed cards touch none of ``fields``."""
         return list(compress(range(end), map(not_, map(and_, self.keys[:end], repeat(fields << _TIE_BITS)))))

@@ -253,22 +253,30 @@ def _bomb_fields(hand: list[int]) -> int:
 
 def _choose_lead(leads: WildLeads, hand: list[int]) -> int:
     """:func:`_choose` on a lead listed as keys (thousands of plays with several wild
-    ranks): the same choice, read off the keys' sizes, ranks and cards with no Move made."""
-    sizes = leads.sizes()
-    if sum(hand) in sizes:  # going out: the first such play
-        return sizes.index(sum(hand))
-    plain = leads.plain()  # the plays that are no bomb come first, in order of size then rank
-    if not plain:
-        return _longest_lowest_of(sizes, leads.ranks(), range(len(sizes)))
+    ranks): the same choice, found by bisections of the keys (in listing order: plays that
+    are no bomb first, by size then rank), with no Move made and no pass over every play."""
+    out = leads.first_of_size(sum(hand))  # going out: the first such play
+    if out >= 0:
+        return out
+    end = leads.plain()
+    if not end:
+        return _longest_lowest_of(leads.sizes(), leads.ranks(), range(len(leads)))
     bomb_fields = _bomb_fields(hand)
-    among: Sequence[int] = (bomb_fields and leads.clear_of(bomb_fields, plain)) or range(plain)
-    # ascending in size then rank: the most cards are the last's, and the first play of
-    # that size has the lowest rank (the first listed on a tie)
-    j = len(among) - 1
-    size = sizes[among[j]]
-    while j and sizes[among[j - 1]] == size:
-        j -= 1
-    return among[j]
+    # the most cards first: each size's plays are a run, the lowest rank (the first listed
+    # on a tie) at its start; the first run holding a play that breaks no bomb, else the
+    # longest run's first play
+    longest = -1
+    while end:
+        start = leads.first_of_size(leads.size_at(end - 1), bombs=False)
+        if longest < 0:
+            longest = start
+        if not bomb_fields:
+            return start
+        whole = leads.first_clear_of(bomb_fields, start, end)
+        if whole >= 0:
+            return whole
+        end = start
+    return longest
 
 
 def _longest_lowest_of(sizes: list[int], ranks: list[int], among: Sequence[int]) -> int:

@@ -171,6 +171,14 @@ def test_several_wild_ranks_leads_as_keys(tiandi: WildMoves) -> None:
         assert all(m.tier < 0 for m in ref[:plain]) and all(m.tier >= 0 for m in ref[plain:])
         fields = 0xF << (4 * rng.choice([r for r in range(C.SMALL_JOKER) if counts[r]]))
         assert leads.clear_of(fields, plain) == [k for k in range(plain) if not ref[k].packed & fields]
+        start, end = sorted(rng.sample(range(len(ref) + 1), 2)) if len(ref) > 1 else (0, len(ref))
+        assert leads.first_clear_of(fields, start, end) == next(
+            (k for k in range(start, end) if not ref[k].packed & fields), -1)
+        for size in {sum(counts), rng.randint(1, 20), ref[-1].size, ref[0].size, 0, 300}:
+            assert leads.first_of_size(size) == next((k for k, m in enumerate(ref) if m.size == size), -1)
+            assert leads.first_of_size(size, bombs=False) == next(
+                (k for k, m in enumerate(ref) if m.size == size and m.tier < 0), -1)
+        assert [leads.size_at(k) for k in (0, -1)] == [ref[0].size, ref[-1].size]
         for m in rng.sample(got, min(5, len(got))):
             assert leads.holds(m)
             assert not leads.holds(dataclasses.replace(m))  # equal, not the very Move

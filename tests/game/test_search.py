@@ -471,3 +471,34 @@ def test_rollouts_choose_from_leads_of_two_wild_ranks_as_keys_as_from_moves() ->
             assert i == len(moves) or chosen.move is moves[i]
             game.apply(Action(seat, "play", moves[i].cards, moves[i]) if i < len(moves) else Action(seat, "pass"))
     assert as_keys > 12
+
+
+@pytest.mark.parametrize("other", [0, 2, 4])
+def test_a_lead_of_keys_where_every_play_breaks_a_bomb(other: int) -> None:
+    """A hand of three bombs, one of them four wild cards: every play but a bomb breaks one,
+    so the policy takes the longest play of the lowest rank all the same; on a WildLeads as
+    on its Moves in a tuple."""
+    from ddzrules.bots.search import _bomb_fields, _choose
+    from ddzrules.wild import WildLeads
+
+    rules = GameRules.load("tiandi-laizi")
+    wilds = rules.variant.wild_moves()
+    wilds.load_after = wilds.table_after = 0
+    game = rules.new_game(4, landlord=0)
+    while game.phase != "play":  # the declarations (加倍): the first option
+        game.apply(game.legal_actions()[0])
+    seat = game.to_act
+    assert seat is not None and game.last_play is None
+    wild = game.wild
+    assert isinstance(wild, tuple)
+    low = next(r for r in range(other, C.NUM_RANKS) if r not in wild)
+    high = next(r for r in range(low + 5, C.SMALL_JOKER) if r not in wild)
+    hand = [0] * C.NUM_RANKS
+    hand[wild[0]] = hand[low] = hand[high] = 4
+    game.hands[seat] = hand
+    moves, can_pass = game.legal_plays()
+    assert type(moves) is WildLeads and not can_pass
+    assert moves.first_of_size(sum(hand)) < 0  # no going out: the policy's longest play
+    chosen = _choose(game, moves, can_pass)
+    assert chosen == _choose(game, tuple(moves), can_pass)
+    assert moves[chosen].tier < 0 and moves[chosen].packed & _bomb_fields(hand)
