@@ -19,7 +19,21 @@ import itertools
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
 from itertools import compress, repeat
-from operator import add, and_, attrgetter, eq, is_, itemgetter, lshift, mul, ne, not_, or_, rshift
+from operator import (
+    add,
+    and_,
+    attrgetter,
+    eq,
+    index,
+    is_,
+    itemgetter,
+    lshift,
+    mul,
+    ne,
+    not_,
+    or_,
+    rshift,
+)
 from typing import Any, overload
 
 from ddzrules import cache
@@ -606,16 +620,21 @@ class WildLeads(Sequence[Move]):
     def __getitem__(self, i: int | slice) -> Move | tuple[Move, ...]:
         if isinstance(i, slice):
             return tuple(map(self.__getitem__, range(*i.indices(len(self.keys)))))
-        made = self._made.get(i)
+        j = i if type(i) is int else index(i)  # a tuple's indices: ints and what stands for one
+        made = self._made.get(j)
         if made is not None:
             return made
         n = len(self.keys)
-        j = i + n if type(i) is int and i < 0 else i
-        if type(j) is not int or not 0 <= j < n:
+        if j < 0:
+            j += n
+        if not 0 <= j < n:
             raise IndexError(f"play {i!r} of {n}")
+        made = self._made.get(j)
+        if made is not None:
+            return made
         key = self.keys[j]
         move = self._alone.get(key) or self._owner._lead_move(key, self._source, self._wild)
-        self._made[i] = self._made[j] = move
+        self._made[j] = move
         return move
 
     def __iter__(self) -> Iterator[Move]:
@@ -637,7 +656,10 @@ class WildLeads(Sequence[Move]):
 
     def holds(self, move: Move) -> bool:
         """Whether ``move`` is one of these plays, the very object this listing gives."""
-        prefix = self._owner._lead_prefix(move)
+        try:
+            prefix = self._owner._lead_prefix(move) if isinstance(move, Move) else None
+        except (TypeError, ValueError):  # a Move made apart with fields of the wrong kind
+            return False
         if prefix is None:
             return False
         keys = self.keys

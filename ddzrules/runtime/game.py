@@ -1388,10 +1388,11 @@ class Game:
         applied. No action is made per play (a search's rollouts list at every step, and a
         hand with wild cards has hundreds of plays). The plays are an immutable sequence:
         a tuple, or for a lead of several wild ranks (天地癞子, thousands of plays) a
-        :class:`~ddzrules.wild.WildLeads`, which makes each Move only when asked for it and
-        gives a policy each play's size, rank and cards without one. A play of this listing applied as
-        ``Action(seat, "play", move.cards, move)`` with the very Move, or a pass when it
-        is allowed, is not checked again, as an action :meth:`legal_actions` listed is not.
+        :class:`~ddzrules.wild.WildLeads`, which makes each Move only when asked for it
+        and gives a policy each play's size, rank and cards without one. A play of this
+        listing applied as ``Action(seat, "play", move.cards, move)`` with the very Move,
+        or a pass when it is allowed, is not checked again, as an action
+        :meth:`legal_actions` listed is not.
 
         >>> game = GameRules.load("hubei-3p").new_game(seed=1, landlord=0)
         >>> moves, can_pass = game.legal_plays()
@@ -1611,7 +1612,12 @@ class Game:
         if move is None:
             move = self._strongest_legal_reading(seat, action.value)
         else:
-            readings = self.variant.classify(move.cards, self.wild)
+            if not isinstance(move, Move) or not isinstance(move.cards, str):
+                raise PlayError(f"a play's move is a Move (a reading of its cards), not {brief(move)}")
+            try:
+                readings = self.variant.classify(move.cards, self.wild)
+            except C.CardError as e:
+                raise PlayError(str(e)) from None
             if move not in readings or not self._is_legal_move(seat, move):
                 self._raise_illegal(seat, move.cards, readings, claimed=move)
         if self.rules.restricted and not any(a.kind == "play" and a.move == move

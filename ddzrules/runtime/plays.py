@@ -235,8 +235,8 @@ class PlayLister:
               lazy: bool = True) -> tuple[Sequence[Move], bool]:
         """The legal plays as Moves, in the order :meth:`listed` lists their actions, and
         whether it lists a pass (Game.legal_plays): the same paths, no action made. A lead
-        of several wild ranks read off a table is a :class:`~ddzrules.wild.WildLeads`,
-        which makes a Move only for a play asked for (unless ``lazy`` is False)."""
+        of several wild ranks is a :class:`~ddzrules.wild.WildLeads`, which makes a Move
+        only for a play asked for (unless ``lazy`` is False)."""
         moves: Sequence[Move]
         if wild is not None and C.holds_wild(hand, wild):
             if lazy and prev is None and type(wild) is tuple and self._of_deck(hand):

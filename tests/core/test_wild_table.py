@@ -184,7 +184,11 @@ def test_several_wild_ranks_leads_as_keys(tiandi: WildMoves) -> None:
             assert not leads.holds(dataclasses.replace(m))  # equal, not the very Move
     with pytest.raises(IndexError):
         leads[len(leads)]
-    assert leads[-1] is leads[len(leads) - 1]
+    with pytest.raises(IndexError):
+        leads[-len(leads) - 1]
+    with pytest.raises(TypeError):
+        leads["0"]  # type: ignore[call-overload]
+    assert leads[-1] is leads[len(leads) - 1] and leads[True] is leads[1]
     assert by_table > 20 and by_walk > 5
 
 

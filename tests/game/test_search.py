@@ -420,6 +420,10 @@ def test_a_play_not_of_the_listing_is_still_checked() -> None:
     with pytest.raises(PlayError):
         game.apply(Action(seat, "play", foreign.cards, foreign))
     assert (len(game.history), list(game.hands[seat])) == before
+    for bad in ("not a move", dataclasses.replace(moves[0], cards="ZZ"), dataclasses.replace(moves[0], cards=5)):
+        with pytest.raises(PlayError, match="card|Move"):
+            game.apply(Action(seat, "play", moves[0].cards, bad))  # type: ignore[arg-type]
+    assert (len(game.history), list(game.hands[seat])) == before
     twin = dataclasses.replace(moves[0])  # equal to a listed Move, not the very one
     assert twin == moves[0] and twin is not moves[0]
     game.apply(Action(seat, "play", twin.cards, twin))
