@@ -589,9 +589,23 @@ class WildLeads(Sequence[Move]):
     Move made only when it is asked for (then kept: the same object each time).
 
     A hand pooling four wild cards leads thousands of plays, and a search's rollout
-    plays one of them: :attr:`keys` holds each play's legal-move order as one int (see
-    ``_TIE_BITS``), enough for a policy to choose by size, rank, bombs and cards
-    (:meth:`sizes`, :meth:`plain`, :meth:`clear_of`) without a Move per play."""
+    plays one of them: :attr:`keys` holds each play's legal-move order as one int (from
+    the high bits: bomb tier + 1, size, rank, combo name, the packed cards, and its place
+    among readings of the same cards, combo and rank), enough for a policy to choose by
+    size, rank, bombs and cards (:meth:`sizes`, :meth:`first_of_size`, :meth:`plain`,
+    :meth:`first_clear_of`) without a Move per play.
+
+    >>> from ddzrules import load_variant
+    >>> wilds = load_variant("tiandi-laizi").wild_moves()
+    >>> hand = [1, 1, 1, 1, 0, 1, 1] + [0] * 8  # 3456 89; 3s and 7s are wild
+    >>> leads = wilds.lead_plays(hand, (0, 4))
+    >>> leads == wilds.legal_moves(hand, None, (0, 4))
+    True
+    >>> [leads[i].cards for i in range(leads.first_of_size(5), len(leads))]  # the 3 as a 7
+    ['34568', '35689', '345689']
+    >>> leads.sizes()[:6], leads.plain()  # six singles, ...; no bomb
+    ([1, 1, 1, 1, 1, 1], 14)
+    """
 
     __slots__ = ("_alone", "_made", "_owner", "_source", "_wild", "keys")
 

@@ -9,7 +9,7 @@ import importlib
 import pytest
 
 MODULES = ["ddzrules", "ddzrules.cards", "ddzrules.patterns", "ddzrules.spec", "ddzrules.moves",
-           "ddzrules.variant", "ddzrules.compiler", "ddzrules.conformance"]
+           "ddzrules.variant", "ddzrules.compiler", "ddzrules.conformance", "ddzrules.wild"]
 
 
 @pytest.mark.parametrize("name", MODULES)
