@@ -1373,10 +1373,11 @@ class WildMoves:
             got = memo[key] = self._walked_leads(counts, wild)
             return got
         table, positions, _, _ = placed
-        held = bytes(map(table.wcol.__getitem__, positions))
-        natural = list(map(ne, map(table.sizes.__getitem__, positions), held))  # wild cards alone: apart
-        pooled = list(compress(map(self._lead_keys(table).__getitem__, positions), natural))
-        got = memo[key] = self._placed_leads(pooled, list(compress(held, natural)), counts, wild, table.wild, table)
+        # the keys of the readings holding natural cards (0 for those of wild cards alone,
+        # walked apart), and their wild cards read off the keys' pooled field
+        pooled = list(filter(None, map(self._lead_keys(table).__getitem__, positions)))
+        held = list(map(and_, map(rshift, pooled, repeat(_TIE_BITS + _SHIFT[table.wild])), repeat(C.MASK)))
+        got = memo[key] = self._placed_leads(pooled, held, counts, wild, table.wild, table)
         return got
 
     def _placed_leads(self, pooled: list[int], held: list[int], counts: list[int], wild: tuple[int, ...],
@@ -1445,8 +1446,9 @@ class WildMoves:
         return self._placed_leads(pooled, held, counts, wild, wild[0], dict(zip(pooled, readings)))
 
     def _lead_keys(self, table: WildTable) -> list[int]:
-        """Per position of ``table``, its key as :class:`WildLeads` holds them (made once a
-        table: 0.2 s and about 20 MB for one of 450,000 readings)."""
+        """Per position of ``table``, its key as :class:`WildLeads` holds them, 0 for a
+        reading of wild cards alone (made once a table: 0.2 s and about 20 MB for one of
+        450,000 readings)."""
         got = self._lead_keys_by_table.get(id(table))
         if got is not None and got[0] is table:
             return got[1]
@@ -1455,6 +1457,9 @@ class WildMoves:
         keys = list(map(lshift, keys, repeat(_TIE_BITS)))
         for p in tied:  # the walk's order among readings of the same cards, combo and rank
             keys[p] = keys[p - 1] + 1
+        alone = compress(range(len(keys)), map(eq, table.sizes, table.wcol))  # no natural card
+        for p in alone:
+            keys[p] = 0
         self._lead_keys_by_table[id(table)] = (table, keys)
         return keys
 
