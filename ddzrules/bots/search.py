@@ -259,8 +259,8 @@ def _choose_lead(leads: WildLeads, hand: list[int]) -> int:
     if out >= 0:
         return out
     end = leads.plain()
-    if not end:
-        return _longest_lowest_of(leads.sizes(), leads.ranks(), range(len(leads)))
+    if not end:  # bombs only (a spec without singles): few plays, read as Moves
+        return _longest_lowest(leads, range(len(leads)))
     bomb_fields = _bomb_fields(hand)
     # the most cards first: each size's plays are a run, the lowest rank (the first listed
     # on a tie) at its start; the first run holding a play that breaks no bomb, else the
@@ -277,16 +277,6 @@ def _choose_lead(leads: WildLeads, hand: list[int]) -> int:
             return whole
         end = start
     return longest
-
-
-def _longest_lowest_of(sizes: list[int], ranks: list[int], among: Sequence[int]) -> int:
-    """:func:`_longest_lowest` on columns of sizes and ranks."""
-    best = among[0]
-    size, rank = sizes[best], ranks[best]
-    for k in among:
-        if sizes[k] > size or (sizes[k] == size and ranks[k] < rank):
-            best, size, rank = k, sizes[k], ranks[k]
-    return best
 
 
 def _longest_lowest(moves: Sequence[Move], among: Sequence[int]) -> int:
