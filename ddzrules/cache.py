@@ -17,7 +17,9 @@ so concurrent writers never mix; the temporary files a killed writer left behind
 removed once they are older than :data:`STALE_TMP_SECONDS`. A ``key`` that is not a
 regular file of 32 bytes (empty, truncated, a symlink …) is replaced by a new one, with
 one warning (the entries keyed by the old one are rebuilt): the cache never stays off.
-``DDZRULES_NO_CACHE=1`` turns the cache off.
+The entries together take at most :data:`MAX_CACHE_DIR_BYTES` (1 GiB, or
+``DDZRULES_MAX_CACHE_DIR_BYTES``): past it, storing an entry removes those used least
+recently (:func:`trim`). ``DDZRULES_NO_CACHE=1`` turns the cache off.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import importlib.util
 import os
 import re
 import stat
+import string
 import sys
 import time
 import warnings
@@ -46,8 +49,18 @@ from ddzrules.errors import CacheWarning as CacheWarning  # noqa: PLC0414 - re-e
 
 T = TypeVar("T")
 
-#: a cache file larger than this is not read (untrusted input: bounded memory)
-MAX_CACHE_BYTES = int(os.environ.get("DDZRULES_MAX_CACHE_BYTES", str(512 * 2**20)))
+
+#: a cache file larger than this is not read (untrusted input: bounded memory); None:
+#: ``DDZRULES_MAX_CACHE_BYTES``, else 512 MiB
+MAX_CACHE_BYTES: int | None = None
+#: the disk all entries may take together (None: ``DDZRULES_MAX_CACHE_DIR_BYTES``, else
+#: 1 GiB): past it, storing an entry removes the entries used least recently until they
+#: take at most TRIM_TO of it (every change of the code keys its tables anew, so the old
+#: ones would pile up: 1.9 GB on one developer's machine)
+MAX_CACHE_DIR_BYTES: int | None = None
+TRIM_TO = 0.75
+#: a loaded entry older than this is marked used again (its mtime): one write an hour at most
+_TOUCH_SECONDS = 3600
 _KEY_BYTES = 32
 _DIGEST_BYTES = 64  # hex of SHA-256
 #: a temporary file of a writer (``<name>.<pid>.<8 hex>.tmp``, see :func:`_private_tmp`)
@@ -279,6 +292,90 @@ def clean_stale(directory: Path) -> None:
         pass
 
 
+def _is_entry(path: str) -> bool:
+    """Whether the regular file ``path`` begins as an entry does (its digest: 64 hex
+    digits and a newline): a file of another kind in the directory is never removed."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as f:
+        head = f.read(_DIGEST_BYTES + 1)
+    return len(head) == _DIGEST_BYTES + 1 and head.endswith(b"\n") \
+        and all(chr(b) in string.hexdigits for b in head[:-1])
+
+
+def trim(directory: Path, keep: str = "", limit: int | None = None) -> list[str]:
+    """When the entries in ``directory`` take more than ``limit`` bytes (default
+    :func:`max_dir_bytes`), remove those used least recently (by mtime, which a
+    load refreshes) until they take at most :data:`TRIM_TO` of it; never ``keep``, the
+    key, a writer's temporary file or a file that does not begin as an entry does.
+    Looks at no more than _SCAN_LIMIT directory entries; any OSError is ignored. The
+    names removed."""
+    limit = max_dir_bytes() if limit is None else limit
+    found: list[tuple[float, int, str, str]] = []
+    try:
+        with os.scandir(directory) as entries:
+            for n, entry in enumerate(entries):
+                if n >= _SCAN_LIMIT:
+                    break
+                name = entry.name
+                if name in ("key", keep) or _TMP_NAME.fullmatch(name):
+                    continue
+                try:
+                    st = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                if stat.S_ISREG(st.st_mode):
+                    found.append((st.st_mtime, st.st_size, name, entry.path))
+    except OSError:
+        return []
+    kept = os.path.join(directory, keep) if keep else ""
+    total = sum(size for _, size, _, _ in found) + (os.path.getsize(kept) if kept and os.path.isfile(kept) else 0)
+    if total <= limit:
+        return []
+    removed: list[str] = []
+    for _, size, name, path in sorted(found):
+        if total <= limit * TRIM_TO:
+            break
+        try:
+            if _is_entry(path):
+                os.unlink(path)
+                total -= size
+                removed.append(name)
+        except OSError:
+            continue
+    return removed
+
+
+def _env_bytes(name: str, default: int) -> int:
+    """A size in bytes from the environment variable ``name``, read when used (so the
+    CLI shows a bad one as its other warnings); a value that is no whole number of bytes
+    is said (a CacheWarning, once) and the default used, never a traceback."""
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return default
+    if text.isdigit() and len(text) <= 20:
+        return int(text)
+    key = (name, text)
+    if key not in _warned_env:
+        _warned_env.add(key)
+        warnings.warn(f"{name}={text[:40]!r} is not a number of bytes; using {default}", CacheWarning,
+                      stacklevel=3)
+    return default
+
+
+_warned_env: set[tuple[str, str]] = set()
+
+
+def max_file_bytes() -> int:
+    """The largest cache file read (:data:`MAX_CACHE_BYTES`)."""
+    return MAX_CACHE_BYTES if MAX_CACHE_BYTES is not None else _env_bytes("DDZRULES_MAX_CACHE_BYTES", 512 * 2**20)
+
+
+def max_dir_bytes() -> int:
+    """The disk all entries may take (:data:`MAX_CACHE_DIR_BYTES`)."""
+    return MAX_CACHE_DIR_BYTES if MAX_CACHE_DIR_BYTES is not None \
+        else _env_bytes("DDZRULES_MAX_CACHE_DIR_BYTES", 2**30)
+
+
 def read_regular(path: Path, limit: int) -> bytes | None:
     """A regular file's bytes (no symlink, FIFO or device; at most ``limit`` bytes), or
     None when there is no such file; raises ValueError when it is not one to read."""
@@ -315,7 +412,7 @@ def load(name: str, parse: Callable[[bytes], T], stacklevel: int = 2) -> T | Non
         return None
     path = cache_dir() / name
     try:
-        data = read_regular(path, MAX_CACHE_BYTES)
+        data = read_regular(path, max_file_bytes())
         if data is None:
             return None
         key = _cache_key()
@@ -328,11 +425,23 @@ def load(name: str, parse: Callable[[bytes], T], stacklevel: int = 2) -> T | Non
             if renewed is not None and os.lstat(path).st_mtime <= renewed:
                 return None  # keyed by the key this process replaced: rebuilt, already said
             raise ValueError("its digest does not match its content")
-        return parse(body)
+        parsed = parse(body)
+        _touch(path)
+        return parsed
     # a parser's own slip on a payload that passed the digest is still no reason to fail
     except (OSError, ValueError, TypeError, IndexError, KeyError, OverflowError, RecursionError) as e:
         distrust(name, e, stacklevel=stacklevel + 1)
         return None
+
+
+def _touch(path: Path) -> None:
+    """Mark an entry as used now (its mtime), so that :func:`trim` keeps it longer; at
+    most once an hour, and a cache that cannot be written is no error."""
+    try:
+        if time.time() - os.lstat(path).st_mtime > _TOUCH_SECONDS:
+            os.utime(path, follow_symlinks=os.utime not in os.supports_follow_symlinks)
+    except OSError:
+        pass
 
 
 def distrust(name: str, reason: object, stacklevel: int = 2) -> None:
@@ -363,5 +472,6 @@ def store(name: str, body: bytes) -> None:
         except BaseException:
             tmp.unlink(missing_ok=True)
             raise
+        trim(path.parent, keep=name)
     except OSError:
         pass
