@@ -607,22 +607,40 @@ class WildLeads(Sequence[Move]):
     ([1, 1, 1, 1, 1, 1], 14)
     """
 
-    __slots__ = ("_alone", "_made", "_owner", "_source", "_wild", "keys")
+    __slots__ = ("_alone", "_blocks", "_by_key", "_counts", "_keys", "_made", "_owner", "_source", "_table", "_wild")
 
-    def __init__(self, keys: list[int], owner: WildMoves, source: _LeadSource, wild: tuple[int, ...],
-                 alone: dict[int, Move]) -> None:
-        #: per play, ascending: its legal-move order as one int
-        self.keys = keys
-        self._made: dict[int, Move] = {}
+    def __init__(self, owner: WildMoves, counts: list[int], wild: tuple[int, ...], table: WildTable | None) -> None:
         self._owner = owner
-        self._source = source  # where the plays with natural cards are read
+        self._counts = counts
         self._wild = wild
-        self._alone = alone  # the plays of wild cards alone (walked apart, made), by key
+        self._table = table  # the table the plays are read off, or None: walked
+        #: where the plays with natural cards are read: the table, or the walks' readings
+        self._source: _LeadSource = table if table is not None else {}
+        self._keys: list[int] | None = None  # every play's, made when first asked for
+        self._blocks: dict[int, list[int]] = {}  # size -> its plays that are no bomb; 0 -> the bombs
+        self._made: dict[int, Move] = {}  # index -> its Move
+        self._by_key: dict[int, Move] = {}  # key -> its Move
+        self._alone: dict[int, Move] | None = None  # the plays of wild cards alone (walked apart), by key
+
+    @property
+    def keys(self) -> list[int]:
+        """Per play, ascending: its legal-move order as one int (every play of the hand
+        read: for a policy that needs them all)."""
+        keys = self._keys
+        if keys is None:
+            keys = self._keys = self._owner._lead_keys_all(self)
+        return keys
+
+    def _alone_moves(self) -> dict[int, Move]:
+        alone = self._alone
+        if alone is None:
+            alone = self._alone = self._owner._alone_leads(self._counts, self._wild)
+        return alone
 
     @property
     def by_table(self) -> bool:
         """Whether the plays were read off a wild table (else walked)."""
-        return isinstance(self._source, WildTable)
+        return self._table is not None
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -646,9 +664,16 @@ class WildLeads(Sequence[Move]):
         made = self._made.get(j)
         if made is not None:
             return made
-        key = self.keys[j]
-        move = self._alone.get(key) or self._owner._lead_move(key, self._source, self._wild)
+        move = self.move_of(self.keys[j])
         self._made[j] = move
+        return move
+
+    def move_of(self, key: int) -> Move:
+        """The Move of one of these plays' keys (made on first use, then the same object)."""
+        move = self._by_key.get(key)
+        if move is None:
+            move = self._by_key[key] = (self._alone_moves().get(key)
+                                        or self._owner._lead_move(key, self._source, self._wild))
         return move
 
     def __iter__(self) -> Iterator[Move]:
@@ -666,7 +691,7 @@ class WildLeads(Sequence[Move]):
     __hash__ = None  # type: ignore[assignment]  # equal to a tuple, so never hashable like one
 
     def __repr__(self) -> str:
-        return f"WildLeads({len(self.keys)} plays)"
+        return f"WildLeads({len(self.keys)} plays)" if self._keys is not None else "WildLeads(not all read)"
 
     def holds(self, move: Move) -> bool:
         """Whether ``move`` is one of these plays, the very object this listing gives."""
@@ -676,13 +701,70 @@ class WildLeads(Sequence[Move]):
             return False
         if prefix is None:
             return False
-        keys = self.keys
+        # the plays of its size (or the bombs): all of them when those are read already
+        keys = self._keys if self._keys is not None else self.plain_keys(move.size) if prefix < _FIRST_BOMB_KEY \
+            else self.bomb_keys()
         i = bisect_left(keys, prefix)
         while i < len(keys) and keys[i] >> _TIE_BITS == prefix >> _TIE_BITS:
-            if self[i] is move:
+            if self.move_of(keys[i]) is move:
                 return True
             i += 1
         return False
+
+    def plain_keys(self, size: int) -> list[int]:
+        """The keys, ascending, of the plays of ``size`` cards that are no bomb: read for
+        that size alone (a table's block of the size, or a walk of it) unless every play
+        is read already. A policy that wants the longest plays reads a few sizes, not the
+        thousands of plays of the others."""
+        return self._block(size) if size > 0 else []
+
+    def bomb_keys(self) -> list[int]:
+        """The keys, ascending, of the bombs (read apart as :meth:`plain_keys` reads a size)."""
+        return self._block(0)
+
+    def _block(self, size: int) -> list[int]:
+        got = self._blocks.get(size)
+        if got is None:
+            keys = self._keys
+            if keys is not None:  # a slice of every play's
+                lo, hi = ((size << _SIZE_SHIFT, (size + 1) << _SIZE_SHIFT) if size
+                          else (_FIRST_BOMB_KEY, 1 << (_HIGH_SHIFT + 32)))
+                start = bisect_left(keys, lo)
+                got = keys[start:bisect_left(keys, hi, start)]
+            else:
+                got = self._owner._lead_block(self, size)
+            self._blocks[size] = got
+        return got
+
+    @staticmethod
+    def key_size(key: int) -> int:
+        """The number of cards of the play of ``key``."""
+        return (key >> _SIZE_SHIFT) & 0xFF
+
+    @staticmethod
+    def first_clear(keys: list[int], fields: int) -> int:
+        """The first of ``keys`` whose play's packed cards touch none of ``fields``, or -1."""
+        return next(compress(keys, map(not_, map(and_, keys, repeat(fields << _TIE_BITS)))), -1)
+
+    def only_one(self) -> bool:
+        """Whether the hand leads exactly one play (read from the smallest sizes up, as
+        far as a second play)."""
+        if self._keys is not None:
+            return len(self._keys) == 1
+        found = 0
+        for size in range(1, sum(self._counts) + 1):
+            found += len(self.plain_keys(size))
+            if found > 1:
+                return False
+        return found + len(self.bomb_keys()) == 1
+
+    def position(self, key: int) -> int:
+        """The index of the play of ``key`` (every play read)."""
+        keys = self.keys
+        i = bisect_left(keys, key)
+        if i == len(keys) or keys[i] != key:
+            raise ValueError(f"no play of key {key}")
+        return i
 
     def sizes(self) -> list[int]:
         """Per play, its number of cards."""
@@ -773,6 +855,7 @@ class WildMoves:
         for s in rules.shapes:
             self._shapes_by_combo.setdefault(s.combo, []).append(s)
         self._bomb_shapes = [s for s in rules.shapes if rules.combos[s.combo].tier >= 0]
+        self._plain_shapes = [s for s in rules.shapes if rules.combos[s.combo].tier < 0]
         self._combo_index = {c.name: i for i, c in enumerate(rules.combos)}
         self._names = [c.name for c in rules.combos]
         self._tiers = [c.tier for c in rules.combos]
@@ -1179,14 +1262,12 @@ class WildMoves:
         ``exact`` the readings of the whole hand —, the wild ranks, the cards held of
         each); None when the hand is walked instead: a pool of more wild cards than the
         table holds, a hand above the largest, or no table of these ranks read yet."""
+        table = self._several_lead_table(counts, wild)
+        if table is None:
+            return None
         total = sum(counts)
         have = tuple(counts[w] for w in wild)
         pooled = sum(have)
-        if total > self.rules.max_hand or pooled > max(self.rules.deck[w] for w in wild):
-            return None
-        table = self._several_table(wild)
-        if table is None or pooled > table.most_wilds:
-            return None
         nat = list(counts)
         for w in wild:
             nat[w] = 0
@@ -1197,6 +1278,19 @@ class WildMoves:
         else:
             positions = self._answer_positions(table, nat, pooled, after)
         return table, positions, wild, have
+
+    def _several_lead_table(self, counts: list[int], wild: tuple[int, ...]) -> WildTable | None:
+        """The table that lists the pooled hand ``counts`` of the wild ranks ``wild``
+        (:meth:`_several_table`), or None when it is walked instead: a pool of more wild
+        cards than the table holds, a hand above the largest, or no table read yet."""
+        have = tuple(counts[w] for w in wild)
+        pooled = sum(have)
+        if sum(counts) > self.rules.max_hand or pooled > max(self.rules.deck[w] for w in wild):
+            return None
+        table = self._several_table(wild)
+        if table is None or pooled > table.most_wilds:
+            return None
+        return table
 
     def _several_table(self, wild: tuple[int, ...]) -> WildTable | None:
         """The table that lists a pooled hand of the wild ranks ``wild``: any one of theirs
@@ -1355,10 +1449,11 @@ class WildMoves:
     # ------------------------------------------------------------------ leads as keys
     def lead_plays(self, counts: list[int], wild: tuple[int, ...]) -> WildLeads | None:
         """The leads of a hand of several wild ranks as :meth:`legal_moves` lists them, as
-        a :class:`WildLeads` (a Move made only for a play asked for): read off a table, or
-        walked (a pool of more wild cards than a table holds, or no table read yet); None
-        for a hand above the largest a game deals (ask :meth:`legal_moves`). Memoised by
-        hand, as the full listings are."""
+        a :class:`WildLeads` (a Move made only for a play asked for, the plays read only
+        as far as they are asked for): read off a table, or walked (a pool of more wild
+        cards than a table holds, or no table read yet); None for a hand above the
+        largest a game deals (ask :meth:`legal_moves`). Memoised by hand, as the full
+        listings are."""
         memo = self._several_leads
         key = (wild, tuple(counts))
         got = memo.get(key)
@@ -1366,27 +1461,77 @@ class WildMoves:
             return got
         if len(memo) >= _SEVERAL_LEADS_LIMIT:
             memo.clear()
-        placed = self._several_positions(counts, None, wild)
-        if placed is None:
-            if sum(counts) > self.rules.max_hand or len(self._order_bits) > 256:
-                return None  # no hand a game deals (legal_moves says so); combos beyond a key's name bits
-            got = memo[key] = self._walked_leads(counts, wild)
-            return got
-        table, positions, _, _ = placed
-        # the keys of the readings holding natural cards (0 for those of wild cards alone,
-        # walked apart), and their wild cards read off the keys' pooled field
-        pooled = list(filter(None, map(self._lead_keys(table).__getitem__, positions)))
-        held = list(map(and_, map(rshift, pooled, repeat(_TIE_BITS + _SHIFT[table.wild])), repeat(C.MASK)))
-        got = memo[key] = self._placed_leads(pooled, held, counts, wild, table.wild, table)
+        table = self._several_lead_table(counts, wild)
+        if table is None and (sum(counts) > self.rules.max_hand or len(self._order_bits) > 256):
+            return None  # no hand a game deals (legal_moves says so); combos beyond a key's name bits
+        got = memo[key] = WildLeads(self, list(counts), wild, table)
         return got
 
-    def _placed_leads(self, pooled: list[int], held: list[int], counts: list[int], wild: tuple[int, ...],
-                      pool_rank: int, source: _LeadSource) -> WildLeads:
-        """The WildLeads of a hand's readings with natural cards, given pooled (their wild
-        cards under ``pool_rank``: ``pooled`` their keys, ``held`` their wild cards), and of
-        its wild cards alone. Per number of wild cards n, each reading's key once per way of
-        taking n wild cards from the ranks held: the placed cards differ from the pooled
-        ones only in the wild ranks' fields, so one addition a key, in C."""
+    def _lead_keys_all(self, leads: WildLeads) -> list[int]:
+        """Every key of ``leads``, ascending: the table's readings the pooled hand holds, or
+        the walk of the pooled hand (its readings put in ``leads``' source), each placed
+        on the wild cards held; and the wild cards alone."""
+        counts, wild, table = leads._counts, leads._wild, leads._table
+        if table is not None:
+            positions = table.lead(*self._pooled_hand(counts, wild), sum(counts))
+            pooled, held = self._table_pooled(table, positions)
+            pool_rank = table.wild
+        else:
+            pooled, held, readings = self._walk_pooled(counts, wild, max_size=sum(counts))
+            leads._source = readings
+            pool_rank = wild[0]
+        keys = self._placed_keys(pooled, held, counts, wild, pool_rank)
+        keys += leads._alone_moves()
+        keys.sort()
+        return keys
+
+    def _lead_block(self, leads: WildLeads, size: int) -> list[int]:
+        """The keys of ``leads``, ascending, of its plays of ``size`` cards that are no bomb,
+        or with ``size`` 0 of its bombs: the table's block of that size, or a walk of
+        that size (of the bombs' shapes) whose readings join ``leads``' source."""
+        counts, wild, table = leads._counts, leads._wild, leads._table
+        if table is not None:
+            positions = table.sized(*self._pooled_hand(counts, wild), size, not size)
+            pooled, held = self._table_pooled(table, positions)
+            pool_rank = table.wild
+        else:
+            kw: dict[str, Any] = ({"exact_size": size, "shapes": self._plain_shapes} if size
+                                  else {"max_size": sum(counts), "shapes": self._bomb_shapes})
+            pooled, held, readings = self._walk_pooled(counts, wild, **kw)
+            leads._source.update(readings)  # type: ignore[union-attr]  # walked: a dict
+            pool_rank = wild[0]
+        keys = self._placed_keys(pooled, held, counts, wild, pool_rank)
+        if size:
+            lo, hi = size << _SIZE_SHIFT, (size + 1) << _SIZE_SHIFT
+            keys += [k for k in leads._alone_moves() if lo <= k < hi]
+        else:
+            keys += [k for k in leads._alone_moves() if k >= _FIRST_BOMB_KEY]
+        keys.sort()
+        return keys
+
+    @staticmethod
+    def _pooled_hand(counts: list[int], wild: tuple[int, ...]) -> tuple[list[int], int]:
+        """The hand without its wild cards, and how many it holds of the wild ranks."""
+        nat = list(counts)
+        for w in wild:
+            nat[w] = 0
+        return nat, sum(counts[w] for w in wild)
+
+    def _table_pooled(self, table: WildTable, positions: list[int]) -> tuple[list[int], list[int]]:
+        """The keys of the readings at ``positions`` that hold natural cards (0 for those of
+        wild cards alone, walked apart), and their wild cards read off the keys' pooled
+        field."""
+        pooled = list(filter(None, map(self._lead_keys(table).__getitem__, positions)))
+        held = list(map(and_, map(rshift, pooled, repeat(_TIE_BITS + _SHIFT[table.wild])), repeat(C.MASK)))
+        return pooled, held
+
+    def _placed_keys(self, pooled: list[int], held: list[int], counts: list[int], wild: tuple[int, ...],
+                     pool_rank: int) -> list[int]:
+        """The keys of a hand's readings with natural cards, given pooled (their wild cards
+        under ``pool_rank``: ``pooled`` their keys, ``held`` their wild cards), placed on
+        the wild cards held, unsorted. Per number of wild cards n, each reading's key once
+        per way of taking n wild cards from the ranks held: the placed cards differ from
+        the pooled ones only in the wild ranks' fields, so one addition a key, in C."""
         have = tuple(counts[w] for w in wild)
         shift = _SHIFT[pool_rank]
         units = [1 << _SHIFT[w] for w in wild]
@@ -1396,10 +1541,7 @@ class WildMoves:
             for k in _splits(have, n):
                 delta = (sum(map(mul, k, units)) - (n << shift)) << _TIE_BITS
                 keys += map(add, chosen, repeat(delta)) if delta else chosen
-        alone = self._alone_leads(counts, wild)
-        keys += alone
-        keys.sort()
-        return WildLeads(keys, self, source, wild, alone)
+        return keys
 
     def _alone_leads(self, counts: list[int], wild: tuple[int, ...]) -> dict[int, Move]:
         """The leads of the hand's wild cards alone (walked apart: each card reads as any
@@ -1413,17 +1555,15 @@ class WildMoves:
             alone[prefix] = move
         return alone
 
-    def _walked_leads(self, counts: list[int], wild: tuple[int, ...]) -> WildLeads:
-        """:meth:`lead_plays` of a hand walked (a pool of more wild cards than a table holds,
-        or no table read yet): the walk of the pooled hand, each distinct reading once (its
-        first substitution), placed on the wild cards held as a table's readings are, by
-        one addition a key in C; the wild cards alone walked apart, as with a table."""
-        naturals = list(counts)
-        have = tuple(naturals[w] for w in wild)
-        for w in wild:
-            naturals[w] = 0
+    def _walk_pooled(self, counts: list[int], wild: tuple[int, ...],
+                     **kw: Any) -> tuple[list[int], list[int], dict[int, tuple[int, tuple[int, ...]]]]:
+        """The walk of the pooled hand (``kw`` as :func:`walk` takes them), each distinct
+        reading with natural cards once (its first substitution): their keys with the
+        pooled wild cards, their wild cards, and key -> (length, the ranks the wild cards
+        stand for). Readings of the same cards, combo and rank keep the walk's order."""
+        naturals, pooled_count = self._pooled_hand(counts, wild)
         found: Found = {}
-        walk(self.rules, naturals, sum(have), wild[0], found, max_size=sum(counts), wild_ranks=wild)
+        walk(self.rules, naturals, pooled_count, wild[0], found, wild_ranks=wild, **kw)
         shift = _SHIFT[wild[0]]
         idents = list(found)
         packs = list(map(itemgetter(0), idents))
@@ -1443,7 +1583,7 @@ class WildMoves:
                     k += 1
                 seen.add(k)
                 pooled[i] = k
-        return self._placed_leads(pooled, held, counts, wild, wild[0], dict(zip(pooled, readings)))
+        return pooled, held, dict(zip(pooled, readings))
 
     def _lead_keys(self, table: WildTable) -> list[int]:
         """Per position of ``table``, its key as :class:`WildLeads` holds them, 0 for a

@@ -138,9 +138,13 @@ def rollout(game: World, seat: int, rng: random.Random) -> float:
             break
         if game.phase == "play":
             moves, can_pass = game.legal_plays()
-            i = rollout_play(game, moves, can_pass, rng)
             to_act = game.to_act
             assert to_act is not None
+            if type(moves) is WildLeads:  # a lead of several wild ranks: read only as far as the choice needs
+                move = rollout_lead(game, moves, rng)
+                game.apply(Action(to_act, "play", move.cards, move))
+                continue
+            i = rollout_play(game, moves, can_pass, rng)
             game.apply(Action(to_act, "play", moves[i].cards, moves[i]) if i < len(moves)
                        else Action(to_act, "pass"))
         else:
@@ -197,6 +201,21 @@ def rollout_play(game: World, moves: Sequence[Move], can_pass: bool, rng: random
     return _choose(game, moves, can_pass)
 
 
+def rollout_lead(game: World, leads: WildLeads, rng: random.Random) -> Move:
+    """:func:`rollout_play` on a lead of several wild ranks (:meth:`Game.legal_plays` gives
+    it as a :class:`~ddzrules.wild.WildLeads`): the same play, drawing the same numbers
+    from ``rng``, with the hand's plays read only as far as the choice needs them (the
+    longest sizes, by :meth:`~ddzrules.wild.WildLeads.plain_keys`; every play only for a
+    random one). Leading, a hand of four wild cards has thousands of plays and the
+    policy takes one of the longest."""
+    if leads.only_one():
+        return leads[0]
+    if rng.random() < ROLLOUT_NOISE:
+        return leads[rng.randrange(len(leads))]
+    hand = game.hands[game.to_act]  # type: ignore[index]
+    return leads.move_of(_lead_choice(leads, hand))
+
+
 def _choose(game: World, moves: Sequence[Move], can_pass: bool) -> int:
     """The policy of :func:`rollout_action` on the plays (``moves``, at least one) of the
     seat to act: the index of the chosen play, or ``len(moves)`` for the pass."""
@@ -206,7 +225,7 @@ def _choose(game: World, moves: Sequence[Move], can_pass: bool) -> int:
     assert seat is not None
     hand = game.hands[seat]
     if type(moves) is WildLeads:
-        return _choose_lead(moves, hand)
+        return moves.position(_lead_choice(moves, hand))
     hand_size = sum(hand)
     for k, m in enumerate(moves):
         if m.size == hand_size:  # going out
@@ -251,32 +270,36 @@ def _bomb_fields(hand: list[int]) -> int:
     return fields
 
 
-def _choose_lead(leads: WildLeads, hand: list[int]) -> int:
-    """:func:`_choose` on a lead listed as keys (thousands of plays with several wild
-    ranks): the same choice, found by bisections of the keys (in listing order: plays that
-    are no bomb first, by size then rank), with no Move made and no pass over every play."""
-    out = leads.first_of_size(sum(hand))  # going out: the first such play
-    if out >= 0:
-        return out
-    end = leads.plain()
-    if not end:  # bombs only (a spec without singles): few plays, read as Moves
-        return _longest_lowest(leads, range(len(leads)))
-    bomb_fields = _bomb_fields(hand)
-    # the most cards first: each size's plays are a run, the lowest rank (the first listed
-    # on a tie) at its start; the first run holding a play that breaks no bomb, else the
-    # longest run's first play
+def _lead_choice(leads: WildLeads, hand: list[int]) -> int:
+    """:func:`_choose` on a lead of several wild ranks (thousands of plays): the key of the
+    same choice, read off the plays of the longest sizes only (each size's keys are in
+    listing order: its lowest rank, the first listed on a tie, first), with no Move made."""
+    total = sum(hand)
+    out = leads.plain_keys(total)  # going out: the first such play, a bomb when no other
+    if out:
+        return out[0]
+    out = [k for k in leads.bomb_keys() if WildLeads.key_size(k) == total]
+    if out:
+        return out[0]
+    fields = _bomb_fields(hand)
+    # the most cards first: the first size holding a play that breaks no bomb, its first
+    # such play; else the longest play
     longest = -1
-    while end:
-        start = leads.first_of_size(leads.size_at(end - 1), bombs=False)
+    for size in range(total - 1, 0, -1):
+        run = leads.plain_keys(size)
+        if not run:
+            continue
         if longest < 0:
-            longest = start
-        if not bomb_fields:
-            return start
-        whole = leads.first_clear_of(bomb_fields, start, end)
+            longest = run[0]
+        if not fields:
+            return run[0]
+        whole = WildLeads.first_clear(run, fields)
         if whole >= 0:
             return whole
-        end = start
-    return longest
+    if longest >= 0:
+        return longest
+    # bombs only (a spec without singles): few plays, read as Moves
+    return leads.keys[_longest_lowest(leads, range(len(leads)))]
 
 
 def _longest_lowest(moves: Sequence[Move], among: Sequence[int]) -> int:

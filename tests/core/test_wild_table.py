@@ -192,6 +192,59 @@ def test_several_wild_ranks_leads_as_keys(tiandi: WildMoves) -> None:
     assert by_table > 20 and by_walk > 5
 
 
+def test_several_wild_ranks_leads_read_a_size_at_a_time(tiandi: WildMoves) -> None:
+    """A WildLeads read by size (plain_keys, bomb_keys: a table's block, or a walk of that
+    size) gives each size's plays as the whole listing has them, keys and Moves; holds
+    and only_one answer from those alone; and the rollout policy's lead, read that way,
+    is the one it picks from the whole listing's Moves (the walk's, an independent
+    listing), reading far fewer plays."""
+    from ddzrules.bots.search import _choose, _lead_choice
+
+    walked = WildMoves(tiandi.rules)
+    walked.use_table = False
+    for w in {w for pair in WILD_PAIRS for w in pair}:
+        tiandi.table(w)  # read now: the fresh listers below share them
+    rng = random.Random(11)
+    tables = walks = read_part = 0
+    hands = [_lead_hand(rng, WILD_PAIRS[i % len(WILD_PAIRS)]) for i in range(36)]
+    hands += [C.counts_of([0]), C.counts_of([0, 4]), C.counts_of([4, 4]), C.counts_of([0, 0, 4, 4, 4, 4, 9]),
+              C.counts_of([5, 5, 5, 5]), C.counts_of([0, 0, 0, 0]), C.counts_of([5, 5, 5, 5, 0])]  # out by a bomb
+    for i, counts in enumerate(hands):
+        wild = WILD_PAIRS[i % len(WILD_PAIRS)] if i < 36 else (0, 4)
+        ref = walked.legal_moves_enumerated(counts, None, wild).moves
+        # the policy on a fresh listing, read by size (a lister of its own: nothing read before)
+        fresh = WildMoves(tiandi.rules)
+        fresh._tables = tiandi._tables  # the tables already read, and the same choice of table or walk
+        fresh.use_table = True
+        lazy = fresh.lead_plays(counts, wild)
+        assert lazy is not None
+        tables += lazy.by_table
+        walks += not lazy.by_table
+        assert lazy.only_one() == (len(ref) == 1)
+        chosen = lazy.move_of(_lead_choice(lazy, counts))
+
+        class Seat:  # the little of a game the policy reads on a lead
+            to_act, hands, last_play = 0, [counts], None
+
+        expected = ref[_choose(Seat, ref, False)]  # type: ignore[arg-type]
+        assert chosen == expected and chosen.substitution == expected.substitution
+        read_part += lazy._keys is None
+        # holds from the sizes read: the chosen Move, not an equal one made apart
+        assert lazy.holds(chosen) and not lazy.holds(dataclasses.replace(chosen))
+        # every size's keys, read alone, are the whole listing's, as are its Moves
+        whole = WildMoves(tiandi.rules)
+        whole._tables = tiandi._tables
+        one = whole.lead_plays(counts, wild)
+        assert one is not None
+        parts = [k for size in range(1, sum(counts) + 1) for k in one.plain_keys(size)] + one.bomb_keys()
+        assert one._keys is None
+        assert parts == one.keys == lazy.keys
+        assert _same(tuple(one), ref) and all(map(operator.is_, (one.move_of(k) for k in parts), one))
+        assert one.plain_keys(0) == one.plain_keys(300) == []
+    assert tables > 20 and walks > 4
+    assert read_part > 30  # the policy's choice read only some sizes
+
+
 def test_several_wild_ranks_leads_as_keys_keep_the_walks_order_on_a_tie(tiandi: WildMoves) -> None:
     """A plane of four trios with pair wings and one of five with single wings can read
     the same 20 cards alike (same combo, rank and cards, lengths 4 and 5): WildLeads

@@ -434,16 +434,17 @@ def test_rollouts_choose_from_leads_of_two_wild_ranks_as_keys_as_from_moves() ->
     """With tiandi-laizi's table in use, legal_plays gives a lead of two wild ranks as a
     WildLeads (a Move made only when asked for): it lists legal_actions' plays, the
     rollout's policy picks from it what it picks from the same Moves in a tuple, drawing
-    the same numbers as on the actions, the picked Move is applied, and a Move that is not
-    its own is still checked (an equal one taken, one the hand lacks refused)."""
-    from ddzrules.bots.search import _choose, rollout_action, rollout_play
+    the same numbers as on the actions (and rollout_lead, reading only the sizes it needs,
+    the same play with the same draws), the picked Move is applied, and a Move that is
+    not its own is still checked (an equal one taken, one the hand lacks refused)."""
+    from ddzrules.bots.search import _choose, rollout_action, rollout_lead, rollout_play
     from ddzrules.errors import PlayError
     from ddzrules.wild import WildLeads
 
     rules = GameRules.load("tiandi-laizi")
     wilds = rules.variant.wild_moves()
     wilds.load_after = wilds.table_after = 0  # the table from the first query (built once, then on disk)
-    as_keys = 0
+    as_keys = by_size = 0
     for seed in range(12):
         game = rules.new_game(seed, landlord=seed % 3)
         rng = random.Random(seed)
@@ -456,6 +457,12 @@ def test_rollouts_choose_from_leads_of_two_wild_ranks_as_keys_as_from_moves() ->
             assert seat is not None
             if type(moves) is WildLeads:
                 as_keys += 1
+                # the rollout's lead read by size: the play rollout_play picks, the same draws
+                unread = moves._keys is None
+                c, d = random.Random(seed + 7 * len(game.history)), random.Random(seed + 7 * len(game.history))
+                lead = rollout_lead(game, moves, c)
+                by_size += unread and moves._keys is None
+                assert lead is moves[rollout_play(game, moves, can_pass, d)] and c.random() == d.random()
                 plays = tuple(moves)
                 assert _choose(game, moves, can_pass) == _choose(game, plays, can_pass)
                 assert list(plays) == [a.move for a in game.legal_actions()]
@@ -474,7 +481,7 @@ def test_rollouts_choose_from_leads_of_two_wild_ranks_as_keys_as_from_moves() ->
             assert (chosen.kind == "pass") == (i == len(moves)) and a.random() == b.random()
             assert i == len(moves) or chosen.move is moves[i]
             game.apply(Action(seat, "play", moves[i].cards, moves[i]) if i < len(moves) else Action(seat, "pass"))
-    assert as_keys > 12
+    assert as_keys > 12 and by_size > 6
 
 
 @pytest.mark.parametrize("other", [0, 2, 4])
