@@ -238,6 +238,12 @@ def test_several_wild_ranks_leads_read_a_size_at_a_time(tiandi: WildMoves) -> No
         assert one is not None
         parts = [k for size in range(1, sum(counts) + 1) for k in one.plain_keys(size)] + one.bomb_keys()
         assert one._keys is None
+        down = WildMoves(tiandi.rules)  # read downwards, as the policy does (a walk reads a few sizes at once)
+        down._tables = tiandi._tables
+        other = down.lead_plays(counts, wild)
+        assert other is not None
+        sizes = [other.plain_keys(size) for size in range(sum(counts), 0, -1)]
+        assert [k for run in reversed(sizes) for k in run] + other.bomb_keys() == parts
         assert parts == one.keys == lazy.keys
         assert _same(tuple(one), ref) and all(map(operator.is_, (one.move_of(k) for k in parts), one))
         assert one.plain_keys(0) == one.plain_keys(300) == []
