@@ -593,7 +593,10 @@ class WildLeads(Sequence[Move]):
     the high bits: bomb tier + 1, size, rank, combo name, the packed cards, and its place
     among readings of the same cards, combo and rank), enough for a policy to choose by
     size, rank, bombs and cards (:meth:`sizes`, :meth:`first_of_size`, :meth:`plain`,
-    :meth:`first_clear_of`) without a Move per play.
+    :meth:`first_clear_of`) without a Move per play. The plays are read only as far as
+    they are asked for: :meth:`plain_keys` reads one size (a table's block, or a walk of
+    that size), :meth:`bomb_keys` the bombs, and every play is read only for
+    :attr:`keys`, ``len()``, an index or iteration.
 
     >>> from ddzrules import load_variant
     >>> wilds = load_variant("tiandi-laizi").wild_moves()
@@ -605,6 +608,9 @@ class WildLeads(Sequence[Move]):
     ['34568', '35689', '345689']
     >>> leads.sizes()[:6], leads.plain()  # six singles, ...; no bomb
     ([1, 1, 1, 1, 1, 1], 14)
+    >>> fresh = load_variant("tiandi-laizi").wild_moves().lead_plays(hand, (0, 4))
+    >>> [fresh.move_of(k).cards for k in fresh.plain_keys(6)], fresh  # one size read, not all
+    (['345689'], WildLeads(not all read))
     """
 
     __slots__ = ("_alone", "_blocks", "_by_key", "_counts", "_keys", "_made", "_owner", "_source", "_table", "_wild")
