@@ -675,9 +675,17 @@ class WildLeads(Sequence[Move]):
         return move
 
     def move_of(self, key: int) -> Move:
-        """The Move of one of these plays' keys (made on first use, then the same object)."""
+        """The Move of one of these plays' keys (made on first use, then the same object);
+        ValueError for a key that is none of theirs."""
         move = self._by_key.get(key)
         if move is None:
+            if type(key) is not int or not 0 < key < 1 << (_HIGH_SHIFT + 32):
+                raise ValueError(f"no play of key {brief(key)}")
+            keys = self._keys if self._keys is not None else self.plain_keys(self.key_size(key)) \
+                if key < _FIRST_BOMB_KEY else self.bomb_keys()
+            i = bisect_left(keys, key)
+            if i == len(keys) or keys[i] != key:
+                raise ValueError(f"no play of key {brief(key)}")
             move = self._by_key[key] = (self._alone_moves().get(key)
                                         or self._owner._lead_move(key, self._source, self._wild))
         return move
@@ -722,7 +730,8 @@ class WildLeads(Sequence[Move]):
         that size alone (a table's block of the size, or a walk of it) unless every play
         is read already. A policy that wants the longest plays reads a few sizes, not the
         thousands of plays of the others."""
-        return self._block(size) if size > 0 else []
+        size = index(size)  # an int, or what stands for one (TypeError else)
+        return self._block(size) if 0 < size <= sum(self._counts) else []
 
     def bomb_keys(self) -> list[int]:
         """The keys, ascending, of the bombs (read apart as :meth:`plain_keys` reads a size)."""
@@ -769,7 +778,7 @@ class WildLeads(Sequence[Move]):
         keys = self.keys
         i = bisect_left(keys, key)
         if i == len(keys) or keys[i] != key:
-            raise ValueError(f"no play of key {key}")
+            raise ValueError(f"no play of key {brief(key)}")
         return i
 
     def sizes(self) -> list[int]:

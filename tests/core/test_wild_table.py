@@ -246,7 +246,12 @@ def test_several_wild_ranks_leads_read_a_size_at_a_time(tiandi: WildMoves) -> No
         assert [k for run in reversed(sizes) for k in run] + other.bomb_keys() == parts
         assert parts == one.keys == lazy.keys
         assert _same(tuple(one), ref) and all(map(operator.is_, (one.move_of(k) for k in parts), one))
-        assert one.plain_keys(0) == one.plain_keys(300) == []
+        assert one.plain_keys(0) == one.plain_keys(300) == one.plain_keys(-2) == []
+        for bad in (0, -1, parts[0] + 1 if parts[0] + 1 not in parts else 1, 2**300, "x", 1.0, None):
+            with pytest.raises(ValueError, match="no play of key"):
+                lazy.move_of(bad)  # type: ignore[arg-type]
+        with pytest.raises(TypeError):
+            one.plain_keys("3")  # type: ignore[arg-type]
     assert tables > 20 and walks > 4
     assert read_part > 30  # the policy's choice read only some sizes
 
