@@ -4,7 +4,7 @@ measures them: figures of the bots that played, on the deals of one seed.
     python benchmarks/bench_search.py douzero  [--spec hubei-3p] [--deals 1000] [--bots search,heuristic]
     python benchmarks/bench_search.py duplicate [--deals 300]            # every bundled playable spec
     python benchmarks/bench_search.py budget   [--spec hubei-3p] [--deals 200] [--iters 20,40,80,160]
-    python benchmarks/bench_search.py timing   [--deals 5]              # decision time, every playable spec
+    python benchmarks/bench_search.py timing   [--deals 5] [--by-phase] # decision time, every playable spec
 
 Common options: --seed S, --workers K, --jsonl FILE (each duel's JSON appended as it
 finishes, so a long run keeps what it has done). Each prints the duel's figures as it
@@ -12,15 +12,21 @@ finishes (JSON with --json). ``timing`` plays a few duplicate deals of every bun
 playable spec (one process: one core) and prints A's decision times in one table against
 issue 22's target (median at most 100 ms, p95 at most 1 s at the default budget). Decision times are of this machine,
 one process, pure Python unless the compiled build is installed; they are medians, p95
-and maxima over the decisions that had a choice.
+and maxima over the decisions that had a choice. ``--by-phase`` splits the search bot's
+decisions by the phase they were made in (bids, calls and robs; declarations; plays):
+how many, their median, p95 and maximum, and how many took at most 100 ms.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
+import time
 from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
+from typing import Any
 
 from ddzrules import COMPILED_MODULES
 from ddzrules import cards as C
@@ -60,6 +66,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--jsonl", default=None, help="append each duel's JSON to this file")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--by-phase", action="store_true", help="timing: the search bot's decisions by phase")
     args = parser.parse_args()
     if args.spec is None and args.what not in ("duplicate", "timing"):
         args.spec = "hubei-3p"
@@ -69,9 +76,15 @@ def main() -> None:
         parser.error("timing measures one process on one core: no --workers")
     print(f"build: {'compiled ' + ','.join(COMPILED_MODULES) if COMPILED_MODULES else 'pure Python'}",
           file=sys.stderr)
+    if args.by_phase and (args.what != "timing" or args.bots.split(",")[1].startswith("search")):
+        parser.error("--by-phase times bot A's decisions in timing, against a bot B that is not search")
     rows: list[tuple[str, dict[str, float | int | None], str]] = []
     for spec, a, b, protocol in duels(args):
-        r = duel(spec, a, b, args.deals, args.seed, protocol, workers=args.workers)
+        PHASES.clear()
+        with phases_timed() if args.by_phase else nullcontext():
+            r = duel(spec, a, b, args.deals, args.seed, protocol, workers=args.workers)
+        if args.by_phase:
+            print(phase_lines(spec), file=sys.stderr, flush=True)
         if args.jsonl:
             with open(args.jsonl, "a", encoding="utf-8") as f:
                 f.write(json.dumps(r) + "\n")
@@ -99,6 +112,45 @@ def wild_tables(spec: str) -> str:
         return "".join(C.RANKS[r] for r in sorted(ranks)) or "none"
 
     return f"wild tables read from disk {names(wilds.loaded)}, built {names(wilds.built)}"
+
+
+#: the search bot's decisions with a choice, by phase, while :func:`phases_timed` runs: seconds
+PHASES: dict[str, list[float]] = {}
+
+
+@contextmanager
+def phases_timed() -> Iterator[None]:
+    """While inside, the bot named ``search`` is a SearchBot that also keeps its decisions'
+    times by phase in PHASES (decisions with a choice, as the duel times them)."""
+    from ddzrules.bots import BOTS, SearchBot
+
+    class PhasedSearch(SearchBot):
+        def act(self, view: Any, legal: list[Any]) -> Any:
+            if len(legal) == 1:
+                return super().act(view, legal)
+            start = time.perf_counter()
+            try:
+                return super().act(view, legal)
+            finally:
+                PHASES.setdefault(view.phase, []).append(time.perf_counter() - start)
+
+    BOTS["search"] = PhasedSearch
+    try:
+        yield
+    finally:
+        BOTS["search"] = SearchBot
+
+
+def phase_lines(spec: str) -> str:
+    """PHASES as a few lines: per phase, the decisions, their median, p95 and maximum, and
+    how many took at most 100 ms."""
+    lines = [f"{spec} by phase:"]
+    for phase, times in sorted(PHASES.items()):
+        t = sorted(times)
+        lines.append(f"  {phase:10s} {len(t):5,} decisions: median {1000 * statistics.median(t):,.0f} ms, "
+                     f"p95 {1000 * t[min(len(t) - 1, int(0.95 * len(t)))]:,.0f} ms, max {1000 * t[-1]:,.0f} ms, "
+                     f"{sum(x <= 0.1 for x in t):,} at most 100 ms")
+    return "\n".join(lines)
 
 
 def _times(t: dict[str, float | int | None]) -> str:
