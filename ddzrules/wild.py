@@ -584,9 +584,11 @@ _LeadSource = WildTable | dict[int, tuple[int, tuple[int, ...]]]
 
 
 class WildLeads(Sequence[Move]):
-    """The leads of a hand of several wild ranks (天地癞子), read off a wild table or
-    walked, in the order (and equal to) :meth:`WildMoves.legal_moves` lists them, each
-    Move made only when it is asked for (then kept: the same object each time).
+    """The leads of a hand holding wild cards, read off a wild table or walked (several
+    wild ranks, 天地癞子) or off its rank's table (one wild rank, 癞子, once the table is
+    read), in the order (and equal to) :meth:`WildMoves.legal_moves` lists them, each
+    Move made only when it is asked for (then kept: the same object each time; with one
+    wild rank, the table's own).
 
     A hand pooling four wild cards leads thousands of plays, and a search's rollout
     plays one of them: :attr:`keys` holds each play's legal-move order as one int (from
@@ -613,10 +615,15 @@ class WildLeads(Sequence[Move]):
     (['345689'], WildLeads(not all read))
     """
 
-    __slots__ = ("_alone", "_blocks", "_by_key", "_counts", "_keys", "_made", "_owner", "_source", "_table", "_wild")
+    __slots__ = ("_alone", "_blocks", "_by_key", "_counts", "_keys", "_made", "_owner", "_single", "_source", "_table",
+                 "_wild")
 
-    def __init__(self, owner: WildMoves, counts: list[int], wild: tuple[int, ...], table: WildTable | None) -> None:
+    def __init__(self, owner: WildMoves, counts: list[int], wild: tuple[int, ...], table: WildTable | None,
+                 single: bool = False) -> None:
         self._owner = owner
+        #: one wild rank (癞子): its table's readings are the plays as they are, wild cards
+        #: alone included, and its Moves the table's own
+        self._single = single
         self._counts = counts
         self._wild = wild
         self._table = table  # the table the plays are read off, or None: walked
@@ -626,7 +633,8 @@ class WildLeads(Sequence[Move]):
         self._blocks: dict[int, list[int]] = {}  # size -> its plays that are no bomb; 0 -> the bombs
         self._made: dict[int, Move] = {}  # index -> its Move
         self._by_key: dict[int, Move] = {}  # key -> its Move
-        self._alone: dict[int, Move] | None = None  # the plays of wild cards alone (walked apart), by key
+        #: the plays of wild cards alone (walked apart: several wild ranks), by key
+        self._alone: dict[int, Move] | None = {} if single else None
 
     @property
     def keys(self) -> list[int]:
@@ -687,7 +695,7 @@ class WildLeads(Sequence[Move]):
             if i == len(keys) or keys[i] != key:
                 raise ValueError(f"no play of key {brief(key)}")
             move = self._by_key[key] = (self._alone_moves().get(key)
-                                        or self._owner._lead_move(key, self._source, self._wild))
+                                        or self._owner._lead_move(key, self._source, self._wild, self._single))
         return move
 
     def __iter__(self) -> Iterator[Move]:
@@ -887,13 +895,13 @@ class WildMoves:
         #: the readings of several wild ranks' cards alone, by those cards and the query
         self._alone: dict[tuple[object, ...], list[tuple[int, Move]]] = {}
         #: leads of several wild ranks as keys (:meth:`lead_plays`), by (wild ranks, hand)
-        self._several_leads: dict[tuple[tuple[int, ...], tuple[int, ...]], WildLeads] = {}
+        self._several_leads: dict[tuple[Wild, tuple[int, ...]], WildLeads] = {}
         #: per combo, its tier + 1 and name bits as a table's ``high`` holds them (size and
         #: rank apart); the combo of those name bits
         self._high_of = [((b >> 12) & 0xFF) << 24 | (b & 0xFF) for b in self._order_bits]
         self._combo_by_name = {b & 0xFF: i for i, b in enumerate(self._order_bits)}
         #: per table, its positions' keys in a WildLeads (:meth:`_lead_keys`)
-        self._lead_keys_by_table: dict[int, tuple[WildTable, list[int]]] = {}
+        self._lead_keys_by_table: dict[tuple[int, bool], tuple[WildTable, list[int]]] = {}
 
     def check_rank(self, wild: int) -> None:
         if not self.rules.stand_for:
@@ -1462,18 +1470,29 @@ class WildMoves:
         return LegalMoves(tuple(map(_second, out)), can_pass=after is not None)
 
     # ------------------------------------------------------------------ leads as keys
-    def lead_plays(self, counts: list[int], wild: tuple[int, ...]) -> WildLeads | None:
-        """The leads of a hand of several wild ranks as :meth:`legal_moves` lists them, as
-        a :class:`WildLeads` (a Move made only for a play asked for, the plays read only
-        as far as they are asked for): read off a table, or walked (a pool of more wild
-        cards than a table holds, or no table read yet); None for a hand above the
-        largest a game deals (ask :meth:`legal_moves`). Memoised by hand, as the full
-        listings are."""
+    def lead_plays(self, counts: list[int], wild: Wild) -> WildLeads | None:
+        """The leads of a hand holding wild cards as :meth:`legal_moves` lists them, as a
+        :class:`WildLeads` (a Move made only for a play asked for, the plays read only as
+        far as they are asked for). Several wild ranks: read off a table, or walked (a
+        pool of more wild cards than a table holds, or no table read yet); one wild rank:
+        read off its table once it is read (its Moves the table's own). None for a hand
+        above the largest a game deals, or one wild rank whose table is not read yet (ask
+        :meth:`legal_moves`, which walks it and counts the query toward reading the
+        table). Memoised by hand, as the full listings are."""
         memo = self._several_leads
         key = (wild, tuple(counts))
         got = memo.get(key)
         if got is not None:
             return got
+        if type(wild) is int:
+            table = self._tables.get(wild)
+            if table is None or sum(counts) > self.rules.max_hand or len(self._order_bits) > 256:
+                return None
+            if len(memo) >= _SEVERAL_LEADS_LIMIT:
+                memo.clear()
+            got = memo[key] = WildLeads(self, list(counts), (wild,), table, single=True)
+            return got
+        assert type(wild) is tuple
         if len(memo) >= _SEVERAL_LEADS_LIMIT:
             memo.clear()
         table = self._several_lead_table(counts, wild)
@@ -1489,7 +1508,7 @@ class WildMoves:
         counts, wild, table = leads._counts, leads._wild, leads._table
         if table is not None:
             positions = table.lead(*self._pooled_hand(counts, wild), sum(counts))
-            pooled, held = self._table_pooled(table, positions)
+            pooled, held = self._table_pooled(table, positions, leads._single)
             pool_rank = table.wild
         else:
             pooled, held, readings = self._walk_pooled(counts, wild, max_size=sum(counts))
@@ -1507,7 +1526,7 @@ class WildMoves:
         counts, wild, table = leads._counts, leads._wild, leads._table
         if table is not None:
             positions = table.sized(*self._pooled_hand(counts, wild), size, not size)
-            pooled, held = self._table_pooled(table, positions)
+            pooled, held = self._table_pooled(table, positions, leads._single)
             pool_rank = table.wild
         else:
             kw: dict[str, Any] = ({"exact_size": size, "shapes": self._plain_shapes} if size
@@ -1532,11 +1551,12 @@ class WildMoves:
             nat[w] = 0
         return nat, sum(counts[w] for w in wild)
 
-    def _table_pooled(self, table: WildTable, positions: list[int]) -> tuple[list[int], list[int]]:
-        """The keys of the readings at ``positions`` that hold natural cards (0 for those of
-        wild cards alone, walked apart), and their wild cards read off the keys' pooled
-        field."""
-        pooled = list(filter(None, map(self._lead_keys(table).__getitem__, positions)))
+    def _table_pooled(self, table: WildTable, positions: list[int],
+                      single: bool = False) -> tuple[list[int], list[int]]:
+        """The keys of the readings at ``positions`` that hold natural cards (several wild
+        ranks: those of wild cards alone are walked apart; one wild rank: all of them), and
+        their wild cards read off the keys' pooled field."""
+        pooled = list(filter(None, map(self._lead_keys(table, single).__getitem__, positions)))
         held = list(map(and_, map(rshift, pooled, repeat(_TIE_BITS + _SHIFT[table.wild])), repeat(C.MASK)))
         return pooled, held
 
@@ -1600,11 +1620,11 @@ class WildMoves:
                 pooled[i] = k
         return pooled, held, dict(zip(pooled, readings))
 
-    def _lead_keys(self, table: WildTable) -> list[int]:
-        """Per position of ``table``, its key as :class:`WildLeads` holds them, 0 for a
-        reading of wild cards alone (made once a table: 0.2 s and about 20 MB for one of
-        450,000 readings)."""
-        got = self._lead_keys_by_table.get(id(table))
+    def _lead_keys(self, table: WildTable, single: bool = False) -> list[int]:
+        """Per position of ``table``, its key as :class:`WildLeads` holds them; with several
+        wild ranks (not ``single``) 0 for a reading of wild cards alone (made once a table
+        and kind: 0.2 s and about 20 MB for one of 450,000 readings)."""
+        got = self._lead_keys_by_table.get((id(table), single))
         if got is not None and got[0] is table:
             return got[1]
         keys = list(map(or_, map(lshift, table.high, repeat(_PACKED_BITS)), table.packed))
@@ -1612,10 +1632,11 @@ class WildMoves:
         keys = list(map(lshift, keys, repeat(_TIE_BITS)))
         for p in tied:  # the walk's order among readings of the same cards, combo and rank
             keys[p] = keys[p - 1] + 1
-        alone = compress(range(len(keys)), map(eq, table.sizes, table.wcol))  # no natural card
-        for p in alone:
-            keys[p] = 0
-        self._lead_keys_by_table[id(table)] = (table, keys)
+        if not single:
+            alone = compress(range(len(keys)), map(eq, table.sizes, table.wcol))  # no natural card
+            for p in alone:
+                keys[p] = 0
+        self._lead_keys_by_table[(id(table), single)] = (table, keys)
         return keys
 
     def _lead_prefix(self, move: Move) -> int | None:
@@ -1628,10 +1649,11 @@ class WildMoves:
         high = ((bits >> 12) & 0xFF) << 24 | move.size << 16 | move.rank << 8 | (bits & 0xFF)
         return (high << _PACKED_BITS | move.packed) << _TIE_BITS
 
-    def _lead_move(self, key: int, source: _LeadSource, wild: tuple[int, ...]) -> Move:
+    def _lead_move(self, key: int, source: _LeadSource, wild: tuple[int, ...], single: bool = False) -> Move:
         """The Move of a :class:`WildLeads` key read off ``source`` (a table, or a walk's
-        pooled readings): interned, else made with the substitution of its pooled reading,
-        placed as :meth:`_placed` places it."""
+        pooled readings): one wild rank's (``single``), the table's own; else interned, or
+        made with the substitution of its pooled reading, placed as :meth:`_placed` places
+        it."""
         packed = (key >> _TIE_BITS) & _PACKED_MASK
         high = key >> _HIGH_SHIFT
         taken = tuple((packed >> _SHIFT[w]) & C.MASK for w in wild)
@@ -1644,6 +1666,8 @@ class WildMoves:
             lo = bisect_left(table.high, high)
             hi = bisect_left(table.high, high + 1, lo)
             p = bisect_left(table.packed, pooled, lo, hi) + tie
+            if single:
+                return self.moves_at(table, [p])[0]
             m = table.meta[p]
             combo, rank, length = m >> 16, (m >> 8) & 0xFF, m & 0xFF
             subst = table.substs[table.subst_index[p]]

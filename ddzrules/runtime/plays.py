@@ -235,11 +235,12 @@ class PlayLister:
               lazy: bool = True) -> tuple[Sequence[Move], bool]:
         """The legal plays as Moves, in the order :meth:`listed` lists their actions, and
         whether it lists a pass (Game.legal_plays): the same paths, no action made. A lead
-        of several wild ranks is a :class:`~ddzrules.wild.WildLeads`, which makes a Move
-        only for a play asked for (unless ``lazy`` is False)."""
+        holding wild cards is a :class:`~ddzrules.wild.WildLeads` (several wild ranks, or
+        one whose table is read), which makes a Move only for a play asked for (unless
+        ``lazy`` is False)."""
         moves: Sequence[Move]
         if wild is not None and C.holds_wild(hand, wild):
-            if lazy and prev is None and type(wild) is tuple and self._of_deck(hand):
+            if lazy and prev is None and self._of_deck(hand):
                 leads = self.variant.wild_moves().lead_plays(list(hand), wild)
                 if leads is not None:
                     return leads, False

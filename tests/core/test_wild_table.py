@@ -256,6 +256,40 @@ def test_several_wild_ranks_leads_read_a_size_at_a_time(tiandi: WildMoves) -> No
     assert read_part > 30  # the policy's choice read only some sizes
 
 
+def test_one_wild_rank_leads_read_a_size_at_a_time(wm: WildMoves) -> None:
+    """One wild rank (癞子) once its table is read: a WildLeads of the table's own Moves
+    (the very objects legal_moves gives), each size read alone as the whole listing has
+    it, and the rollout policy's lead read by size the one it picks from the Moves; before
+    the table is read, no WildLeads (the query walks, as legal_moves does)."""
+    from ddzrules.bots.search import _choose, _lead_choice
+
+    rng = random.Random(13)
+    assert WildMoves(wm.rules).lead_plays(_deal(rng, 1, 17, 4), 4) is None  # no table read yet
+    read_part = 0
+    for i in range(40):
+        wild = WILD_RANKS[i % len(WILD_RANKS)]
+        counts = _deal(rng, rng.randint(1, 4), rng.choice([5, 12, 17, 20]), wild)
+        full = wm.legal_moves(counts, None, wild).moves
+        wm.table(wild)
+        fresh = WildMoves(wm.rules)
+        fresh._tables = wm._tables  # the same tables, so the same Move objects
+        leads = fresh.lead_plays(counts, wild)
+        assert leads is not None and leads.by_table
+
+        class Seat:  # the little of a game the policy reads on a lead
+            to_act, hands, last_play = 0, [counts], None
+
+        chosen = leads.move_of(_lead_choice(leads, counts))
+        assert chosen is full[_choose(Seat, full, False)]  # type: ignore[arg-type]
+        read_part += leads._keys is None
+        assert leads.holds(chosen) and not leads.holds(dataclasses.replace(chosen))
+        down = [leads.plain_keys(size) for size in range(sum(counts), 0, -1)]
+        assert [k for run in reversed(down) for k in run] + leads.bomb_keys() == leads.keys
+        assert all(map(operator.is_, leads, full)) and len(leads) == len(full)
+        assert leads.only_one() == (len(full) == 1)
+    assert read_part > 30
+
+
 def test_several_wild_ranks_leads_as_keys_keep_the_walks_order_on_a_tie(tiandi: WildMoves) -> None:
     """A plane of four trios with pair wings and one of five with single wings can read
     the same 20 cards alike (same combo, rank and cards, lengths 4 and 5): WildLeads

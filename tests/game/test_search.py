@@ -6,7 +6,9 @@ blind to the cards it cannot see."""
 from __future__ import annotations
 
 import dataclasses
+import operator
 import random
+from collections.abc import Iterator, Sequence
 
 import pytest
 from hypothesis import example, given, settings
@@ -430,6 +432,28 @@ def test_a_play_not_of_the_listing_is_still_checked() -> None:
     assert game.history[-1].move == twin
 
 
+def _play_phase_decisions(spec: str, seeds: range) -> Iterator[tuple[Game, Sequence[Move], bool, int, int]]:
+    """Games of ``spec`` with its wild tables read from the first query, the landlord phase
+    played by rollout_action: each play-phase decision as (game, legal_plays, whether it
+    may pass, the seat, the seed); the caller applies an action before the next."""
+    from ddzrules.bots.search import rollout_action
+
+    rules = GameRules.load(spec)
+    wilds = rules.variant.wild_moves()
+    wilds.load_after = wilds.table_after = 0  # the table from the first query (built once, then on disk)
+    for seed in seeds:
+        game = rules.new_game(seed, landlord=seed % 3)
+        rng = random.Random(seed)
+        while not game.over:
+            if game.phase != "play":
+                game.apply(rollout_action(game, game.legal_actions(), rng))
+                continue
+            moves, can_pass = game.legal_plays()
+            seat = game.to_act
+            assert seat is not None
+            yield game, moves, can_pass, seat, seed
+
+
 def test_rollouts_choose_from_leads_of_two_wild_ranks_as_keys_as_from_moves() -> None:
     """With tiandi-laizi's table in use, legal_plays gives a lead of two wild ranks as a
     WildLeads (a Move made only when asked for): it lists legal_actions' plays, the
@@ -441,47 +465,57 @@ def test_rollouts_choose_from_leads_of_two_wild_ranks_as_keys_as_from_moves() ->
     from ddzrules.errors import PlayError
     from ddzrules.wild import WildLeads
 
-    rules = GameRules.load("tiandi-laizi")
-    wilds = rules.variant.wild_moves()
-    wilds.load_after = wilds.table_after = 0  # the table from the first query (built once, then on disk)
     as_keys = by_size = 0
-    for seed in range(12):
-        game = rules.new_game(seed, landlord=seed % 3)
-        rng = random.Random(seed)
-        while not game.over:
-            if game.phase != "play":
-                game.apply(rollout_action(game, game.legal_actions(), rng))
-                continue
-            moves, can_pass = game.legal_plays()
-            seat = game.to_act
-            assert seat is not None
-            if type(moves) is WildLeads:
-                as_keys += 1
-                # the rollout's lead read by size: the play rollout_play picks, the same draws
-                unread = moves._keys is None
-                c, d = random.Random(seed + 7 * len(game.history)), random.Random(seed + 7 * len(game.history))
-                lead = rollout_lead(game, moves, c)
-                by_size += unread and moves._keys is None
-                assert lead is moves[rollout_play(game, moves, can_pass, d)] and c.random() == d.random()
-                plays = tuple(moves)
-                assert _choose(game, moves, can_pass) == _choose(game, plays, can_pass)
-                assert list(plays) == [a.move for a in game.legal_actions()]
-                if as_keys == 1:
-                    twin = dataclasses.replace(plays[-1])
-                    copy = game.copy()
-                    copy.apply(Action(seat, "play", twin.cards, twin))
-                    assert copy.history[-1].move == twin
-                    missing = next(r for r in range(C.NUM_RANKS) if not game.hands[seat][r] and r not in game.wild)
-                    lacking = game.variant.classify(C.RANKS[missing], game.wild)[0]
-                    with pytest.raises(PlayError):
-                        game.copy().apply(Action(seat, "play", lacking.cards, lacking))
-            a, b = random.Random(seed + len(game.history)), random.Random(seed + len(game.history))
-            chosen = rollout_action(game, game.legal_actions(), a)
-            i = rollout_play(game, moves, can_pass, b)
-            assert (chosen.kind == "pass") == (i == len(moves)) and a.random() == b.random()
-            assert i == len(moves) or chosen.move is moves[i]
-            game.apply(Action(seat, "play", moves[i].cards, moves[i]) if i < len(moves) else Action(seat, "pass"))
+    for game, moves, can_pass, seat, seed in _play_phase_decisions("tiandi-laizi", range(12)):
+        if type(moves) is WildLeads:
+            as_keys += 1
+            # the rollout's lead read by size: the play rollout_play picks, the same draws
+            unread = moves._keys is None
+            c, d = random.Random(seed + 7 * len(game.history)), random.Random(seed + 7 * len(game.history))
+            lead = rollout_lead(game, moves, c)
+            by_size += unread and moves._keys is None
+            assert lead is moves[rollout_play(game, moves, can_pass, d)] and c.random() == d.random()
+            plays = tuple(moves)
+            assert _choose(game, moves, can_pass) == _choose(game, plays, can_pass)
+            assert list(plays) == [a.move for a in game.legal_actions()]
+            if as_keys == 1:
+                twin = dataclasses.replace(plays[-1])
+                copy = game.copy()
+                copy.apply(Action(seat, "play", twin.cards, twin))
+                assert copy.history[-1].move == twin
+                missing = next(r for r in range(C.NUM_RANKS) if not game.hands[seat][r] and r not in game.wild)
+                lacking = game.variant.classify(C.RANKS[missing], game.wild)[0]
+                with pytest.raises(PlayError):
+                    game.copy().apply(Action(seat, "play", lacking.cards, lacking))
+        a, b = random.Random(seed + len(game.history)), random.Random(seed + len(game.history))
+        chosen = rollout_action(game, game.legal_actions(), a)
+        i = rollout_play(game, moves, can_pass, b)
+        assert (chosen.kind == "pass") == (i == len(moves)) and a.random() == b.random()
+        assert i == len(moves) or chosen.move is moves[i]
+        game.apply(Action(seat, "play", moves[i].cards, moves[i]) if i < len(moves) else Action(seat, "pass"))
     assert as_keys > 12 and by_size > 6
+
+
+def test_rollouts_lead_from_one_wild_ranks_table_by_size_as_from_moves() -> None:
+    """laizi with its tables read: legal_plays gives a lead holding the wild rank as a
+    WildLeads of the table's own Moves (legal_actions' plays, the same objects), and
+    rollout_lead picks what rollout_play picks, with the same draws, applied unchecked."""
+    from ddzrules.bots.search import rollout_lead, rollout_play
+    from ddzrules.wild import WildLeads
+
+    leads = 0
+    for game, moves, can_pass, seat, seed in _play_phase_decisions("laizi", range(16)):
+        if type(moves) is WildLeads:
+            leads += 1
+            c, d = random.Random(seed + 7 * len(game.history)), random.Random(seed + 7 * len(game.history))
+            lead = rollout_lead(game, moves, c)
+            assert lead is moves[rollout_play(game, moves, can_pass, d)] and c.random() == d.random()
+            assert all(map(operator.is_, moves, [a.move for a in game.legal_actions()]))
+            game.apply(Action(seat, "play", lead.cards, lead))
+            continue
+        i = rollout_play(game, moves, can_pass, random.Random(seed + len(game.history)))
+        game.apply(Action(seat, "play", moves[i].cards, moves[i]) if i < len(moves) else Action(seat, "pass"))
+    assert leads > 10
 
 
 @pytest.mark.parametrize("other", [0, 2, 4])
