@@ -529,6 +529,21 @@ def _one_rule_kicks(shape: Shape, unit: int, need: int, cands: list[int], rem: l
             return states, None
 
 
+def _shape_sizes(shape: Shape, most: int) -> set[int]:
+    """The sizes, at most ``most``, of the plays ``shape`` makes (as the walk sizes them:
+    a play's size is its core's, its kickers fixed by the core)."""
+    if shape.kind == "chain":
+        per_unit = shape.unit + sum(k.unit * k.per_n for k in shape.kickers)
+        fixed = sum(k.unit * k.fixed for k in shape.kickers)
+        sizes = {per_unit * n + fixed for n in range(shape.min_len, shape.max_len + 1)}
+    elif shape.kind == "group":
+        kick = shape.kicker_cards(1)
+        sizes = {c + kick for c in range(shape.unit, shape.max_count + 1)}
+    else:
+        sizes = {sum(C.unpack(shape.literal))}
+    return {n for n in sizes if n <= most}
+
+
 def enumerate_wild(rules: Rules, naturals: list[int], wilds: int, wild_rank: int, emit: WildEmit,
                    shapes: list[Shape] | None = None, max_size: int | None = None,
                    exact_size: int | None = None, min_rank: int = -1, length: int = 0,
@@ -879,6 +894,8 @@ class WildMoves:
             self._shapes_by_combo.setdefault(s.combo, []).append(s)
         self._bomb_shapes = [s for s in rules.shapes if rules.combos[s.combo].tier >= 0]
         self._plain_shapes = [s for s in rules.shapes if rules.combos[s.combo].tier < 0]
+        #: the sizes a play that is no bomb can have (a lead's size with none is not walked)
+        self._plain_sizes = frozenset(n for s in self._plain_shapes for n in _shape_sizes(s, rules.max_hand))
         self._combo_index = {c.name: i for i, c in enumerate(rules.combos)}
         self._names = [c.name for c in rules.combos]
         self._tiers = [c.tier for c in rules.combos]
@@ -1524,6 +1541,8 @@ class WildMoves:
         or with ``size`` 0 of its bombs: the table's block of that size, or a walk of
         that size (of the bombs' shapes) whose readings join ``leads``' source."""
         counts, wild, table = leads._counts, leads._wild, leads._table
+        if size and size not in self._plain_sizes:  # no combo of that size: nothing to walk or read
+            return []
         if table is not None:
             positions = table.sized(*self._pooled_hand(counts, wild), size, not size)
             pooled, held = self._table_pooled(table, positions, leads._single)

@@ -256,6 +256,16 @@ def test_several_wild_ranks_leads_read_a_size_at_a_time(tiandi: WildMoves) -> No
     assert read_part > 30  # the policy's choice read only some sizes
 
 
+@pytest.mark.parametrize("spec", ["laizi", "tiandi-laizi"])
+def test_plain_sizes_are_those_the_full_deck_walk_finds(spec: str) -> None:
+    """The sizes a WildLeads reads (the others are never walked) are, from the shapes
+    alone, the sizes of the plays that are no bomb in the full deck's table."""
+    wilds = load_variant(spec).wild_moves()
+    table = wilds.table(4)
+    assert wilds._plain_sizes == set(table.plain[table.most_wilds])
+    assert 13 not in wilds._plain_sizes and 20 in wilds._plain_sizes
+
+
 def test_one_wild_rank_leads_read_a_size_at_a_time(wm: WildMoves) -> None:
     """One wild rank (癞子) once its table is read: a WildLeads of the table's own Moves
     (the very objects legal_moves gives), each size read alone as the whole listing has
