@@ -274,22 +274,32 @@ def clean_stale(directory: Path) -> None:
         return
     _cleaned.add(str(directory))
     now = time.time()
+    for name, path, st in _scan(directory):
+        if _TMP_NAME.fullmatch(name) and (stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode)) \
+                and now - st.st_mtime > STALE_TMP_SECONDS:
+            try:
+                os.unlink(path)
+            except OSError:
+                continue
+
+
+def _scan(directory: Path) -> list[tuple[str, str, os.stat_result]]:
+    """(name, path, lstat) of the first _SCAN_LIMIT entries of ``directory`` (bounded
+    time); an entry that cannot be stat'ed is left out, a directory that cannot be read
+    gives none."""
+    out = []
     try:
         with os.scandir(directory) as entries:
             for n, entry in enumerate(entries):
                 if n >= _SCAN_LIMIT:
                     break
-                if not _TMP_NAME.fullmatch(entry.name):
-                    continue
                 try:
-                    st = entry.stat(follow_symlinks=False)
-                    if (stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode)) \
-                            and now - st.st_mtime > STALE_TMP_SECONDS:
-                        os.unlink(entry.path)
+                    out.append((entry.name, entry.path, entry.stat(follow_symlinks=False)))
                 except OSError:
                     continue
     except OSError:
         pass
+    return out
 
 
 def _is_entry(path: str) -> bool:
@@ -310,31 +320,17 @@ def trim(directory: Path, keep: str = "", limit: int | None = None) -> list[str]
     Looks at no more than _SCAN_LIMIT directory entries; any OSError is ignored. The
     names removed."""
     limit = max_dir_bytes() if limit is None else limit
-    found: list[tuple[float, int, str, str]] = []
-    try:
-        with os.scandir(directory) as entries:
-            for n, entry in enumerate(entries):
-                if n >= _SCAN_LIMIT:
-                    break
-                name = entry.name
-                if name in ("key", keep) or _TMP_NAME.fullmatch(name):
-                    continue
-                try:
-                    st = entry.stat(follow_symlinks=False)
-                except OSError:
-                    continue
-                if stat.S_ISREG(st.st_mode):
-                    found.append((st.st_mtime, st.st_size, name, entry.path))
-    except OSError:
-        return []
-    kept = os.path.join(directory, keep) if keep else ""
-    total = sum(size for _, size, _, _ in found) + (os.path.getsize(kept) if kept and os.path.isfile(kept) else 0)
+    found = [(st.st_mtime, st.st_size, name, path) for name, path, st in _scan(directory)
+             if name != "key" and not _TMP_NAME.fullmatch(name) and stat.S_ISREG(st.st_mode)]
+    total = sum(size for _, size, _, _ in found)
     if total <= limit:
         return []
     removed: list[str] = []
     for _, size, name, path in sorted(found):
         if total <= limit * TRIM_TO:
             break
+        if name == keep:
+            continue
         try:
             if _is_entry(path):
                 os.unlink(path)

@@ -593,6 +593,14 @@ _SIZE_SHIFT = _HIGH_SHIFT + 16
 #: a key at or above this is a bomb's (tier + 1 above 0)
 _FIRST_BOMB_KEY = 1 << (_HIGH_SHIFT + 24)
 _PACKED_MASK = (1 << _PACKED_BITS) - 1
+
+
+def _key_range(size: int) -> tuple[int, int]:
+    """The keys of the plays of ``size`` cards that are no bomb (with ``size`` 0: of the
+    bombs) are those from the first number up to the second (not included)."""
+    return (size << _SIZE_SHIFT, (size + 1) << _SIZE_SHIFT) if size else (_FIRST_BOMB_KEY, 1 << (_HIGH_SHIFT + 32))
+
+
 #: where a WildLeads reads the plays it has not made: a wild table, or the walk's pooled
 #: readings (their key with the pooled wild cards -> (length, ranks the wild cards stand for))
 _LeadSource = WildTable | dict[int, tuple[int, tuple[int, ...]]]
@@ -657,7 +665,7 @@ class WildLeads(Sequence[Move]):
         read: for a policy that needs them all)."""
         keys = self._keys
         if keys is None:
-            keys = self._keys = self._owner._lead_keys_all(self)
+            keys = self._keys = self._owner._read_leads(self)
         return keys
 
     def _alone_moves(self) -> dict[int, Move]:
@@ -765,12 +773,11 @@ class WildLeads(Sequence[Move]):
         if got is None:
             keys = self._keys
             if keys is not None:  # a slice of every play's
-                lo, hi = ((size << _SIZE_SHIFT, (size + 1) << _SIZE_SHIFT) if size
-                          else (_FIRST_BOMB_KEY, 1 << (_HIGH_SHIFT + 32)))
+                lo, hi = _key_range(size)
                 start = bisect_left(keys, lo)
                 got = keys[start:bisect_left(keys, hi, start)]
             else:
-                got = self._owner._lead_block(self, size)
+                got = self._owner._read_leads(self, size)
             self._blocks[size] = got
         return got
 
@@ -1302,24 +1309,19 @@ class WildMoves:
         ``exact`` the readings of the whole hand —, the wild ranks, the cards held of
         each); None when the hand is walked instead: a pool of more wild cards than the
         table holds, a hand above the largest, or no table of these ranks read yet."""
-        table = self._several_lead_table(counts, wild)
+        table = self._pooled_table(counts, wild)
         if table is None:
             return None
-        total = sum(counts)
-        have = tuple(counts[w] for w in wild)
-        pooled = sum(have)
-        nat = list(counts)
-        for w in wild:
-            nat[w] = 0
+        nat, pooled = self._pooled_hand(counts, wild)
         if exact:
             positions = table.exact(nat, pooled)
         elif after is None:
-            positions = table.lead(nat, pooled, total)
+            positions = table.lead(nat, pooled, sum(counts))
         else:
             positions = self._answer_positions(table, nat, pooled, after)
-        return table, positions, wild, have
+        return table, positions, wild, tuple(counts[w] for w in wild)
 
-    def _several_lead_table(self, counts: list[int], wild: tuple[int, ...]) -> WildTable | None:
+    def _pooled_table(self, counts: list[int], wild: tuple[int, ...]) -> WildTable | None:
         """The table that lists the pooled hand ``counts`` of the wild ranks ``wild``
         (:meth:`_several_table`), or None when it is walked instead: a pool of more wild
         cards than the table holds, a hand above the largest, or no table read yet."""
@@ -1512,53 +1514,40 @@ class WildMoves:
         assert type(wild) is tuple
         if len(memo) >= _SEVERAL_LEADS_LIMIT:
             memo.clear()
-        table = self._several_lead_table(counts, wild)
+        table = self._pooled_table(counts, wild)
         if table is None and (sum(counts) > self.rules.max_hand or len(self._order_bits) > 256):
             return None  # no hand a game deals (legal_moves says so); combos beyond a key's name bits
         got = memo[key] = WildLeads(self, list(counts), wild, table)
         return got
 
-    def _lead_keys_all(self, leads: WildLeads) -> list[int]:
-        """Every key of ``leads``, ascending: the table's readings the pooled hand holds, or
-        the walk of the pooled hand (its readings put in ``leads``' source), each placed
-        on the wild cards held; and the wild cards alone."""
-        counts, wild, table = leads._counts, leads._wild, leads._table
-        if table is not None:
-            positions = table.lead(*self._pooled_hand(counts, wild), sum(counts))
-            pooled, held = self._table_pooled(table, positions, leads._single)
-            pool_rank = table.wild
-        else:
-            pooled, held, readings = self._walk_pooled(counts, wild, max_size=sum(counts))
-            leads._source = readings
-            pool_rank = wild[0]
-        keys = self._placed_keys(pooled, held, counts, wild, pool_rank)
-        keys += leads._alone_moves()
-        keys.sort()
-        return keys
-
-    def _lead_block(self, leads: WildLeads, size: int) -> list[int]:
-        """The keys of ``leads``, ascending, of its plays of ``size`` cards that are no bomb,
-        or with ``size`` 0 of its bombs: the table's block of that size, or a walk of
-        that size (of the bombs' shapes) whose readings join ``leads``' source."""
+    def _read_leads(self, leads: WildLeads, size: int | None = None) -> list[int]:
+        """Keys of ``leads``, ascending: every one (``size`` None), those of the plays of
+        ``size`` cards that are no bomb, or with ``size`` 0 those of the bombs. The table's
+        readings the pooled hand holds (all, or the block of the size or of the bombs), or
+        a walk of the pooled hand (all, that size, or the bombs' shapes) whose readings
+        join ``leads``' source; each placed on the wild cards held; and the wild cards
+        alone among them."""
         counts, wild, table = leads._counts, leads._wild, leads._table
         if size and size not in self._plain_sizes:  # no combo of that size: nothing to walk or read
             return []
         if table is not None:
-            positions = table.sized(*self._pooled_hand(counts, wild), size, not size)
+            nat, pool = self._pooled_hand(counts, wild)
+            positions = table.lead(nat, pool, sum(counts)) if size is None else table.sized(nat, pool, size, not size)
             pooled, held = self._table_pooled(table, positions, leads._single)
             pool_rank = table.wild
         else:
-            kw: dict[str, Any] = ({"exact_size": size, "shapes": self._plain_shapes} if size
+            kw: dict[str, Any] = ({"max_size": sum(counts)} if size is None
+                                  else {"exact_size": size, "shapes": self._plain_shapes} if size
                                   else {"max_size": sum(counts), "shapes": self._bomb_shapes})
             pooled, held, readings = self._walk_pooled(counts, wild, **kw)
             leads._source.update(readings)  # type: ignore[union-attr]  # walked: a dict
             pool_rank = wild[0]
         keys = self._placed_keys(pooled, held, counts, wild, pool_rank)
-        if size:
-            lo, hi = size << _SIZE_SHIFT, (size + 1) << _SIZE_SHIFT
-            keys += [k for k in leads._alone_moves() if lo <= k < hi]
+        if size is None:
+            keys += leads._alone_moves()
         else:
-            keys += [k for k in leads._alone_moves() if k >= _FIRST_BOMB_KEY]
+            lo, hi = _key_range(size)
+            keys += [k for k in leads._alone_moves() if lo <= k < hi]
         keys.sort()
         return keys
 
