@@ -84,7 +84,7 @@ def main() -> None:
         with phases_timed() if args.by_phase else nullcontext():
             r = duel(spec, a, b, args.deals, args.seed, protocol, workers=args.workers)
         if args.by_phase:
-            print(phase_lines(spec), file=sys.stderr, flush=True)
+            print(phase_lines(spec, a, b), file=sys.stderr, flush=True)
         if args.jsonl:
             with open(args.jsonl, "a", encoding="utf-8") as f:
                 f.write(json.dumps(r) + "\n")
@@ -141,10 +141,10 @@ def phases_timed() -> Iterator[None]:
         BOTS["search"] = SearchBot
 
 
-def phase_lines(spec: str) -> str:
+def phase_lines(spec: str, a: str, b: str) -> str:
     """PHASES as a few lines: per phase, the decisions, their median, p95 and maximum, and
     how many took at most 100 ms."""
-    lines = [f"{spec} by phase:"]
+    lines = [f"{spec}: decisions of {a} (against {b}) by phase:"]
     for phase, times in sorted(PHASES.items()):
         t = sorted(times)
         lines.append(f"  {phase:10s} {len(t):5,} decisions: median {1000 * statistics.median(t):,.0f} ms, "
