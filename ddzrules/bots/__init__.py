@@ -38,7 +38,8 @@ BOTS: dict[str, type] = {"random": RandomBot, "heuristic": HeuristicBot, "search
 OPTIONS: dict[str, dict[str, tuple[type, float, float]]] = {
     "random": {},
     "heuristic": {},
-    "search": {"iters": (int, 1, 1_000_000), "ms": (float, 1, 600_000), "candidates": (int, 1, 1000)},
+    "search": {"iters": (int, 1, 1_000_000), "ms": (float, 1, 600_000), "candidates": (int, 1, 1000),
+               "early_iters": (int, 1, 1_000_000)},
     "rlcard-rule": {},
 }
 
@@ -72,8 +73,8 @@ def parse_bot(spec: str) -> tuple[str, dict[str, Any]]:
         if key in options:
             raise ValueError(f"bot {name}: option {key} given twice")
         options[key] = number
-    if "iters" in options and "ms" in options:
-        raise ValueError(f"bot {name}: give iters or ms, not both")
+    if "ms" in options and ("iters" in options or "early_iters" in options):
+        raise ValueError(f"bot {name}: give iters (and early_iters) or ms, not both")
     return name, options
 
 

@@ -9,7 +9,11 @@ rules only through the game: the legal actions, the plugins' phases and the sett
 so it plays every spec, phase and table the runtime does, with no per-spec code.
 
 Budgets: ``iters`` rollouts a decision (deterministic for a seed: the default) or ``ms``
-milliseconds a decision (a time cap; the choices then depend on the machine's speed).
+milliseconds a decision (a time cap; the choices then depend on the machine's speed). A
+decision before the play phase (a bid, a call, a rob, a declaration such as 加倍 or 明牌)
+gets ``early_iters`` rollouts, by default a quarter of ``iters``: it weighs few options,
+and each of its rollouts plays a whole game, several times the cost of a play's rollout
+(docs/bots.md, decision time).
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ from ddzrules.wild import WildLeads
 
 #: rollouts a decision by default (``search:iters=N``)
 DEFAULT_ITERS = 160
+#: a decision's rollouts before the play phase by default: ``iters`` divided by this
+EARLY_ITERS_DIVISOR = 4
 #: the most actions a decision weighs in the play phase (the pass, then the plays by a prior)
 MAX_CANDIDATES = 8
 #: how often a rollout's policy plays a random legal action instead of its own choice
@@ -65,9 +71,11 @@ class SearchBot:
     name = "search"
 
     def __init__(self, seed: int = 0, iters: int = DEFAULT_ITERS, ms: float | None = None,
-                 candidates: int = MAX_CANDIDATES) -> None:
+                 candidates: int = MAX_CANDIDATES, early_iters: int | None = None) -> None:
         self.rng = random.Random(seed)
         self.iters = iters
+        #: rollouts a decision before the play phase (bids, calls, robs, declarations) weighs with
+        self.early_iters = max(1, iters // EARLY_ITERS_DIVISOR) if early_iters is None else early_iters
         self.ms = ms
         self.candidates = candidates
         self.fallback = HeuristicBot(seed)
@@ -88,6 +96,7 @@ class SearchBot:
         noise = random.Random(self.rng.getrandbits(64))
         totals = [0.0] * len(candidates)
         deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000
+        budget = self.iters if view.phase == "play" else self.early_iters
         done = 0
         while True:
             world = view.sample_world(worlds)
@@ -97,7 +106,7 @@ class SearchBot:
             if deadline is not None:
                 if time.perf_counter() >= deadline:
                     break
-            elif done + len(candidates) > self.iters:
+            elif done + len(candidates) > budget:
                 break
         best = max(range(len(candidates)), key=lambda i: (totals[i], -i))  # a tie: the earlier
         return candidates[best]

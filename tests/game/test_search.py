@@ -165,6 +165,8 @@ def test_a_view_without_its_game_samples_no_world() -> None:
     ("search:iters=many", "must be a number"),
     ("search:iters=0", "must be 1 to"),
     ("search:iters=5:ms=10", "not both"),
+    ("search:early_iters=5:ms=10", "not both"),
+    ("search:early_iters=0", "must be 1 to"),
     ("search:iters=5:iters=6", "given twice"),
     ("heuristic:iters=5", "heuristic takes no options"),
 ])
@@ -179,7 +181,41 @@ def test_bot_specs() -> None:
     assert parse_bot("search:ms=50") == ("search", {"ms": 50.0})
     assert check_bot("random") == "random"
     bot = make_bot("search:iters=40", 1)
-    assert isinstance(bot, SearchBot) and bot.iters == 40
+    assert isinstance(bot, SearchBot) and bot.iters == 40 and bot.early_iters == 10
+    bot = make_bot("search:iters=40:early_iters=7", 1)
+    assert isinstance(bot, SearchBot) and bot.iters == 40 and bot.early_iters == 7
+    assert make_bot("search:iters=3", 1).early_iters == 1  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("spec", "phase"), [("hubei-3p", "landlord"), ("jiaofen", "landlord"),
+                                             ("hubei-3p", "play"), ("paodekuai", "play"), ("huanle", "declare")])
+def test_a_decision_before_the_play_phase_weighs_its_own_budget(spec: str, phase: str,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bids, calls, robs and declarations get ``early_iters`` rollouts (a quarter of
+    ``iters`` by default); plays get ``iters``: whole worlds, each candidate once a
+    world, as many as fit."""
+    game = GameRules.load(spec).new_game(seed=3)
+    while game.phase != phase or len(game.legal_actions()) < 2:  # the phase's first real choice
+        advance(game, 1, 3)
+        assert not game.over
+    seat = game.to_act
+    assert seat is not None
+    rollouts: list[int] = []
+    original = SearchBot._value
+
+    def counted(self: SearchBot, *args: object) -> float:
+        rollouts.append(1)
+        return original(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(SearchBot, "_value", counted)
+    for bot in (SearchBot(1, iters=48), SearchBot(1, iters=48, early_iters=20)):
+        legal = game.legal_actions()
+        k = len(bot._candidates(game.view(seat), legal))
+        assert k > 1
+        rollouts.clear()
+        assert bot.act(game.view(seat), legal) in legal
+        budget = bot.iters if phase == "play" else bot.early_iters
+        assert len(rollouts) == k * max(1, budget // k)
 
 
 @settings(max_examples=25, deadline=None)
