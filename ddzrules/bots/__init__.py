@@ -73,8 +73,10 @@ def parse_bot(spec: str) -> tuple[str, dict[str, Any]]:
         if key in options:
             raise ValueError(f"bot {name}: option {key} given twice")
         options[key] = number
-    if "ms" in options and ("iters" in options or "early_iters" in options):
-        raise ValueError(f"bot {name}: give iters (and early_iters) or ms, not both")
+    counted = [k for k in ("iters", "early_iters") if k in options]
+    if "ms" in options and counted:
+        raise ValueError(f"bot {name}: ms is the time budget of every decision: give it or "
+                         f"{' and '.join(counted)}, not both")
     return name, options
 
 
