@@ -16,7 +16,7 @@ __all__ = [
     "COMPILED", "COMPILED_MODULES", "Census", "Comparison", "DdzError", "LegalMoves", "Move", "PlayError", "SpecError", "Variant",
     "load_spec", "load_variant", "parse_cards",
 ]
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 
 def _compiled_modules() -> tuple[str, ...]:
