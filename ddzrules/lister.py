@@ -24,6 +24,11 @@ from typing import Any
 from ddzrules import cards as C
 from ddzrules.compiler import Rules, Shape
 
+try:  # the compiled build's C kernel runs a plan's programs (docs/compiled.md)
+    from ddzrules._quick import run_steps as _run_steps
+except ImportError:  # pure Python: the functions written out for each plan run instead
+    _run_steps = None  # type: ignore[assignment]
+
 # ====================================================================== fast listing
 #
 # ``Rules.enumerate`` walks every shape's cores and kickers in Python, one card group
@@ -686,8 +691,12 @@ class MovePlan:
                 self.steps.append((4, fs.unit, fs, None))
         self.top_unit = max(u for u in units if u <= C.MASK)
         self.mask_pad = [None] * (C.MASK - self.top_unit)
-        self.lead = self._compile_lead()
-        self._bomb_plays = self._compile_answer(-1, 0, 0, 0)
+        #: the lead as Python written out for this plan (``lead.source``); ``lead`` is the
+        #: C kernel running the same steps when the compiled build has it
+        self.python_lead = self._compile_lead()
+        self.lead_program = self._lead_program()
+        self.lead = self.python_lead if _run_steps is None else partial(_run_steps, self.lead_program)
+        self._bomb_plays = self.answerer(-1, 0, 0, 0)
 
     @staticmethod
     def _pair_units(unit: int) -> tuple[int, ...]:
@@ -743,6 +752,28 @@ class MovePlan:
                 src.add(depth, *src.need_hand(), f"{src.const(a)}.lead(hand, out)")
         return src.build(f"<ddzrules lead: {self.rules.name}>")
 
+    def _lead_program(self) -> Program:
+        """The lead's steps as the C kernel's program (``_quick.run_steps``): the same
+        steps and data as :meth:`_compile_lead` writes out."""
+        program: list[tuple[Any, ...]] = []
+        for code, need, a, b in self.steps:
+            if code == 0:
+                program.append((0, need, 0, a, bytes(b)))
+            elif code == 1:
+                program.append((1, need, 0, a[0], b, bytes(a[1])))
+            elif code == 2:
+                program.append((2, need, a[0], a[1], need, a[2], partial(_fill_runs, a[2], b._chain_plain, a[0])))
+            elif code == 5:
+                program.append((5, need, a[0], a[1], need, a[2], partial(_fill_runs, a[2], b._chain_cores, a[0]),
+                                b.kick.unit, partial(_more_cores, b)))
+            elif code == 3:
+                program.append((3, need, 0, bytes(x for item in a for x in item), b))
+            elif code == 6:
+                program.append((6, need, 0, a[0], b, a[1]))
+            else:
+                program.append((4, need, 0, partial(_shape_lead, a)))
+        return tuple(program)
+
     def answer(self, raw: bytes, combo: int, size: int, length: int, min_rank: int,
                bombs: bool = True) -> list[int]:
         """The readings of ``combo`` inside the hand with ``size`` cards, chain length
@@ -759,12 +790,14 @@ class MovePlan:
         key = (combo, size, length, min_rank, bombs)
         got = self._answerers.get(key)
         if got is None:
-            got = self._answerers[key] = self._compile_answer(combo, size, length, min_rank, bombs)
+            python, program = self._compile_answer(combo, size, length, min_rank, bombs)
+            got = self._answerers[key] = python if _run_steps is None else partial(_run_steps, program)
         return got
 
     def _compile_answer(self, combo: int, size: int, length: int, min_rank: int,
-                        bombs: bool = True) -> Callable[[bytes], list[int]]:
-        """The answers to one play (combo -1: none, only the bombs) as code written out:
+                        bombs: bool = True) -> tuple[Callable[[bytes], list[int]], Program]:
+        """The answers to one play (combo -1: none, only the bombs) as code written out,
+        and as the C kernel's program of the same steps:
         for each shape of the combo, its cores above ``min_rank`` picked by rank masks
         (chains through their runs, memoised by the mask of the ranks they may use),
         then the bombs. What varies with the play to beat (ranks, counts, rows) is bound
@@ -772,6 +805,7 @@ class MovePlan:
         family = self.by_combo.get(combo, ())
         src = _Source("answer", [fs.kick.unit for fs in family if fs.kind == "chaink" or fs.pair_rows])  # type: ignore[union-attr]  # a kicked kind: kick is set
         src.prologue("_Hand(raw)")
+        program: list[tuple[Any, ...]] = []  # the same steps for the C kernel
         lo = min_rank + 1
         for fs in family:
             shape, c = fs.shape, size - fs.kcards
@@ -786,35 +820,46 @@ class MovePlan:
                 cores = f"_compress({src.const(rows[lo:])}, raw.translate({src.const(_AT_LEAST[c])})[{src.const(lo)}:])"
                 if fs.kind == "group0":
                     src.add(1, f"out.extend({cores})")
+                    program.append((0, 0, lo, rows, bytes((c,))))
                 elif fs.kgroups == 1:
                     src.add(1, f"out.extend(_chain_it(map(_compress, {cores}, _repeat({src.mask(fs.kick.unit)}))))")  # type: ignore[union-attr]  # a kicked kind: kick is set
+                    program.append((1, 0, lo, c, rows, bytes((fs.kick.unit,))))  # type: ignore[union-attr]  # a kicked kind: kick is set
                 else:
                     src.pairs(1, fs.kick.unit, cores)  # type: ignore[union-attr]  # a kicked kind: kick is set
+                    program.append((6, 0, lo, c, rows, fs.kick.unit))  # type: ignore[union-attr]  # a kicked kind: kick is set
             elif fs.kind in ("chain0", "chaink"):
                 kick_cards = fs.kick.unit * fs.kick.groups(length) if fs.kick else 0
                 if shape.min_len <= length <= shape.max_len and fs.unit * length + kick_cards == size:
                     first, stop = fs.answer_window(length, min_rank)
                     window = f"raw.translate({src.const(_AT_LEAST[fs.unit])})[{src.const(first)}:{src.const(stop)}]"
-                    src.memo(1, {}, window, f"{src.const(partial(fs.answer_chains, length, first))}(mask)")
+                    memo: dict[bytes, Any] = {}
+                    fill = partial(fs.answer_chains, length, first)
+                    src.memo(1, memo, window, f"{src.const(fill)}(mask)")
                     if fs.kick is None:
                         src.add(1, "out.extend(got)")
+                        program.append((2, 0, first, stop, fs.unit, memo, partial(_fill, memo, fill)))
                     else:
                         src.cores(1, fs)
+                        program.append((5, 0, first, stop, fs.unit, memo, partial(_fill, memo, fill),
+                                        fs.kick.unit, partial(_more_cores, fs)))
             elif fs.kind == "literal0":
                 if length == 1 and size == fs.literal_size and fs.literal_rank > min_rank:
                     src.literal(1, fs.literal_items, fs.plain_t.get(0, ()))
+                    program.append(_literal_step(fs))
             else:  # the shape's own answer, on a _Hand
                 src.add(1, *src.need_hand(), f"{src.const(fs)}.answer(hand, out, *{src.const((size, length, min_rank))})")
+                program.append((4, 0, 0, partial(_shape_answer, fs, size, length, min_rank)))
         if bombs:
-            self._add_bombs(src)
-        return src.build(f"<ddzrules answer: {self.rules.name}>", shared=True)
+            self._add_bombs(src, program)
+        return src.build(f"<ddzrules answer: {self.rules.name}>", shared=True), tuple(program)
 
-    def _add_bombs(self, src: _Source) -> None:
+    def _add_bombs(self, src: _Source, program: list[tuple[Any, ...]]) -> None:
         """Every bomb inside the hand: kickerless groups by rank mask once some rank
         holds enough cards, literal cards by count, anything else whole."""
         rows = [(c, flat) for fs in self.bombs if fs.kind == "group0" for c, flat in fs.flat_by_count.items()]
         if rows:
             least = min(c for c, _ in rows)
+            program += [(0, least, 0, flat, bytes((c,))) for c, flat in rows]
             if least >= max(self.rules.deck):
                 # a hand never holds more of a rank than the deck (legal_moves checks), so
                 # "a rank with enough cards" is a byte search, not a mask made per answer
@@ -827,8 +872,47 @@ class MovePlan:
         for fs in self.bombs:
             if fs.kind == "literal0":
                 src.literal(1, fs.literal_items, fs.plain_t.get(0, ()))
+                program.append(_literal_step(fs))
             elif fs.kind != "group0":
                 src.add(1, *src.need_hand(), f"{src.const(fs)}.lead(hand, out)")
+                program.append((4, 0, 0, partial(_shape_lead, fs)))
+
+
+#: a plan's steps for the C kernel (``_quick.run_steps``; see ``MovePlan._lead_program``)
+Program = tuple[tuple[Any, ...], ...]
+
+
+def _literal_step(fs: _FastShape) -> tuple[Any, ...]:
+    return (3, 0, 0, bytes(x for item in fs.literal_items for x in item), fs.plain_t.get(0, ()))
+
+
+def _fill_runs(memo: dict[bytes, Any], fill: Callable[[Any], Any], first: int, mask: bytes) -> Any:
+    """A chain step's memo missed: its value from the mask's maximal runs, kept."""
+    got = memo[mask] = fill(_maximal_runs(mask, first))
+    return got
+
+
+def _fill(memo: dict[bytes, Any], fill: Callable[[bytes], Any], mask: bytes) -> Any:
+    """An answer's chain memo missed: its value from the mask, kept."""
+    got = memo[mask] = fill(mask)
+    return got
+
+
+def _shape_lead(fs: _FastShape, raw: bytes, out: list[int]) -> None:
+    fs.lead(_Hand(raw), out)
+
+
+def _shape_answer(fs: _FastShape, size: int, length: int, min_rank: int, raw: bytes, out: list[int]) -> None:
+    fs.answer(_Hand(raw), out, size, length, min_rank)
+
+
+def _more_cores(fs: _FastShape, raw: bytes, more: Any, out: list[int]) -> None:
+    """Chain cores whose kickers are found by combinations (see ``_FastShape.kicked``)."""
+    hand = _Hand(raw)
+    total = hand.total
+    for key, start, stop, groups, size in more:
+        if size <= total:
+            fs.kicked(hand, key, start, stop, groups, out)
 
 
 #: compiled listing functions by source text (answers to plays of one kind share one)

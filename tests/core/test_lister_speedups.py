@@ -182,3 +182,34 @@ def test_a_play_stays_the_same_action_when_the_index_comes() -> None:
     plays = [(a, b) for xs, ys in zip(before, after) for a, b in zip(xs, ys)
              if getattr(a, "kind", None) == "play"]
     assert plays and all(a is b for a, b in plays)
+
+
+#: shapes outside the plan's table forms, which the plan lists by enumerating that shape
+#: alone (kickers that may share the core's rank, two kicker rules, a literal core with
+#: kickers): no bundled spec has one, so a house rule adds them
+GENERIC_SHAPES = """\
+name: generic-shapes
+extends: hubei-3p
+combos:
+  trio_overlap: {pattern: "3 + 1 where overlap"}
+  four_single_pair: {pattern: "4 + 1 + 2"}
+  jokers_and_single: {pattern: "<XD> + 1"}
+"""
+
+
+def test_shapes_outside_the_table_forms_list_as_enumerated(tmp_path) -> None:
+    spec = tmp_path / "generic-shapes.yaml"
+    spec.write_text(GENERIC_SHAPES, encoding="utf-8")
+    v = load_variant(str(spec))
+    fast = v.fast_index()
+    assert fast is not False
+    assert {fs.kind for fs in fast.plan.shapes} >= {"generic"}  # the path this test is for
+    rng = random.Random("generic-shapes")
+    deck = list(v.rules.deck)
+    for hand in _hands("generic-shapes", fast.max_hand, deck):
+        counts = list(C.counts_of(hand))
+        leads = v.legal_moves(hand)
+        assert _show(leads) == _show(v._legal_moves_enumerated(counts, None)), hand
+        for prev in [rng.choice(leads)] if leads else []:
+            assert _show(v.legal_moves(hand, after=prev)) == _show(v._legal_moves_enumerated(counts, prev)), \
+                (hand, prev)

@@ -128,3 +128,121 @@ def test_append_set_bits_refuses_what_it_cannot_read() -> None:
     out: list[int] = []
     quick.append_set_bits(b"", range(0), out)
     assert out == []
+
+
+# ---------------------------------------------------------------- run_steps
+
+
+def _raws(seed: str, deck: list[int], count: int) -> list[bytes]:
+    import random
+
+    rng = random.Random(seed)
+    cards = [r for r, n in enumerate(deck) for _ in range(n)]
+    return [bytes(C.counts_of(rng.sample(cards, rng.randint(0, 20)))) for _ in range(count)]
+
+
+@pytest.mark.parametrize("name", ["compat/douzero", "hubei-4p-2deck", "paodekuai", "space-shuttle"])
+def test_run_steps_finds_what_the_written_out_python_finds(name: str) -> None:
+    v = load_variant(name)
+    fast = v.fast_index()
+    assert fast is not False
+    plan = fast.plan
+    assert plan.lead.func is quick.run_steps  # type: ignore[attr-defined]  # the C kernel, a partial
+    plays = [m for m in fast.moves if m.tier < 0]
+    for i, raw in enumerate(_raws(name, list(v.rules.deck), 150)):
+        assert plan.lead(raw) == sorted(p for p in plan.python_lead(raw) if p >= 0), raw
+        m = plays[(i * 7919) % len(plays)]
+        python, program = plan._compile_answer(v.combo_index[m.combo], m.size, m.length, m.rank, i % 2 == 0)
+        assert quick.run_steps(program, raw) == sorted(p for p in python(raw) if p >= 0), (raw, m)
+
+
+def test_run_steps_examples() -> None:
+    raw = bytes([2, 1] + [0] * 13)  # 33 4
+    flat = (10, 11) + (-1,) * 13 + (20,) + (-1,) * 14  # singles of ranks 0 and 1, the pair of rank 0
+    assert quick.run_steps(((0, 1, 0, flat, bytes([1, 2])),), raw) == [10, 11, 20]
+    assert quick.run_steps(((0, 1, 1, flat, bytes([1, 2])),), raw) == [11]  # ranks from 1 up
+    assert quick.run_steps(((0, 3, 0, flat, bytes([1, 2])),), raw) == []  # no rank holds 3 cards
+    literal = (3, 0, 0, bytes([0, 2, 1, 1]), (7, 5))
+    assert quick.run_steps((literal,), raw) == [5, 7]  # sorted
+    assert quick.run_steps(((3, 0, 0, bytes([0, 3]), (7,)),), raw) == []
+    seen: list[object] = []
+    # a step's own Python: called with the counts and a list to append to
+    assert quick.run_steps(((4, 0, 0, lambda r, out: (seen.append(r), out.extend([9, -1, 3]))),), raw) == [3, 9]
+    assert seen == [raw]
+    memo: dict[bytes, object] = {}
+
+    def miss(mask: bytes) -> tuple[int, ...]:
+        memo[mask] = (4,)
+        return (4,)
+
+    chain = (2, 1, 0, 3, 1, memo, miss)
+    assert quick.run_steps((chain,), raw) == [4] and memo == {b"\x01\x01\x00": (4,)}
+    assert quick.run_steps((chain,), raw) == [4]  # from the memo now
+    assert quick.run_steps((), raw) == []
+
+
+def test_run_steps_picks_kicker_pairs_like_the_lister() -> None:
+    from ddzrules.lister import _cell
+
+    triangle = tuple(range(100, 220))
+    raw = bytes([1, 2, 0, 1] + [0] * 11)
+    rows = tuple((triangle, 0) if r == 1 else ((), 0) for r in range(15))
+    got = quick.run_steps(((6, 0, 0, 2, rows, 1),), raw)  # cores: ranks held twice (1)
+    held = [q for q in range(15) if raw[q] >= 1]
+    want = sorted([100 + _cell(a, b) for a in held for b in held if a < b] + [100 + _cell(1, 1)])
+    assert got == want
+
+
+BAD_PROGRAMS = [
+    [(0,)], [(9, 0, 0)], [(0, 0, 0, (1,), b"\x01")], [(0, 0, 0, ("x",) * 15, b"\x01")],
+    [(0, 0, 16, (1,) * 15, b"\x01")], [(0, 0, -1, (1,) * 15, b"\x01")], [("0", 0, 0, (1,) * 15, b"\x01")],
+    [(1, 0, 0, 1, ((),) * 14, b"\x01")], [(1, 0, 0, 1, ((1, 2),) * 15, b"\x01")],
+    [(6, 0, 0, 1, (((1,), 0),) * 15, 1)], [(6, 0, 0, 1, ((1, 2),) * 15, 1)],
+    [(3, 0, 0, b"\x20\x01", (1,))], [(3, 0, 0, b"\x01", (1,))], [(3, 0, 0, b"", [1])],
+    [(2, 0, 0, 20, 1, {}, lambda m: ())], [(2, 0, 0, 3, 1, [], lambda m: ())],
+    [(2, 0, 0, 3, 1, {}, lambda m: [1])], [(5, 0, 0, 3, 1, {}, lambda m: (1, 2), 1, None)],
+    [(4, 0, 0, lambda r, out: out.append("1"))], [[0, 0, 0, (1,) * 15, b"\x01"]],
+]
+
+
+@pytest.mark.parametrize("program", BAD_PROGRAMS)
+def test_run_steps_refuses_a_program_it_cannot_read(program: list) -> None:
+    with pytest.raises((TypeError, ValueError, OverflowError)):
+        quick.run_steps(tuple(program), bytes([4] * 15))
+
+
+def test_run_steps_refuses_bad_counts_and_passes_errors_on() -> None:
+    for raw in (b"", bytes(14), bytes(16), bytearray(15), "x" * 15):
+        with pytest.raises(TypeError):
+            quick.run_steps((), raw)
+    with pytest.raises(TypeError):
+        quick.run_steps([], bytes(15))
+
+    def boom(raw: bytes, out: list) -> None:
+        raise KeyError("boom")
+
+    with pytest.raises(KeyError):
+        quick.run_steps(((4, 0, 0, boom),), bytes(15))
+
+    def clears(raw: bytes, out: list) -> None:
+        out.append(5)
+        out.clear()  # what the kernel reads is what the list holds afterwards
+        out.append(6)
+
+    assert quick.run_steps(((4, 0, 0, clears), (4, 0, 0, clears)), bytes(15)) == [6, 6]
+
+
+values = st.recursive(st.one_of(st.integers(-2, 20), st.binary(max_size=4), st.none()),
+                      lambda inner: st.lists(inner, max_size=16).map(tuple), max_leaves=40)
+
+
+@settings(max_examples=500, deadline=None)
+@given(program=st.lists(st.tuples(st.integers(0, 6), st.integers(0, 5), st.integers(0, 15)).flatmap(
+    lambda head: st.lists(values, max_size=6).map(lambda rest: head + tuple(rest))), max_size=4),
+    raw=st.binary(min_size=15, max_size=15))
+def test_run_steps_never_reads_outside_what_it_is_given(program: list, raw: bytes) -> None:
+    try:
+        got = quick.run_steps(tuple(program), raw)
+    except (TypeError, ValueError, OverflowError):
+        return
+    assert type(got) is list and all(type(p) is int and p >= 0 for p in got) and got == sorted(got)
