@@ -4,6 +4,7 @@ exits 1 with a clear message and no traceback."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -87,6 +88,22 @@ def test_help_lists_lazy_commands_without_importing_them():
     for name, (module, short) in cli._LAZY_COMMANDS.items():
         import_module(f"ddzrules.cli.{module}")
         assert main.commands[name].get_short_help_str(10_000) == short, name
+
+
+def test_python_m_ddzrules_is_the_command():
+    """`python -m ddzrules` runs the command (where its console script is not on the PATH):
+    the same answers, and bad input refused the same way (exit 1, no traceback)."""
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "ddzrules", *args], check=False, capture_output=True, text=True,
+                              timeout=120, env={**os.environ, "COLUMNS": "100"})
+
+    good = run("classify", "hubei-3p", "334455")
+    assert good.returncode == 0, good.stderr
+    assert good.stdout == ok("classify", "hubei-3p", "334455")
+    assert "Usage: python -m ddzrules" in run("--help").stdout
+    bad = run("classify", "hubei-3p", "3Z")
+    assert bad.returncode == 1
+    assert "unknown card 'Z'" in bad.stderr and "Traceback" not in bad.stderr
 
 
 def test_list():
