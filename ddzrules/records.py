@@ -28,6 +28,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,9 @@ MAX_RECORD_BYTES = 8 * 1024 * 1024
 MAX_DEPTH = 32
 #: the longest integer literal (in digits) a record may hold
 MAX_INT_DIGITS = 24
+#: the schema's errors read at most: a record over a size bound (``maxItems``) may hold a
+#: million bad items, each one more error, and the report names one of the first
+MAX_SCHEMA_ERRORS = 32
 #: the figures a replay compares once the game is over; a record must carry every one
 FINAL_FIGURES = ("landlord", "stake", "winner", "multiple", "scores", "escaped", "events")
 
@@ -190,7 +194,7 @@ def check_record(record: Any) -> None:
                           f"expected {FORMAT!r})")
     _check_shape(record)
     try:
-        errors = list(_validator().iter_errors(record))
+        errors = list(islice(_validator().iter_errors(record), MAX_SCHEMA_ERRORS))
     except (RecursionError, ValueError) as e:  # pragma: no cover - _check_shape bounds both
         raise ReplayError(f"the record cannot be checked: {type(e).__name__}") from None
     if not errors:
@@ -209,6 +213,8 @@ def check_record(record: Any) -> None:
         allowed = err.schema.get("properties", {})
         extra = [k for k in err.instance if k not in allowed]
         err_text = f"unexpected field(s) {', '.join(map(repr, extra))}"
+    elif err.validator == "maxItems" and isinstance(err.instance, list):
+        err_text = f"{len(err.instance):,} items, more than the {err.validator_value:,} a record may hold"
     else:
         err_text = err.message
     index = path[1] if len(path) >= 2 and path[0] == "actions" and isinstance(path[1], int) else None

@@ -216,6 +216,30 @@ def test_a_malformed_action_is_reported_at_its_index(record: dict[str, Any]) -> 
     assert info.value.action_index == 4
 
 
+def test_a_record_over_a_size_bound_is_refused_reading_few_errors(
+        record: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """900,000 bad actions (a 1.8 MB file, under the size limit) would be 900,000 schema
+    errors: the check reads a bounded number of them and names the bound broken."""
+    from ddzrules import records
+
+    pulled = 0
+    validator = records._validator()
+
+    class Counting:
+        def iter_errors(self, instance: Any) -> Any:
+            nonlocal pulled
+            for err in validator.iter_errors(instance):
+                pulled += 1
+                yield err
+
+    monkeypatch.setattr(records, "_validator", lambda: Counting())
+    bad = copy.deepcopy(record)
+    bad["actions"] = [0] * 900_000
+    with pytest.raises(ReplayError, match=r"actions: 900,000 items, more than the 20,000 a record may hold"):
+        check_record(bad)
+    assert pulled <= records.MAX_SCHEMA_ERRORS
+
+
 def test_a_play_without_its_reading_is_not_verified(record: dict[str, Any]) -> None:
     i = next(i for i, a in enumerate(record["actions"]) if a["kind"] == "play")
     bad = copy.deepcopy(record)
