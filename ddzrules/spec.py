@@ -615,12 +615,22 @@ def resolve_name(name_or_path: str, relative_to: Path | None = None) -> Path:
         raise SpecError([Problem(None, "", f"no bundled spec named {_shown_name(name_or_path)}{more}: "
                                  "extends: names a bundled spec here (`ddzrules list`), never a file")])
     if candidate.suffix in (".yaml", ".yml"):
+        found: Path | None = None
         if relative_to is not None and not candidate.is_absolute():
             rel = relative_to / candidate
             if rel.exists():
-                return rel
-        if candidate.exists():
-            return candidate
+                found = rel
+        if found is None and candidate.exists():
+            found = candidate
+        if found is not None:
+            # a parent named .yaml may be a link to another file, whose lines the errors
+            # about it would echo (``extends: shadow.yaml`` -> /etc/shadow); a link to a
+            # directory or a device is refused by the reader, by its kind
+            target = found.resolve()
+            if relative_to is not None and target.suffix not in (".yaml", ".yml") and target.is_file():
+                raise SpecError([Problem(None, "", "a link to a file "
+                                         "that is not a .yaml/.yml spec file")])
+            return found
     bundled = bundled_root() / f"{name_or_path}.yaml"
     if bundled.exists() and bundled.resolve().is_relative_to(_bundled_real()):
         return bundled

@@ -103,6 +103,26 @@ def test_extends_to_a_non_spec_file_never_echoes_it(tmp_path: Path) -> None:
     assert "Traceback" not in result.output
 
 
+def test_extends_through_a_yaml_link_to_a_non_spec_file_never_echoes_it(tmp_path: Path) -> None:
+    """A parent named ``.yaml`` that links to another file (/etc/shadow, say) is refused
+    as what it is, and no line of it is printed; a link to a spec still works."""
+    secret = tmp_path / "secrets.txt"
+    secret.write_text("root:hunter2:20228:0\n", encoding="utf-8")
+    (tmp_path / "shadow.yaml").symlink_to(secret)
+    child = tmp_path / "child.yaml"
+    child.write_text("name: c\nextends: shadow.yaml\n", encoding="utf-8")
+    with pytest.raises(SpecError) as info:
+        load_spec(child)
+    assert "hunter2" not in str(info.value)
+    assert "a link to a file that is not a .yaml/.yml spec file" in str(info.value)
+    result = CliRunner().invoke(main, ["validate", str(child)])
+    assert result.exit_code == 1 and "hunter2" not in result.output and "Traceback" not in result.output
+    (tmp_path / "parent.yaml").write_text("name: parent\nextends: hubei-3p\n", encoding="utf-8")
+    (tmp_path / "linked.yaml").symlink_to(tmp_path / "parent.yaml")
+    child.write_text("name: c\nextends: linked.yaml\n", encoding="utf-8")
+    assert load_spec(child).name == "c"
+
+
 def test_extends_cannot_leave_the_bundle() -> None:
     with pytest.raises(SpecError):
         load_spec(bundled_root() / "../../pyproject")
