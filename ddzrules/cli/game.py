@@ -3,8 +3,11 @@ loading of rules with plugins, which ``ddzrules.cli.simulate`` shares)."""
 
 from __future__ import annotations
 
+import io
 import json
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -251,7 +254,8 @@ def _play(spec: str, auto: bool, seed: int | None, seat: int, bots: str, record_
             console.print(f"seat {s} ({kinds[s]}): {game.hand_string(s)}")
     _announce_leader(game, human)
     try:
-        _play_out(game, agents, human, auto, log)
+        with _bounded_answers(human is not None):
+            _play_out(game, agents, human, auto, log)
     except click.Abort:  # end of input (or Ctrl-C) at a prompt: say so, no traceback
         raise DdzError("the input ended before the game did: the game is left unfinished and "
                        "nothing was recorded") from None
@@ -272,6 +276,56 @@ def _play(spec: str, auto: bool, seed: int | None, seat: int, bots: str, record_
     if record_path:
         write_record(game, record_path)
         console.print(f"record written to {record_path}", markup=False)
+
+
+#: the longest answer read at a prompt (a play is a few dozen characters): a longer line
+#: from a pipe or a file is read and dropped in pieces, never held whole (what a person
+#: types at a terminal is bounded by the terminal's own line limit)
+MAX_ANSWER = 4096
+#: what a prompt reads in place of a longer line: an answer no question accepts
+TOO_LONG = "(a line too long)"
+#: how much of one line is read and dropped before the input is taken for no answers at all
+MAX_DROPPED = 1 << 20
+
+
+class _BoundedInput(io.TextIOBase):
+    """Standard input for the prompts, read a line at a time up to :data:`MAX_ANSWER`."""
+
+    def __init__(self, stream: Any) -> None:
+        super().__init__()
+        self.stream = stream
+
+    def readable(self) -> bool:
+        return True
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]  # text, as TextIOBase's
+        line: str = self.stream.readline(MAX_ANSWER + 1)
+        if len(line) <= MAX_ANSWER or line.endswith("\n"):
+            return line
+        dropped = len(line)
+        while line and not line.endswith("\n"):
+            if dropped > MAX_DROPPED:  # no line end in sight (/dev/zero): not answers at all
+                console.print(f"a line of more than {MAX_DROPPED:,} characters: the input holds no answers",
+                              markup=False, style="red")
+                raise click.Abort
+            line = self.stream.readline(MAX_ANSWER)
+            dropped += len(line)
+        console.print(f"an answer is at most {MAX_ANSWER:,} characters: that line was dropped",
+                      markup=False, style="red")
+        return TOO_LONG + "\n"
+
+
+@contextmanager
+def _bounded_answers(asking: bool) -> Iterator[None]:
+    """While a person is asked (and standard input is not a terminal), prompts read
+    their answers through :class:`_BoundedInput`."""
+    original = sys.stdin
+    if asking and original is not None and not original.isatty():
+        sys.stdin = _BoundedInput(original)  # type: ignore[assignment]  # read by input() as a text stream
+    try:
+        yield
+    finally:
+        sys.stdin = original
 
 
 def _play_out(game: Game, agents: list[Any], human: int | None, auto: bool,

@@ -4,6 +4,8 @@ replay, simulate. Errors a user can cause exit 1 with a message, never a traceba
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -345,3 +347,22 @@ def test_results_name_the_winning_side_at_every_table(runner: CliRunner) -> None
     assert "is out first and wins." in out and "Farmers" not in out and "stake" not in out
     hubei = flat(runner.invoke(main, ["play", "hubei-3p", "--auto", "--seed", "2"]).output)
     assert "Landlord wins." in hubei or "Farmers win." in hubei
+
+
+@pytest.mark.parametrize(("stdin", "said"), [
+    ("3" * 10_000 + "\n", "an answer is at most 4,096 characters: that line was dropped"),
+    ("\0" * (3 << 20), "the input holds no answers"),
+])
+def test_play_reads_bounded_answers_from_a_pipe(tmp_path: Path, stdin: str, said: str) -> None:
+    """A prompt fed from a pipe or a file reads a line at most MAX_ANSWER long: a longer one
+    is dropped (and asked again), and megabytes with no line end (/dev/zero) end the game
+    as an ended input does; never held whole, never echoed."""
+    source = tmp_path / "answers.txt"
+    source.write_text(stdin, encoding="utf-8")
+    with source.open("rb") as answers:
+        done = subprocess.run([sys.executable, "-m", "ddzrules", "play", "hubei-3p", "--seed", "1"],
+                              stdin=answers, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 1
+    out = done.stdout + done.stderr
+    assert said in out and "the input ended before the game did" in out
+    assert "Traceback" not in out and "3" * 100 not in out and len(out) < 10_000
