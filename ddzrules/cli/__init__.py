@@ -8,6 +8,7 @@ message and no traceback.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import sys
@@ -582,6 +583,15 @@ def _no_json_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+def _finite_number(text: str) -> float:
+    """A JSON number as a float: one too large for a float (1e999) would be written back
+    as ``Infinity``, which is not JSON."""
+    value = float(text)
+    if value in (math.inf, -math.inf):
+        raise ValueError(f"{text[:24]} is too large a number")
+    return value
+
+
 #: a question (a decoded line) and the command line's --wild → the answer's fields
 Answer = Callable[[dict[str, Any], str | None], dict[str, Any]]
 
@@ -602,11 +612,17 @@ def _answer_line(raw: bytes | str, number: int, fields: tuple[str, ...],
         if not text.strip():
             return None
         try:
-            q = json.loads(text, parse_constant=_no_json_constant)
+            q = json.loads(text, parse_constant=_no_json_constant, parse_float=_finite_number)
         except json.JSONDecodeError as e:
             raise _BadLine(f"not JSON: {e.msg} at column {e.colno}") from None
-        except (ValueError, RecursionError) as e:
-            raise _BadLine(f"not JSON: {e}") from None
+        except RecursionError:
+            raise _BadLine("a line nested too deeply to read") from None
+        except ValueError as e:
+            # Python's own bound on the digits of an integer (4,300 by default)
+            message = str(e)
+            raise _BadLine("an integer with too many digits to read" if "digits" in message
+                           else message if message.endswith("too large a number")
+                           else f"not JSON: {message}") from None
         if not isinstance(q, dict):
             raise _BadLine("a line must be a JSON object, e.g. " + _EXAMPLES[fields[0]])
         if "id" in q:

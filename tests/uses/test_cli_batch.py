@@ -170,6 +170,28 @@ def test_error_lines_have_line_numbers_and_the_run_goes_on():
     assert "NaN" in by_line[9]["error"]
 
 
+def test_lines_json_reads_but_python_cannot_hold_are_errors_in_strict_json():
+    """Valid JSON that Python reads as a float infinity (1e999), nests past the recursion
+    limit, or holds an integer past Python's digit bound is an error line naming that;
+    every answer line is strict JSON (no Infinity), whatever the id was."""
+    lines: list[Any] = [
+        '{"cards": "33", "id": 1e999}',
+        '{"cards": "33", "id": -1e999}',
+        '{"cards": "33", "id": ' + "[" * 5000 + "]" * 5000 + "}",
+        '{"cards": "33", "id": ' + "7" * 5000 + "}",
+        '{"cards": "33", "id": 2.5e300}',
+    ]
+    text = "".join(line + "\n" for line in lines)
+    result = run("classify", "hubei-3p", "--batch", "-", stdin=text)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    answers = [json.loads(line, parse_constant=lambda name: pytest.fail(f"{name} in an answer"))
+               for line in result.stdout.splitlines()]
+    assert [a.get("error") for a in answers] == [
+        "1e999 is too large a number", "-1e999 is too large a number", "a line nested too deeply to read",
+        "an integer with too many digits to read", None]
+    assert answers[-1]["id"] == 2.5e300
+
+
 def test_not_a_combo_errors_for_compare_and_moves():
     answers = batch("compare", "hubei-3p", [{"a": "34", "b": "3"}, {"a": "4", "b": "3"},
                                             {"a": "4"}], exit_code=1)
