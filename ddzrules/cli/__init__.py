@@ -11,6 +11,7 @@ import json
 import math
 import os
 import re
+import stat
 import sys
 import unicodedata
 import warnings
@@ -648,6 +649,9 @@ _EXAMPLES = {"cards": '{"cards": "333444+69"}', "a": '{"a": "2222", "b": "XD"}',
 #: the longest --batch line read (a question is a few hundred bytes); a longer one is
 #: answered with an error and skipped without being held in memory
 MAX_BATCH_LINE = 64 * 1024
+#: how much of one over-long line is read and dropped before the rest of the input is
+#: left unread (a stream with no line end, such as /dev/zero, would be read forever)
+MAX_BATCH_DROPPED = 16 << 20
 
 
 def _bounded_lines(stream: IO[Any]) -> Iterator[bytes | str | None]:
@@ -660,8 +664,13 @@ def _bounded_lines(stream: IO[Any]) -> Iterator[bytes | str | None]:
         if len(line) <= MAX_BATCH_LINE or line[-1:] in (b"\n", "\n"):
             yield line
             continue
+        dropped = len(line)
         while line and line[-1:] not in (b"\n", "\n"):
+            if dropped > MAX_BATCH_DROPPED:  # no line end in sight: the rest is not read
+                yield None
+                return
             line = stream.readline(MAX_BATCH_LINE)
+            dropped += len(line)
         yield None
 
 
@@ -674,8 +683,12 @@ def _run_batch(source: str, fields: tuple[str, ...], answer: Answer, wild: str |
         else:
             try:
                 stream = closing.enter_context(open(source, "rb"))
+                mode = os.fstat(stream.fileno()).st_mode
             except OSError as e:
                 _fail(f"cannot read the --batch file {source!r}: {e.strerror or e}")
+            # a file or a pipe (--batch <(…)); a device (/dev/zero) is no file of questions
+            if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+                _fail(f"cannot read the --batch file {source!r}: a device, not a file of questions")
         failed = False
         for number, raw in enumerate(_bounded_lines(stream), 1):  # line by line, also from a pipe
             answered = (_answer_line(raw, number, fields, answer, wild) if raw is not None else

@@ -303,6 +303,20 @@ def test_batch_directory(tmp_path: Path):
     assert result.exit_code == 1 and "cannot read" in result.stderr
 
 
+def test_batch_device_is_refused():
+    result = run("classify", "hubei-3p", "--batch", "/dev/zero")
+    assert result.exit_code == 1 and "a device, not a file of questions" in result.stderr
+
+
+def test_batch_stdin_with_no_line_end_stops():
+    """17 MiB with no line end (what /dev/zero gives) is one error line, then the end: the
+    rest of such a stream is never read."""
+    result = run("classify", "hubei-3p", "--batch", "-", stdin=b"\0" * (17 << 20) + b'\n{"cards": "33"}\n')
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    (answer,) = [json.loads(line) for line in result.stdout.splitlines()]
+    assert answer == {"line": 1, "error": "line longer than 65,536 bytes: not read"}
+
+
 @pytest.mark.parametrize("args", [
     ["classify", "hubei-3p", "33", "--batch", "-"],
     ["compare", "hubei-3p", "3", "--batch", "-"],
