@@ -399,11 +399,15 @@ def new_cmd(name: str, parent: str, output: str | None, force: bool) -> None:
 
     if not re.fullmatch(r"[a-z0-9][a-z0-9/_-]*", name):
         raise click.BadParameter("lower case letters, digits, '/', '_' and '-'", param_hint="NAME")
-    if output and not force and os.path.lexists(output):
-        # checked before any work; the "x" mode below closes the race with another writer
-        raise DdzError(f"{output} exists: not overwritten (--force to replace it)")
+    if output is not None:
+        if not force and os.path.lexists(output):
+            # checked before any work; the "x" mode below closes the race with another writer
+            raise DdzError(f"{output} exists: not overwritten (--force to replace it)")
+        from ddzrules.diff.html import check_output_path
+
+        check_output_path(output, "-o")  # not a directory, a FIFO (which would block) or a device
     text = starter_text(name, parent)
-    if output:
+    if output is not None:
         with open(output, "w" if force else "x", encoding="utf-8") as out:
             out.write(text)
         err_console.print(f"wrote {output}")

@@ -111,8 +111,12 @@ def run(suite: str, engine: str, spec: str | None, options: tuple[str, ...], cat
     if spec:
         opts["spec"] = spec
     limits = Limits(max_vectors=max_vectors, max_work=max_work, max_perft_nodes=max_perft_nodes)
+    if junit is not None:  # before the run: a FIFO would block the write, a directory fail it
+        from ddzrules.diff.html import check_output_path
+
+        check_output_path(junit, "--junit")
     report = _run_with_progress(suite, engine, opts, categories, strict, limits)
-    if junit:
+    if junit is not None:
         try:
             Path(junit).write_text(junit_xml(report), encoding="utf-8")
         except OSError as e:

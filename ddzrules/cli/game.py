@@ -228,6 +228,10 @@ def _play(spec: str, auto: bool, seed: int | None, seat: int, bots: str, record_
     check_bots_for(rules, kinds)
     game_ref: list[Game] = []
     human = None if auto else seat
+    if record_path is not None:  # before the game: a path that cannot be written loses it at the end
+        from ddzrules.diff.html import check_output_path
+
+        check_output_path(record_path, "--record")
     if human is not None and not 0 <= human < rules.players:
         raise DdzError(f"--seat must be between 0 and {rules.players - 1}")
     agents: list[Any] = [make_bot(kinds[i], game_seed(seed, 1000 + i)) for i in range(rules.players)]
@@ -262,7 +266,7 @@ def _play(spec: str, auto: bool, seed: int | None, seat: int, bots: str, record_
     assert game.scores is not None
     console.print()
     if game.escaped is not None:
-        if record_path:
+        if record_path is not None:
             write_record(game, record_path)
         return
     console.print(result_text(game, human), markup=False, style="bold")
@@ -273,7 +277,7 @@ def _play(spec: str, auto: bool, seed: int | None, seat: int, bots: str, record_
         pairs = ", ".join(f"seat {s} ×{f:g}" for s, f in sorted(game.pair_factors.items()))
         console.print(f"pair factors with the landlord (seat {game.landlord}): {pairs}", markup=False)
     console.print("scores: " + ", ".join(f"seat {s}: {v:+d}" for s, v in enumerate(game.scores)))
-    if record_path:
+    if record_path is not None:
         write_record(game, record_path)
         console.print(f"record written to {record_path}", markup=False)
 

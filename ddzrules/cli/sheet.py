@@ -68,6 +68,10 @@ def sheet_cmd(spec: str | None, lang: str, fmt: str, output: str | None, seed: i
         raise DdzError("--check goes with --update-docs DIR")
     if spec is None:
         raise DdzError("missing SPEC: a bundled spec name (ddzrules list) or a path to a YAML file")
+    if output is not None:  # before the work: a FIFO would block the write, a directory fail it
+        from ddzrules.diff.html import check_output_path
+
+        check_output_path(output, "-o")
     with user_plugins(plugins):
         text = sheet_text(spec, lang, fmt, seed)
     if output is None:

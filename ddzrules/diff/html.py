@@ -37,6 +37,8 @@ def check_output_path(path: str | os.PathLike[str], option: str = "--html") -> P
     :class:`~ddzrules.errors.DdzError` otherwise — raised before the report's work."""
     target = Path(path)
     shown = brief(str(path), 80)
+    if not str(path):
+        raise DdzError(f"{option}: a file name is needed, not an empty one")
     if str(path).endswith(("/", os.sep)):
         raise DdzError(f"{option} {shown}: a file name is needed, not a directory")
     try:

@@ -4,6 +4,7 @@ replay, simulate. Errors a user can cause exit 1 with a message, never a traceba
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -366,3 +367,31 @@ def test_play_reads_bounded_answers_from_a_pipe(tmp_path: Path, stdin: str, said
     out = done.stdout + done.stderr
     assert said in out and "the input ended before the game did" in out
     assert "Traceback" not in out and "3" * 100 not in out and len(out) < 10_000
+
+
+@pytest.mark.parametrize(("where", "said"), [
+    ("dir", "is a directory"), ("", "a file name is needed"), ("missing/r.json", "does not exist"),
+    ("pipe.json", "is not a regular file"),
+])
+def test_play_refuses_a_record_path_before_the_game(tmp_path: Path, where: str, said: str) -> None:
+    """A --record path that cannot take the record is refused before a card is dealt: the
+    game (a person's, perhaps) is never played to be lost at the end."""
+    (tmp_path / "dir").mkdir()
+    os.mkfifo(tmp_path / "pipe.json")
+    path = "" if not where else str(tmp_path / where)
+    result = CliRunner().invoke(main, ["play", "hubei-3p", "--auto", "--seed", "1", "--record", path])
+    assert result.exit_code == 1 and said in result.stderr and "Traceback" not in result.output
+    assert "scores:" not in result.output and "seat 0 (" not in result.output
+
+
+@pytest.mark.parametrize("command", [
+    ["sheet", "hubei-3p", "-o"],
+    ["new", "x", "--extends", "hubei-3p", "--force", "-o"],
+])
+def test_outputs_refuse_a_fifo_at_once(tmp_path: Path, command: list[str]) -> None:
+    """Writing to a FIFO blocks until someone reads it: refused before any work."""
+    fifo = tmp_path / "out.yaml"
+    os.mkfifo(fifo)
+    result = CliRunner().invoke(main, [*command, str(fifo)])
+    assert result.exit_code == 1 and "is not a regular file" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.yaml"]

@@ -499,3 +499,11 @@ def test_a_generated_suite_is_within_every_limit(tmp_path: Path) -> None:
     write_suite(generate(load_variant("hubei-4p-2deck"), level="standard", seed=0), d)
     tally = check_suite(d, load_manifest(d), ["classify", "compare", "moves", "census", "perft", "games"])
     assert 0 < tally.vectors < MAX_VECTORS and 0 < tally.work < Limits().max_work
+
+
+def test_a_junit_fifo_is_refused_before_the_run(base: Path, tmp_path: Path) -> None:
+    """--junit to a FIFO would block the write until someone reads it: refused at once,
+    before any vector runs."""
+    fifo = tmp_path / "junit.xml"
+    os.mkfifo(fifo)
+    refused(run(base, "--junit", str(fifo)), "--junit", "is not a regular file")
