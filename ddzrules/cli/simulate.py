@@ -60,6 +60,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 MAX_GAMES = 100_000_000
 #: seeds are 0 to 2**63 − 1 (what a game record stores)
 MAX_SEED = 2**63 - 1
+#: the beans a seat may start a match with: 0 (a seat with none) to what a game record
+#: stores (a negative holding would be a debt, which no settlement plugin reads)
+MAX_HOLDINGS = 2**63 - 1
 _BOT_NAMES = ", ".join(BOTS)
 
 
@@ -309,6 +312,8 @@ def match_cmd(spec: str, games: int, seed: int, bots: str, holdings: int | None,
               plugins: tuple[str, ...], as_json: bool) -> None:
     """Play a match of consecutive all-bot games and report the totals and the winner."""
     names = check_run(games, seed, bots)
+    if holdings is not None and not 0 <= holdings <= MAX_HOLDINGS:
+        raise DdzError(f"--holdings must be between 0 and 2**63-1 beans, not {brief(holdings)}")
     with stop_on_signal("match"), user_plugins(plugins):
         _match(spec, games, seed, names, holdings, plugins, as_json)
 

@@ -214,3 +214,22 @@ def test_ctrl_c_in_a_single_process_run_is_one_line_too(monkeypatch: pytest.Monk
     assert result.exit_code == 130
     assert result.output.strip() == "interrupted by SIGINT: simulate stopped, nothing written"
     assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == before
+
+
+# ====================================================================== match --holdings
+
+
+@pytest.mark.parametrize("value", ["-5", "-1", str(2**63), "9" * 60])
+def test_match_refuses_holdings_out_of_range(value: str) -> None:
+    # the beans each seat starts with: none to what a game record stores; -5 played a match
+    started = time.monotonic()
+    line = refused(CliRunner().invoke(main, ["match", "qiangdizhu", "--games", "2", "--holdings", value]), 1)
+    assert line.startswith("--holdings must be between 0 and 2**63-1 beans, not "), line
+    assert len(line) < 120  # a huge number is clipped, not echoed whole
+    assert time.monotonic() - started < 10  # refused before any game
+
+
+def test_match_takes_holdings_from_none_to_the_largest() -> None:
+    for value in ("0", str(2**63 - 1)):
+        r = CliRunner().invoke(main, ["match", "qiangdizhu", "--games", "1", "--holdings", value, "--json"])
+        assert r.exit_code == 0, r.output
