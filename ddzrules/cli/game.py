@@ -28,7 +28,7 @@ from ddzrules.cli import (
     user_errors,
     user_plugins,
 )
-from ddzrules.errors import DdzError, PlayError
+from ddzrules.errors import DdzError, PlayError, brief
 from ddzrules.records import game_record, load_record, replay, write_record
 from ddzrules.runtime import (
     Action,
@@ -221,6 +221,8 @@ def _play(spec: str, auto: bool, seed: int | None, seat: int, bots: str, record_
     import random
 
     rules = load_rules(spec, plugins)
+    if not 0 <= seat < rules.players:  # with --auto too: a seat the table has not is a mistake
+        raise DdzError(f"--seat must be between 0 and {rules.players - 1}, not {brief(seat)}")
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 31)
     kinds = [k.strip() for k in bots.split(",")]
@@ -232,8 +234,6 @@ def _play(spec: str, auto: bool, seed: int | None, seat: int, bots: str, record_
         from ddzrules.diff.html import check_output_path
 
         check_output_path(record_path, "--record")
-    if human is not None and not 0 <= human < rules.players:
-        raise DdzError(f"--seat must be between 0 and {rules.players - 1}")
     agents: list[Any] = [make_bot(kinds[i], game_seed(seed, 1000 + i)) for i in range(rules.players)]
     if human is not None:
         agents[human] = HumanAgent(game_ref)

@@ -106,6 +106,22 @@ def test_play_with_bad_options_exits_1(runner: CliRunner) -> None:
     assert_user_error(runner.invoke(main, ["play", "hubei-3p", "--auto", "--seed", "1", "--bots", "genius"]))
 
 
+@pytest.mark.parametrize("auto", [[], ["--auto"]])
+@pytest.mark.parametrize("seat", ["-1", "3", str(2**70)])
+def test_play_refuses_a_seat_the_table_has_not_with_or_without_auto(runner: CliRunner, auto: list[str],
+                                                                     seat: str) -> None:
+    # --auto seats no person, but a seat out of range is still a mistake (it was ignored)
+    result = runner.invoke(main, ["play", "hubei-3p", *auto, "--seat", seat, "--seed", "1"], input="\n")
+    assert_user_error(result)
+    (line,) = result.output.splitlines()
+    assert line.startswith("error: --seat must be between 0 and 2, not ") and len(line) < 100, line
+
+
+def test_play_auto_takes_a_seat_of_the_table(runner: CliRunner) -> None:
+    result = runner.invoke(main, ["play", "hubei-3p", "--auto", "--seat", "2", "--seed", "1"])
+    assert result.exit_code == 0 and "scores:" in result.output, result.output
+
+
 # ====================================================================== simulate
 
 
