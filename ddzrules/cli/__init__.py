@@ -31,7 +31,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ddzrules import cards as C
-from ddzrules.errors import DdzError
+from ddzrules.errors import DdzError, brief
 from ddzrules.moves import Move
 from ddzrules.spec import bundled_names, dump_yaml, load_spec, starter_text
 from ddzrules.variant import Variant, load_variant
@@ -57,6 +57,17 @@ def styled(template: str, *values: object) -> Text:
     '[red]x: 3 cards'
     """
     return Text.from_markup(template.format(*(escape(_plain(str(v))) for v in values)))
+
+
+#: seeds are 0 to 2**63 − 1 (what a game record stores)
+MAX_SEED = 2**63 - 1
+
+
+def check_seed(seed: int, option: str = "--seed") -> None:
+    """The one check of a command's seed (``simulate``, ``match``, ``duel``, ``diff``,
+    ``demo``, ``sheet``): 0 to :data:`MAX_SEED`, else a :class:`DdzError` before any work."""
+    if not 0 <= seed <= MAX_SEED:
+        raise DdzError(f"{option} must be between 0 and 2**63-1, not {brief(seed)}")
 
 
 def plural(n: int, word: str) -> str:
@@ -835,6 +846,7 @@ def demo(spec: str, seed: int) -> None:
     """Deal a seeded hand, classify a few plays and list its moves."""
     import random
 
+    check_seed(seed)
     v = load_variant(spec)
     deck = C.deck_list(v.rules.deck)
     random.Random(seed).shuffle(deck)

@@ -14,7 +14,15 @@ from typing import Any
 
 import click
 
-from ddzrules.cli import console, err_console, main, plugin_option, user_errors, user_plugins
+from ddzrules.cli import (
+    check_seed,
+    console,
+    err_console,
+    main,
+    plugin_option,
+    user_errors,
+    user_plugins,
+)
 from ddzrules.errors import DdzError
 from ddzrules.sheets import FORMATS, LANGS, sheet_text, update_docs
 
@@ -61,6 +69,8 @@ def sheet_cmd(spec: str | None, lang: str, fmt: str, output: str | None, seed: i
     `<!-- BEGIN GENERATED: ddzrules sheet SPEC --lang LANG -->` and
     `<!-- END GENERATED -->` of every DIR/*.md (see docs/sheets.md).
     """
+    if seed is not None:
+        check_seed(seed)
     if update_dir is not None:
         _update(spec, update_dir, check, lang=lang, fmt=fmt, output=output, seed=seed)
         return

@@ -22,6 +22,7 @@ from ddzrules.bots import BOTS, check_bot, make_bot
 from ddzrules.cli import (
     backend_options,
     check_backend,
+    check_seed,
     console,
     err_console,
     game_progress,
@@ -58,8 +59,6 @@ F = TypeVar("F", bound=Callable[..., Any])
 #: the most games one run may ask for (per spec): at about 6 ms a game, a week of one
 #: core — past it an extra zero or three is likelier than a wish
 MAX_GAMES = 100_000_000
-#: seeds are 0 to 2**63 − 1 (what a game record stores)
-MAX_SEED = 2**63 - 1
 #: the beans a seat may start a match with: 0 (a seat with none) to what a game record
 #: stores (a negative holding would be a debt, which no settlement plugin reads)
 MAX_HOLDINGS = 2**63 - 1
@@ -114,13 +113,13 @@ def parse_bots(text: str) -> list[str]:
 
 def check_run(games: int | None, seed: int, bots: str, workers: int | None = None) -> list[str]:
     """The one check of the run options of ``simulate``, ``match`` and ``diff``: games
-    1 to :data:`MAX_GAMES` (None: the command plays none), a seed 0 to :data:`MAX_SEED`,
-    known bots, and workers within :func:`ddzrules.simulate.worker_limit` — refused with
-    a :class:`DdzError` before any work, never quietly changed. Returns the bot names."""
+    1 to :data:`MAX_GAMES` (None: the command plays none), a seed 0 to 2**63 − 1
+    (:func:`ddzrules.cli.check_seed`), known bots, and workers within
+    :func:`ddzrules.simulate.worker_limit` — refused with a :class:`DdzError` before any
+    work, never quietly changed. Returns the bot names."""
     if games is not None and not 1 <= games <= MAX_GAMES:
         raise DdzError(f"--games must be between 1 and {MAX_GAMES:,}, not {brief(games)}")
-    if not 0 <= seed <= MAX_SEED:
-        raise DdzError(f"--seed must be between 0 and 2**63-1, not {brief(seed)}")
+    check_seed(seed)
     kinds = parse_bots(bots)
     try:
         check_workers(workers, "--workers")
@@ -394,8 +393,7 @@ def duel_cmd(spec: str, bots: str, deals: int, seed: int, protocol: str, record:
     names = parse_bots(bots)
     if len(names) != 2:
         raise DdzError(f"--bots {brief(bots)}: two bots, A,B (e.g. search,heuristic)")
-    if not 0 <= seed <= MAX_SEED:
-        raise DdzError(f"--seed must be 0 to 2**63-1, not {seed}")
+    check_seed(seed)
     check_backend(backend, address)
     with stop_on_signal("duel"), user_plugins(plugins):
         load_rules(spec, plugins)  # a bad spec or plugin fails here, before any game

@@ -233,3 +233,18 @@ def test_match_takes_holdings_from_none_to_the_largest() -> None:
     for value in ("0", str(2**63 - 1)):
         r = CliRunner().invoke(main, ["match", "qiangdizhu", "--games", "1", "--holdings", value, "--json"])
         assert r.exit_code == 0, r.output
+
+
+# ====================================================================== one seed check
+
+
+@pytest.mark.parametrize("args", [["demo", "hubei-3p"], ["sheet", "hubei-3p"], ["duel", "hubei-3p", "--bots",
+                                                                                   "random,heuristic"]])
+@pytest.mark.parametrize("value", ["-1", str(2**63), "9" * 60])
+def test_every_seed_is_checked_as_simulate_checks_it(args: list[str], value: str) -> None:
+    # demo and sheet took any integer (a negative or a 60-digit seed dealt a hand)
+    started = time.monotonic()
+    line = refused(CliRunner().invoke(main, [*args, "--seed", value]), 1)
+    assert line.startswith("--seed must be between 0 and 2**63-1, not "), line
+    assert len(line) < 100  # a huge seed is clipped, not echoed whole
+    assert time.monotonic() - started < 10  # refused before the work
