@@ -401,6 +401,32 @@ def test_bad_engines_are_clear_errors(smoke_suite: Path, engine: str, message: s
     assert r.exit_code == 1 and message in " ".join(r.output.split()) and "Traceback" not in r.output, r.output
 
 
+@pytest.mark.parametrize("engine, args, message", [
+    ("ddzrules", ["--option", "foo=bar"], "--option 'foo': the ddzrules engine has no such option (its options: spec)"),
+    ("douzero", ["--option", "censu=deck"],
+     "--option 'censu': the douzero engine has no such option (its options: census)"),
+    ("rlcard", ["--option", "spec=x"], "--option 'spec': the rlcard engine has no such option (it takes no options)"),
+    ("openspiel", ["--spec", "hubei-3p"],
+     "--spec goes with --engine ddzrules: the openspiel engine answers by its own rules (it takes no options)"),
+])
+def test_an_option_the_engine_does_not_read_is_refused(smoke_suite: Path, engine: str, args: list[str],
+                                                       message: str) -> None:
+    # --option foo=bar was ignored, and the run passed as if it had been read
+    r = CliRunner().invoke(main, ["conformance", "run", str(smoke_suite), "--engine", engine, *args])
+    assert r.exit_code == 1 and "Traceback" not in r.output, r.output
+    assert r.output.strip() == f"error: {message}", r.output
+
+
+def test_every_registered_engine_states_its_options() -> None:
+    from ddzrules.cli.conformance import ENGINE_OPTIONS
+    from ddzrules.engines import builtin_engines
+
+    assert set(ENGINE_OPTIONS) == set(builtin_engines())
+    r = CliRunner().invoke(main, ["conformance", "run", "/nonexistent-suite", "--engine", "ddzrules",
+                                  "--option", "spec=hubei-3p"])
+    assert "option" not in r.output  # a known option passes the check (the missing suite fails)
+
+
 class NoArgs:
     """Not an adapter: it has a capability but is built without (manifest, options)."""
 
