@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import errno
 import ipaddress
+import socket
 
 import click
 
 from ddzrules.cli import err_console, main, user_errors
-from ddzrules.errors import DdzError
+from ddzrules.errors import DdzError, brief
 
 
 def _loopback(host: str) -> bool:
@@ -17,6 +19,27 @@ def _loopback(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` as uvicorn binds one (IPv6 for an address with a
+    colon), before the server starts: a host that does not resolve or is not this
+    machine's, or a port in use, is a :class:`DdzError` (uvicorn logged it and exited 3)."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM,
+                         socket.IPPROTO_TCP)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except socket.gaierror as e:
+        sock.close()
+        raise DdzError(f"--host {brief(host, 80)}: not an address ({e.strerror})") from None
+    except (OSError, ValueError) as e:  # ValueError: a NUL, a label too long to encode
+        sock.close()
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        if isinstance(e, OSError) and e.errno == errno.EADDRNOTAVAIL:
+            reason += " (no interface of this machine has that address)"
+        raise DdzError(f"cannot listen on --host {brief(host, 80)} --port {port}: {reason}") from None
+    return sock
 
 
 @main.command("serve")
@@ -40,6 +63,8 @@ def serve(host: str, port: int, time_limit: float, memory_limit: int) -> None:
     except ImportError as e:
         raise DdzError(f"ddzrules serve needs the web extra ({e.name} is missing): "
                        "pip install 'ddzrules[web]'") from None
+    sock = _listen(host, port)
+    port = sock.getsockname()[1]  # --port 0: the one the system chose
     if not _loopback(host):
         err_console.print(f"warning: serving on {host}: anyone who can reach it can use this playground "
                           "(its requests are bounded, but it has no accounts)", markup=False)
@@ -48,4 +73,5 @@ def serve(host: str, port: int, time_limit: float, memory_limit: int) -> None:
                      ("0.0.0.0", "::") else ("*",))
     shown = f"[{host}]" if ":" in host else host
     err_console.print(f"ddzrules playground on http://{shown}:{port}/ (Ctrl-C stops it)", markup=False)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    with sock:
+        uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning")).run(sockets=[sock])

@@ -133,3 +133,28 @@ def test_serve_refuses_without_the_web_extra_and_warns_off_loopback(monkeypatch:
     assert "Traceback" not in r.output
     bad = CliRunner().invoke(main, ["serve", "--port", "70000"])
     assert bad.exit_code == 2
+
+
+def test_serve_refuses_a_host_or_port_it_cannot_listen_on_in_one_line() -> None:
+    import socket
+
+    from click.testing import CliRunner
+
+    from ddzrules.cli import main
+
+    pytest.importorskip("uvicorn")
+    with socket.socket() as taken:  # a port another server listens on
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        cases = {
+            # TEST-NET-1: an address, but of no interface here (no name lookup)
+            ("--host", "192.0.2.1", "--port", "0"): "cannot listen on --host '192.0.2.1' --port 0: ",
+            ("--port", port): f"cannot listen on --host '127.0.0.1' --port {port}: ",
+        }
+        for args, message in cases.items():
+            r = CliRunner().invoke(main, ["serve", *args])
+            # uvicorn logged "ERROR: [Errno 99] …" after the "playground on" line and exited 3
+            assert r.exit_code == 1 and "Traceback" not in r.output, r.output
+            (line,) = r.output.splitlines()
+            assert line.startswith(f"error: {message}"), line
