@@ -31,7 +31,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ddzrules import cards as C
-from ddzrules.errors import DdzError, brief
+from ddzrules.errors import DdzError, brief, escaped
 from ddzrules.moves import Move
 from ddzrules.spec import bundled_names, dump_yaml, load_spec, starter_text
 from ddzrules.variant import Variant, load_variant
@@ -127,6 +127,30 @@ plugin_option = click.option(
          "registered under its `name` attribute (or its class name); repeatable.")
 
 
+def special_file(path: str | os.PathLike[str]) -> str | None:
+    """What is at ``path`` when it is not a regular file — "a directory", "a character
+    device" (/dev/zero), "a FIFO (named pipe)" … —, for a message that says so; None for a
+    regular file, or when nothing is there (the reader then says "no such file")."""
+    from ddzrules.spec import _file_kind
+
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):  # nothing there, or no path at all (a NUL)
+        return None
+    return None if stat.S_ISREG(mode) else _file_kind(mode)
+
+
+def check_class_file(target: str, option: str) -> None:
+    """A ``path/to/file.py:Class`` target of ``--plugin`` or ``--engine`` whose file is a
+    device, a directory …: a :class:`DdzError` that says what it is (the import said
+    "no file", of a file that is there)."""
+    module = target.rpartition(":")[0]
+    if module.endswith(".py") or "/" in module or os.sep in module:
+        kind = special_file(module)
+        if kind is not None:
+            raise DdzError(f"{option} {target!r}: {escaped(module)} is {kind}, not a Python file")
+
+
 @contextmanager
 def user_plugins(plugins: tuple[str, ...] | list[str]) -> Iterator[None]:
     """Make the ``--plugin`` classes available to every registry while the command runs,
@@ -140,6 +164,7 @@ def user_plugins(plugins: tuple[str, ...] | list[str]) -> Iterator[None]:
 
     targets = []
     for target in plugins:
+        check_class_file(target, "--plugin")
         module, _, attr = target.rpartition(":")
         if module.endswith(".py") or "/" in module or os.sep in module:
             target = f"{os.path.abspath(module)}:{attr}"  # workers may run elsewhere

@@ -10,7 +10,16 @@ from typing import TYPE_CHECKING, Self
 import click
 from rich.table import Table
 
-from ddzrules.cli import console, emit_json, err_console, json_option, main, styled, user_errors
+from ddzrules.cli import (
+    check_class_file,
+    console,
+    emit_json,
+    err_console,
+    json_option,
+    main,
+    styled,
+    user_errors,
+)
 from ddzrules.conformance import MAX_PERFT_NODES, MAX_VECTORS, MAX_WORK
 from ddzrules.errors import DdzError, brief
 
@@ -129,6 +138,7 @@ def run(suite: str, engine: str, spec: str | None, options: tuple[str, ...], cat
             raise DdzError(f"--option {item!r}: give KEY=VALUE")
         opts[key] = value
     _check_options(engine, opts, spec)
+    check_class_file(engine, "--engine")
     if spec:
         opts["spec"] = spec
     limits = Limits(max_vectors=max_vectors, max_work=max_work, max_perft_nodes=max_perft_nodes)

@@ -17,8 +17,8 @@ from typing import Any
 import click
 
 from ddzrules import generated
-from ddzrules.cli import console, main, user_errors
-from ddzrules.errors import DdzError, brief
+from ddzrules.cli import console, main, special_file, user_errors
+from ddzrules.errors import DdzError, brief, escaped
 
 #: the width help is formatted at (click wraps to it)
 HELP_WIDTH = 96
@@ -76,6 +76,10 @@ def docs_group() -> None:
 def update_cmd(paths: tuple[str, ...], check: bool) -> None:
     """Rewrite every generated block of the Markdown files PATHS (directories: their *.md,
     recursively) from the command its marker names."""
+    for path in paths:
+        kind = special_file(path)
+        if kind is not None and kind != "a directory":
+            raise DdzError(f"{escaped(path)}: {kind}, not a Markdown file or a directory")
     statuses = generated.update_files(paths, GENERATORS, check=check, strict=True)
     if not statuses:
         raise DdzError(f"no Markdown file of {', '.join(paths)} holds a generated block")

@@ -24,11 +24,12 @@ from ddzrules.cli import (
     main,
     plugin_option,
     plural,
+    special_file,
     styled,
     user_errors,
     user_plugins,
 )
-from ddzrules.errors import DdzError, PlayError, brief
+from ddzrules.errors import DdzError, PlayError, brief, escaped
 from ddzrules.records import game_record, load_record, replay, write_record
 from ddzrules.runtime import (
     Action,
@@ -586,6 +587,9 @@ def plugins_cmd(params: str | None, docs: str | None, plugins: tuple[str, ...], 
     if docs is not None:
         if params != "all":
             raise DdzError("--update-docs goes with --params all")
+        kind = special_file(docs)
+        if kind is not None:  # a directory was walked for every *.md in it, a device read as one
+            raise DdzError(f"--update-docs {escaped(docs)}: {kind}, not a Markdown file (e.g. docs/plugins.md)")
         changed = update_docs(docs)
         console.print(f"{docs}: {'updated' if changed else 'already up to date'}", markup=False)
         return

@@ -4,7 +4,9 @@ committed blocks are what their commands write."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -117,6 +119,18 @@ def test_docs_update_of_nothing_is_refused(tmp_path: Path) -> None:
     for args in ([str(tmp_path)], [str(tmp_path / "missing.md")]):
         result = CliRunner().invoke(main, ["docs", "update", *args])
         assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+
+
+@pytest.mark.parametrize("make, kind", [
+    (lambda d: Path("/dev/zero"), "a character device"),
+    (lambda d: (os.mkfifo(d / "pipe.md"), d / "pipe.md")[1], "a FIFO (named pipe)"),
+])
+def test_docs_update_says_what_a_path_that_is_no_file_is(tmp_path: Path, make: Any, kind: str) -> None:
+    # /dev/zero was "no such file or directory", of a path that is there
+    path = make(tmp_path)
+    result = CliRunner().invoke(main, ["docs", "update", str(path)])
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    assert result.output == f"error: {path}: {kind}, not a Markdown file or a directory\n"
 
 
 def test_the_printing_commands_write_their_blocks() -> None:

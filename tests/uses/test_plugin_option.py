@@ -174,6 +174,29 @@ def test_bad_plugins_are_plain_errors(runner: CliRunner, house: Path, target: st
     assert os.environ.get(PluginRegistry.ENV) is None
 
 
+@pytest.mark.parametrize("args, message", [
+    (["--params", "all", "--update-docs", "/dev/zero"],
+     "--update-docs /dev/zero: a character device, not a Markdown file (e.g. docs/plugins.md)"),
+    # a directory was walked, every *.md under it rewritten
+    (["--params", "all", "--update-docs", "."], "--update-docs .: a directory, not a Markdown file"),
+    (["--plugin", "/dev/zero:X"], "--plugin '/dev/zero:X': /dev/zero is a character device, not a Python file"),
+    (["--plugin", "./:X"], "--plugin './:X': ./ is a directory, not a Python file"),
+])
+def test_a_path_that_is_no_file_is_named_for_what_it_is(runner: CliRunner, house: Path, args: list[str],
+                                                        message: str) -> None:
+    # each said "no such file" (or "no file") of a path that is there
+    (tmp := house / "docs.md").write_text(f"{DOCS_BEGIN}\nstale\n{DOCS_END}\n", encoding="utf-8")
+    before = tmp.read_text(encoding="utf-8")
+    text = user_error(runner.invoke(main, ["plugins", *args]))
+    assert text.startswith(f"error: {message}"), text
+    assert tmp.read_text(encoding="utf-8") == before
+
+
+def test_an_engine_file_that_is_no_file_is_named_for_what_it_is(runner: CliRunner, house: Path) -> None:
+    text = user_error(runner.invoke(main, ["conformance", "run", str(house), "--engine", "/dev/zero:X"]))
+    assert text == "error: --engine '/dev/zero:X': /dev/zero is a character device, not a Python file"
+
+
 def test_the_registry_reads_plugins_from_the_environment(house: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     registry = PluginRegistry()
