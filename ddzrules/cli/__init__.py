@@ -98,9 +98,27 @@ def user_errors(fn: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+#: the bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069):
+#: format characters that reorder how a terminal shows the text around them (a spec title
+#: holding U+202E reads backwards, and can make one name look like another). Every text of
+#: a user printed (``_plain``, ``styled``, ``emit_json``, ``show``) writes them as escapes
+#: (``\u202e``); the other format characters (the zero-width joiner of an emoji) stay
+_BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
+def _unicode_escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def escape_bidi(text: str) -> str:
+    """``text`` with each bidirectional control written as its escape (``\\u202e``)."""
+    return _BIDI_CONTROLS.sub(_unicode_escape, text)
+
+
 #: DEL and the C1 controls (U+0080-U+009F: U+009B is a terminal's CSI), which json.dumps
-#: leaves raw with ensure_ascii=False; it escapes the C0 controls itself
-_RAW_CONTROLS = re.compile("[\x7f-\x9f]")
+#: leaves raw with ensure_ascii=False (it escapes the C0 controls itself), and the
+#: bidirectional controls: escaped in a JSON string, they mean the same
+_RAW_CONTROLS = re.compile(f"[\x7f-\x9f]|{_BIDI_CONTROLS.pattern}")
 
 
 def emit_json(data: Any) -> None:
@@ -110,7 +128,7 @@ def emit_json(data: Any) -> None:
     # allow_nan=False: a NaN or Infinity is no JSON; a figure that is not finite is refused
     # where it is made (stats.dumps_finite), so this is the last guard, never the message
     text = json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False)
-    click.echo(_RAW_CONTROLS.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
+    click.echo(_RAW_CONTROLS.sub(_unicode_escape, text))
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
@@ -464,8 +482,8 @@ def show(spec: str, resolved: bool, as_json: bool) -> None:
         if as_json:
             emit_json(data)
         else:
-            click.echo(f"# {loaded.name}: resolved from {' <- '.join(loaded.chain)}")
-            click.echo(dump_yaml(data), nl=False)
+            click.echo(escape_bidi(f"# {loaded.name}: resolved from {' <- '.join(loaded.chain)}"))
+            click.echo(escape_bidi(dump_yaml(data)), nl=False)
         return
     from ddzrules.spec import read_spec_text, resolve_name
 
@@ -476,7 +494,7 @@ def show(spec: str, resolved: bool, as_json: bool) -> None:
 
         emit_json(yaml.safe_load(text))
     else:
-        click.echo(text, nl=False)
+        click.echo(escape_bidi(text), nl=False)  # the file as written, but for bidi controls
 
 
 @main.command()
@@ -573,11 +591,12 @@ def _moves_answer(v: Variant, hand: str, after: str | None, wild: str | None) ->
 
 def _plain(text: str) -> str:
     """``text`` with every control character but the newline written as an escape
-    (``\\x1b``), so that a message never carries a terminal escape sequence."""
+    (``\\x1b``), and every bidirectional control (``\\u202e``, :func:`escape_bidi`), so
+    that a message never carries a terminal escape sequence nor reorders what it shows."""
     if text.isprintable():
         return text
-    return "".join(ch if ch == "\n" or unicodedata.category(ch) != "Cc"
-                   else ch.encode("unicode_escape").decode("ascii") for ch in text)
+    return escape_bidi("".join(ch if ch == "\n" or unicodedata.category(ch) != "Cc"
+                               else ch.encode("unicode_escape").decode("ascii") for ch in text))
 
 
 def _fail(message: str) -> NoReturn:

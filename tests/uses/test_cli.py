@@ -183,6 +183,34 @@ def test_show_json():
     assert ok_json("show", "hubei-3p")["name"] == "hubei-3p"
 
 
+#: a title that a terminal would show reordered (U+202E: right-to-left override; U+2066:
+#: left-to-right isolate), with a zero-width joiner (an emoji's: no bidi control, kept)
+BIDI_TITLE = "Hubei \u202eeliF\u2066 x\u200dy"
+
+
+@pytest.mark.parametrize("args", [[], ["--resolved"], ["--json"], ["--resolved", "--json"]])
+def test_show_writes_bidi_controls_as_escapes(tmp_path, args):
+    # they were printed raw: the title read backwards on a terminal
+    spec = tmp_path / "bidi.yaml"
+    spec.write_text(f'name: bidi\nextends: hubei-3p\ntitle:\n  en: "{BIDI_TITLE}"\n', encoding="utf-8")
+    out = ok("show", str(spec), *args)
+    assert "\u202e" not in out and "\u2066" not in out
+    assert "\\u202eeliF\\u2066 x\u200dy" in out
+    if "--json" in args:  # an escape in a JSON string is the same character
+        assert json.loads(out)["title"]["en"] == BIDI_TITLE
+
+
+def test_every_message_writes_bidi_controls_as_escapes(tmp_path):
+    spec = tmp_path / "a\u202elmay.exe"  # shows as "aexe.yaml" when printed raw
+    spec.write_text("name: bidi\nextends: hubei-3p\n", encoding="utf-8")
+    out = ok("validate", str(spec))  # styled: "ok  PATH (N combos)"
+    assert "\u202e" not in out and "a\\u202elmay.exe" in out
+    from ddzrules.cli import _plain, styled
+
+    assert _plain("x\u2067y\u202a") == "x\\u2067y\\u202a"
+    assert styled("[bold]{}[/]", "\u2069").plain == "\\u2069"
+
+
 # ------------------------------------------------------------------ census, classify, compare, moves
 
 
