@@ -182,6 +182,16 @@ def _module_bytes(module: ModuleType) -> bytes:
 
 def _spec_bytes(spec: importlib.machinery.ModuleSpec | None, name: str) -> bytes:
     """:func:`_module_bytes` of the module ``spec`` finds (imported or not)."""
+    if (spec is not None and isinstance(spec.loader, importlib.machinery.ExtensionFileLoader)
+            and spec.origin is not None and not os.path.isfile(spec.origin)):
+        # mypyc's compiled modules import each other outside the import system and record a
+        # wrong origin (the package directory twice, ddzrules/ddzrules/wild.*.so): found again
+        # on the package's own path, which does not consult sys.modules
+        parent = name.rpartition(".")[0]
+        search = getattr(sys.modules.get(parent), "__path__", None) if parent else None
+        spec = importlib.machinery.PathFinder.find_spec(name, list(search)) if search is not None else None
+        if spec is not None and spec.origin is not None and not os.path.isfile(spec.origin):
+            spec = None
     if spec is None or not spec.has_location or spec.origin is None:
         raise ValueError(f"code_hash: the module {name} has no file to hash")
     path = spec.origin

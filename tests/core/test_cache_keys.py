@@ -151,6 +151,28 @@ def test_a_compiled_module_without_its_source_is_hashed_by_the_extension(tmp_pat
         expected_key(1, b"\x7fELF compiled bytes")
 
 
+def test_a_module_whose_origin_is_wrong_is_found_on_its_package_path(tmp_path: Path) -> None:
+    """mypyc's compiled modules, imported by each other, record an origin with the package
+    directory twice (seen: ``ddzrules/ddzrules/wild.*.so``): the module is hashed by the
+    file its package holds, not refused as having none."""
+    package = write_probe(tmp_path, None)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        importlib.import_module(package)
+        so = f"rules{importlib.machinery.EXTENSION_SUFFIXES[0]}"
+        spec = importlib.util.spec_from_file_location(f"{package}.rules", tmp_path / PROBE / PROBE / so)
+        assert spec is not None and isinstance(spec.loader, importlib.machinery.ExtensionFileLoader)
+        module = types.ModuleType(spec.name)
+        module.__spec__ = spec
+        assert cache.code_hash(5, module) == expected_key(5, RULES.encode())
+        stray = types.ModuleType("no_package_here.rules")
+        stray.__spec__ = importlib.util.spec_from_file_location(stray.__name__, tmp_path / "nowhere" / so)
+        with pytest.raises(ValueError, match="no file to hash"):
+            cache.code_hash(5, stray)  # no package to search: still refused
+    finally:
+        sys.path.remove(str(tmp_path))
+
+
 def test_sources_are_read_once_a_process(tmp_path: Path) -> None:
     """An edit after the first read does not change this process's keys (one read each)."""
     package = write_probe(tmp_path, None)
