@@ -705,13 +705,14 @@ class WildLeads(Sequence[Move]):
         self._made[j] = move
         return move
 
-    def move_of(self, key: int) -> Move:
+    def move_of(self, key: object) -> Move:
         """The Move of one of these plays' keys (made on first use, then the same object);
-        ValueError for a key that is none of theirs."""
+        ValueError for a key that is none of theirs (``object``: the compiled build checks
+        a declared ``int`` before this can say so)."""
+        if type(key) is not int or not 0 < key < 1 << (_HIGH_SHIFT + 32):
+            raise ValueError(f"no play of key {brief(key)}")
         move = self._by_key.get(key)
         if move is None:
-            if type(key) is not int or not 0 < key < 1 << (_HIGH_SHIFT + 32):
-                raise ValueError(f"no play of key {brief(key)}")
             keys = self._keys if self._keys is not None else self.plain_keys(self.key_size(key)) \
                 if key < _FIRST_BOMB_KEY else self.bomb_keys()
             i = bisect_left(keys, key)
@@ -1066,7 +1067,9 @@ class WildMoves:
                  pairs: Callable[[tuple[int, int, int, int]], tuple[tuple[str, str], ...]]) -> list[tuple[int, Move]]:
         """(legal-move order, Move) of each reading ``found``: interned, else made in bulk
         (with the substitution pairs ``pairs`` gives) and interned."""
-        out: list[tuple[int, Move]] = list(map(interned.get, found))  # type: ignore[arg-type]
+        # Any, not the entry type: None marks the missing ones until _fill (and mypyc checks
+        # a declared element type on every read)
+        out: list[Any] = list(map(interned.get, found))
         if not all(out):  # an entry is a non-empty tuple: None marks a reading met for the first time
             idents = list(found)
             at = [i for i, entry in enumerate(out) if entry is None]
