@@ -21,7 +21,7 @@ from ddzrules.cli import (
     user_errors,
 )
 from ddzrules.conformance import MAX_PERFT_NODES, MAX_VECTORS, MAX_WORK
-from ddzrules.errors import DdzError, brief
+from ddzrules.errors import DdzError
 
 if TYPE_CHECKING:
     from types import TracebackType
@@ -73,24 +73,19 @@ def generate(spec: str, output: str, level: str, seed: int, as_json: bool) -> No
     console.print(table)
 
 
-#: the options each built-in adapter reads (each one's docstring says them); an adapter
-#: named as module:Class checks its own. A name not here was ignored: it is refused
-ENGINE_OPTIONS: dict[str, tuple[str, ...]] = {"ddzrules": ("spec",), "douzero": ("census",),
-                                              "openspiel": (), "rlcard": ()}
-
-
 def _check_options(engine: str, opts: dict[str, str], spec: str | None) -> None:
-    """A :class:`DdzError` for an ``--option`` (or ``--spec``) a built-in engine does not read."""
-    known = ENGINE_OPTIONS.get(engine)
-    if known is None:
-        return
-    takes = f"its options: {', '.join(known)}" if known else "it takes no options"
-    if spec is not None and "spec" not in known:
+    """Before the suite is read: a :class:`DdzError` for an ``--option`` (or ``--spec``) the
+    engine's adapter does not declare in its ``OPTIONS`` (``ddzrules.engines.check_options``,
+    which ``open_engine`` applies again for callers of the library)."""
+    from ddzrules.engines import check_options, engine_options, load_engine_class
+
+    cls = load_engine_class(engine)
+    known = engine_options(cls)
+    if spec is not None and known is not None and "spec" not in known:
+        takes = f"its options: {', '.join(known)}" if known else "it takes no options"
         raise DdzError(f"--spec goes with --engine ddzrules: the {engine} engine answers by its own "
                        f"rules ({takes})")
-    for key in opts:
-        if key not in known:
-            raise DdzError(f"--option {brief(key)}: the {engine} engine has no such option ({takes})")
+    check_options(engine, cls, opts)
 
 
 @conformance.command()
@@ -137,8 +132,8 @@ def run(suite: str, engine: str, spec: str | None, options: tuple[str, ...], cat
         if not sep or not key:
             raise DdzError(f"--option {item!r}: give KEY=VALUE")
         opts[key] = value
-    _check_options(engine, opts, spec)
     check_class_file(engine, "--engine")
+    _check_options(engine, opts, spec)
     if spec:
         opts["spec"] = spec
     limits = Limits(max_vectors=max_vectors, max_work=max_work, max_perft_nodes=max_perft_nodes)

@@ -32,6 +32,12 @@ Capabilities (each answer in canonical notation):
 ``game(vector) -> GameAnswer``
     Replay a seeded game's actions and report what the engine saw.
 
+An adapter should declare ``OPTIONS``, a tuple of the ``--option`` names it reads
+(``()`` for none): :func:`open_engine` then refuses any other name before building it,
+naming the ones it reads (an option nobody reads would otherwise be ignored, and the run
+pass as if it had been). An adapter that declares none in its own class body (a subclass
+of another adapter included) is given every option as it is.
+
 An adapter may also define ``findings() -> list[Finding]``: facts it noticed
 about its engine during the run that are not failures of the suite (its engine
 disagreeing with itself, duplicates in its lists); the report prints them.
@@ -48,12 +54,13 @@ engine's behaviour stated in its docs, never a list of vector ids.
 from __future__ import annotations
 
 import inspect
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any, Protocol
 
 from ddzrules.errors import BudgetExceeded as BudgetExceeded  # re-exported: it lived here
-from ddzrules.errors import DdzError
+from ddzrules.errors import DdzError, brief
 from ddzrules.errors import EngineError as EngineError  # re-exported: it lived here
 from ddzrules.errors import Unsupported as Unsupported  # re-exported: it lived here
 
@@ -192,10 +199,35 @@ def _adapter(name: str, cls: type) -> type:
     return cls
 
 
+def engine_options(cls: type) -> tuple[str, ...] | None:
+    """The option names an adapter class declares it reads (its own ``OPTIONS``), or None
+    when it declares none (it is then given every option as it is). A subclass that does
+    not declare its own is not held to its base's: it may read more."""
+    declared = vars(cls).get("OPTIONS")
+    if declared is None:
+        return None
+    if not isinstance(declared, tuple) or not all(isinstance(o, str) for o in declared):
+        raise EngineError(f"{cls.__name__}.OPTIONS must be a tuple of option names")
+    return declared
+
+
+def check_options(name: str, cls: type, options: Mapping[str, str]) -> None:
+    """An :class:`EngineError` for an option the adapter ``cls`` (engine ``name``) does not
+    declare in its ``OPTIONS``; nothing for an adapter that declares none."""
+    known = engine_options(cls)
+    if known is None:
+        return
+    for key in options:
+        if key not in known:
+            takes = f"its options: {', '.join(known)}" if known else "it takes no options"
+            raise EngineError(f"--option {brief(key)}: the {name} engine has no such option ({takes})")
+
+
 def open_engine(name: str, manifest: dict[str, Any], options: dict[str, str]) -> Any:
-    """Build the adapter for a suite. Errors (a missing package, bad options) become
-    :class:`EngineError` with the adapter's own message."""
+    """Build the adapter for a suite. Errors (a missing package, an option it does not
+    read, a bad option value) become :class:`EngineError` with the adapter's own message."""
     cls = load_engine_class(name)
+    check_options(name, cls, options)
     try:
         return cls(manifest, options)
     except (DdzError, Unsupported) as e:

@@ -159,6 +159,7 @@ class DouZeroEngine:
     ``hands`` (default: the full deck, serial trios with single wings from cover hands)
     or ``deck`` (everything from the full deck: ~10 s, ~600 MB)."""
 
+    OPTIONS = ("census",)
     #: where DouZero's answers follow its detector or selector rather than its generator
     #: (docs/engines/douzero.md); ``known_defect`` tells them from the cards alone
     KNOWN_DEFECTS: ClassVar[dict[str, str]] = {

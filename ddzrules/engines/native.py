@@ -25,6 +25,8 @@ from ddzrules.variant import Variant, load_variant
 class NativeEngine:
     """ddzrules itself, on any spec. Options: ``spec`` (a bundled name or a path)."""
 
+    OPTIONS = ("spec",)
+
     def __init__(self, manifest: dict[str, Any], options: dict[str, str]) -> None:
         spec = options.get("spec")
         self.variant: Variant = load_variant(spec) if spec else suite_variant(manifest)

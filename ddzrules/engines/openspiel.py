@@ -398,11 +398,11 @@ def run_script(script: Script) -> Any:
 
 
 class OpenSpielEngine:
-    """OpenSpiel's ``dou_dizhu`` (open-spiel ≥ 2.0, ``pyspiel``). It has no options of its
-    own (``spec``, which the command line always passes, is ignored: OpenSpiel has one
-    rule set)."""
+    """OpenSpiel's ``dou_dizhu`` (open-spiel ≥ 2.0, ``pyspiel``). No options: OpenSpiel has
+    one rule set, so even ``spec`` is refused."""
 
     name = "openspiel"
+    OPTIONS = ()
     #: defects of open-spiel 2.0.2's dou_dizhu found by conformance runs (docs/engines/openspiel.md)
     KNOWN_DEFECTS: ClassVar[dict[str, str]] = {
         "chain-with-four-of-its-lowest-rank": (
@@ -426,9 +426,6 @@ class OpenSpielEngine:
             raise Unsupported("OpenSpiel deals 17 cards each and a 3-card kitty")
         if spec.get("wildcards"):
             raise Unsupported("OpenSpiel's dou_dizhu has no wild cards (癞子)")
-        unknown = set(options) - {"spec"}
-        if unknown:
-            raise Unsupported(f"unknown option(s) {', '.join(sorted(unknown))}")
         self.layout = layout()
         self._missing_on_lead: list[str] = []
         self._bomb_on_rocket: list[str] = []

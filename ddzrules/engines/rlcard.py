@@ -84,6 +84,8 @@ _HALF_READ = ("RLCard's data files (rlcard/games/doudizhu/jsondata/) were read i
 class RLCardEngine:
     """RLCard 1.2.0's Dou Dizhu (``pip install 'ddzrules[rlcard]'``). No options."""
 
+    OPTIONS = ()
+
     def __init__(self, manifest: dict[str, Any], options: dict[str, str]) -> None:
         require_one_deck(manifest, "RLCard")
         try:

@@ -418,13 +418,47 @@ def test_an_option_the_engine_does_not_read_is_refused(smoke_suite: Path, engine
 
 
 def test_every_registered_engine_states_its_options() -> None:
-    from ddzrules.cli.conformance import ENGINE_OPTIONS
-    from ddzrules.engines import builtin_engines
+    from ddzrules.engines import builtin_engines, engine_options, load_engine_class
 
-    assert set(ENGINE_OPTIONS) == set(builtin_engines())
+    for name in builtin_engines():
+        assert engine_options(load_engine_class(name)) is not None, name
     r = CliRunner().invoke(main, ["conformance", "run", "/nonexistent-suite", "--engine", "ddzrules",
                                   "--option", "spec=hubei-3p"])
     assert "option" not in r.output  # a known option passes the check (the missing suite fails)
+
+
+class DeclaresOptions:
+    """A third-party adapter that declares the one option it reads."""
+
+    OPTIONS = ("depth",)
+
+    def __init__(self, manifest: object, options: dict[str, str]) -> None:
+        self.options = options
+
+    def classify(self, cards: str, wild: str | None) -> None:
+        raise AssertionError("not reached")
+
+
+class DeclaresBadly(DeclaresOptions):
+    OPTIONS = ["depth"]  # type: ignore[assignment]  # noqa: RUF012 - a list, not a tuple, on purpose
+
+
+def test_a_third_party_adapter_declares_its_options() -> None:
+    from ddzrules.engines import EngineError, open_engine
+
+    name = f"{__name__}:DeclaresOptions"
+    assert open_engine(name, {}, {"depth": "3"}).options == {"depth": "3"}
+    with pytest.raises(EngineError, match=r"--option 'dpth': the .*DeclaresOptions engine has no such option "
+                                          r"\(its options: depth\)"):
+        open_engine(name, {}, {"dpth": "3"})
+    with pytest.raises(EngineError, match="OPTIONS must be a tuple of option names"):
+        open_engine(f"{__name__}:DeclaresBadly", {}, {})
+    # a subclass that declares nothing of its own may read more than its base
+    assert open_engine(f"{__name__}:ReadsMore", {}, {"depth": "3", "width": "2"}).options["width"] == "2"
+
+
+class ReadsMore(DeclaresOptions):
+    """A subclass reading an option its base does not, without declaring OPTIONS."""
 
 
 class NoArgs:
