@@ -308,7 +308,7 @@ def _at(file: str, text: str, line: int, col: int, message: str, path: str = "")
     return SpecError([Problem(Location(file, line, col), path, message, excerpt)])
 
 
-def _file_kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
     """What a file that is not a regular file is, for a message."""
     for test, kind in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
                        (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
@@ -326,7 +326,7 @@ def _too_large(file: str, limit: int, size: int | None = None) -> SpecError:
 
 
 def _not_regular(file: str, mode: int) -> SpecError:
-    return SpecError([Problem(Location(file, 1, 1), "", f"not a regular file but {_file_kind(mode)}: a "
+    return SpecError([Problem(Location(file, 1, 1), "", f"not a regular file but {file_kind(mode)}: a "
                               "spec is read only from a regular file")])
 
 

@@ -149,13 +149,13 @@ def special_file(path: str | os.PathLike[str]) -> str | None:
     """What is at ``path`` when it is not a regular file — "a directory", "a character
     device" (/dev/zero), "a FIFO (named pipe)" … —, for a message that says so; None for a
     regular file, or when nothing is there (the reader then says "no such file")."""
-    from ddzrules.spec import _file_kind
+    from ddzrules.spec import file_kind
 
     try:
         mode = os.stat(path).st_mode
     except (OSError, ValueError):  # nothing there, or no path at all (a NUL)
         return None
-    return None if stat.S_ISREG(mode) else _file_kind(mode)
+    return None if stat.S_ISREG(mode) else file_kind(mode)
 
 
 def check_class_file(target: str, option: str) -> None:
