@@ -312,6 +312,15 @@ class _LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*self.commands, *_LAZY_COMMANDS})
 
+    def invoke(self, ctx: click.Context) -> object:
+        """The command; Ctrl-C stops it with one line and the shell's status for SIGINT,
+        130 (click printed ``Aborted!`` and exited 1, which scripts read as refused input)."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            err_console.print(f"interrupted by SIGINT: {ctx.invoked_subcommand or ctx.info_name} stopped", markup=False)
+            sys.exit(130)
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """click's listing, with the help of commands not imported yet from _LAZY_COMMANDS."""
         names = self.list_commands(ctx)
