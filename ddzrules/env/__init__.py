@@ -636,12 +636,7 @@ class raw_env(AECEnv):
         if self.terminations.get(agent) or self.truncations.get(agent):
             self._was_dead_step(action)
             return
-        try:
-            i = int(action)  # type: ignore[arg-type]  # None: the TypeError caught below
-        except (TypeError, ValueError):
-            raise IllegalActionError(f"an action is an integer id, not {action!r}") from None
-        if i != action or not 0 <= i < len(self.action_list):
-            raise IllegalActionError(f"action {action!r} is out of range 0-{len(self.action_list) - 1}")
+        i = self._action_index(action)
         chosen = self._legal.get(i)
         if chosen is None:
             legal = ", ".join(f"{k} ({self.describe(k)})" for k in sorted(self._legal)[:8])
@@ -659,9 +654,22 @@ class raw_env(AECEnv):
         self._started("last")
         return super().last(observe)
 
-    def describe(self, action_id: int) -> str:
-        """What an action id means, as text (``pass``, ``play 33 (pair)``, ``bid 2`` …)."""
-        a = self.action_list[action_id]
+    def _action_index(self, action: object) -> int:
+        """``action`` as an index of :attr:`action_list` (a NumPy integer too), or an
+        :class:`IllegalActionError`: not an integer, or outside 0 to the last id (a negative
+        id would index from the end)."""
+        try:
+            i = int(action)  # type: ignore[call-overload]  # None, a string: the errors caught below
+        except (TypeError, ValueError, OverflowError):
+            raise IllegalActionError(f"an action is an integer id, not {brief(action)}") from None
+        if i != action or not 0 <= i < len(self.action_list):
+            raise IllegalActionError(f"action {brief(action)} is out of range 0-{len(self.action_list) - 1}")
+        return i
+
+    def describe(self, action_id: object) -> str:
+        """What an action id means, as text (``pass``, ``play 33 (pair)``, ``bid 2`` …);
+        :class:`IllegalActionError` for what is no action id (as :meth:`step` refuses it)."""
+        a = self.action_list[self._action_index(action_id)]
         if a is None:
             return "pass"
         if isinstance(a, Move):

@@ -78,6 +78,13 @@ def test_actions_are_fixed_and_decoded() -> None:
     assert e.action_list[-3:] == [("bid", 1), ("bid", 2), ("bid", 3)]
     assert e.action_space("player_0").n == len(e.action_list) == 1 + 12654 + 3
     assert raw_env("hubei-3p").action_list == e.action_list  # deterministic
+    assert e.describe(np.int64(len(e.action_list) - 1)) == "bid 3"  # an id from a mask
+    last = len(e.action_list) - 1
+    # -1 described the last action (a negative index counts from the end), 10**9 raised IndexError
+    for bad, message in ((-1, "out of range"), (last + 1, "out of range"), (10**9, "out of range"),
+                         (1.5, "out of range"), ("x", "an action is an integer id"), (None, "an integer id")):
+        with pytest.raises(IllegalActionError, match=message):
+            e.describe(bad)
     e.reset(seed=7)
     obs = e.observe(e.agent_selection)
     legal = {e.describe(int(i)) for i in np.flatnonzero(obs["action_mask"])}
