@@ -67,6 +67,15 @@ _ROWS_LIMIT = 1 << 16
 MAX_MASK_BYTES = 1 << 28
 
 
+
+def _index(value: object) -> int | None:
+    """``value`` as an integer index when it is one (a Python or NumPy integer: the ids of a
+    mask come as ``np.int64``), else None (a bool, a float, a string …)."""
+    if isinstance(value, (bool, np.bool_)) or not hasattr(type(value), "__index__"):
+        return None
+    return operator.index(cast(SupportsIndex, value))  # __index__: checked above
+
+
 class BatchEnv:
     """``num_tables`` games of ``spec`` stepped together (module docstring). ``spec`` and
     ``plugins`` as :func:`ddzrules.env.env`; ``normalize`` divides the final scores by the
@@ -77,11 +86,10 @@ class BatchEnv:
     # with a bare TypeError before the check)
     def __init__(self, spec: object = "hubei-3p", num_tables: object = 64, normalize: object = False,
                  plugins: object = ()) -> None:
-        if isinstance(num_tables, bool) or not hasattr(type(num_tables), "__index__"):
+        count = _index(num_tables)
+        if count is None or not 1 <= count <= MAX_TABLES:
             raise DdzError(f"num_tables must be an integer 1-{MAX_TABLES}, not {brief(num_tables)}")
-        num_tables = operator.index(cast(SupportsIndex, num_tables))  # __index__: checked above
-        if not 1 <= num_tables <= MAX_TABLES:
-            raise DdzError(f"num_tables must be an integer 1-{MAX_TABLES}, not {brief(num_tables)}")
+        num_tables = count
         #: the AEC environment of the spec: its action table, spaces and id mapping are the batch's
         if not isinstance(spec, str):
             raise DdzError(f"spec is a bundled spec's name or a spec file's path, not {brief(spec)}")
@@ -229,15 +237,17 @@ class BatchEnv:
 
     def legal_ids(self, table: object) -> list[int]:
         """The legal action ids at ``table``, ascending (what its mask row marks)."""
-        if isinstance(table, bool) or not isinstance(table, int) or not 0 <= table < self.num_tables:
+        t = _index(table)
+        if t is None or not 0 <= t < self.num_tables:
             raise DdzError(f"no table {brief(table)}: the tables are 0-{self.num_tables - 1}")
-        return sorted(self._ids[self._offsets[table]:self._offsets[table + 1]].tolist())
+        return sorted(self._ids[self._offsets[t]:self._offsets[t + 1]].tolist())
 
     def describe(self, action_id: object) -> str:
         """What an action id means, in words (as :meth:`ddzrules.env.raw_env.describe`)."""
-        if isinstance(action_id, bool) or not isinstance(action_id, int) or not 0 <= action_id < self.num_actions:
+        i = _index(action_id)
+        if i is None or not 0 <= i < self.num_actions:
             raise DdzError(f"no action id {brief(action_id)}: the ids are 0-{self.num_actions - 1}")
-        return self.single.describe(action_id)
+        return self.single.describe(i)
 
     # ------------------------------------------------------------------ the games
     def _check(self, actions: object) -> list[Action]:

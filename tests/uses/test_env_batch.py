@@ -218,6 +218,12 @@ def test_bad_construction_and_order_of_calls() -> None:
         with pytest.raises(DdzError, match="no action id"):
             batch.describe(action_id)
     assert batch.describe(0) == "pass"
+    # ids and tables as a mask gives them (np.int64) were refused as "no action id np.int64(0)"
+    assert batch.describe(np.flatnonzero(np.arange(3) == 0)[0]) == "pass"
+    assert batch.legal_ids(np.int64(1)) == batch.legal_ids(1)
+    for bad in (np.True_, np.float64(0)):
+        with pytest.raises(DdzError, match="no table"):
+            batch.legal_ids(bad)
     assert BatchEnv("hubei-3p", num_tables=np.int64(3)).num_tables == 3
     for spec, plugins in (("no-such-spec", ()), (123, ()), ("hubei-3p", "x.py:Y")):
         with pytest.raises(DdzError):
