@@ -94,8 +94,19 @@ def user_errors(fn: Callable[P, R]) -> Callable[P, R]:
         except (DdzError, ValueError, OSError) as e:
             # never as markup: a message quotes the user's input ("3[/]" is no rich tag)
             _fail(str(e))
+        except KeyboardInterrupt:  # here the command's own name is known ("conformance run")
+            ctx = click.get_current_context(silent=True)
+            stopped_by_ctrl_c(ctx.command_path.split()[1:] if ctx is not None else [])
 
     return wrapper
+
+
+def stopped_by_ctrl_c(words: list[str]) -> NoReturn:
+    """Ctrl-C: one line naming the command (its ``words``: ``interrupted by SIGINT:
+    conformance run stopped``) and the shell's status for SIGINT, 130 (click printed
+    ``Aborted!`` and exited 1, which scripts read as refused input)."""
+    err_console.print(f"interrupted by SIGINT: {_plain(' '.join(words) or 'ddzrules')} stopped", markup=False)
+    sys.exit(130)
 
 
 #: the bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069):
@@ -313,13 +324,13 @@ class _LazyGroup(click.Group):
         return sorted({*self.commands, *_LAZY_COMMANDS})
 
     def invoke(self, ctx: click.Context) -> object:
-        """The command; Ctrl-C stops it with one line and the shell's status for SIGINT,
-        130 (click printed ``Aborted!`` and exited 1, which scripts read as refused input)."""
+        """The command; Ctrl-C outside a command's own handling (``user_errors``) stops it
+        by :func:`stopped_by_ctrl_c`, named as far as this group knows it."""
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
-            err_console.print(f"interrupted by SIGINT: {ctx.invoked_subcommand or ctx.info_name} stopped", markup=False)
-            sys.exit(130)
+            sub = ctx.invoked_subcommand
+            stopped_by_ctrl_c([*ctx.command_path.split()[1:], *([sub] if sub else [])])
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """click's listing, with the help of commands not imported yet from _LAZY_COMMANDS."""

@@ -21,7 +21,7 @@ from ddzrules.cli import (
     user_errors,
 )
 from ddzrules.conformance import MAX_PERFT_NODES, MAX_VECTORS, MAX_WORK
-from ddzrules.errors import DdzError
+from ddzrules.errors import DdzError, brief
 
 if TYPE_CHECKING:
     from types import TracebackType
@@ -130,7 +130,7 @@ def run(suite: str, engine: str, spec: str | None, options: tuple[str, ...], cat
     for item in options:
         key, sep, value = item.partition("=")
         if not sep or not key:
-            raise DdzError(f"--option {item!r}: give KEY=VALUE")
+            raise DdzError(f"--option {brief(item)}: give KEY=VALUE")
         opts[key] = value
     check_class_file(engine, "--engine")
     _check_options(engine, opts, spec)

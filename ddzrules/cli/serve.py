@@ -24,7 +24,11 @@ def _loopback(host: str) -> bool:
 def _listen(host: str, port: int) -> socket.socket:
     """A socket bound to ``host:port`` as uvicorn binds one (IPv6 for an address with a
     colon), before the server starts: a host that does not resolve or is not this
-    machine's, or a port in use, is a :class:`DdzError` (uvicorn logged it and exited 3)."""
+    machine's, or a port in use, is a :class:`DdzError` (uvicorn logged it and exited 3).
+    An empty host is refused: the system reads it as every interface (0.0.0.0)."""
+    if not host.strip():
+        raise DdzError("--host is empty: give an address (127.0.0.1 for this machine only, "
+                       "0.0.0.0 for every interface)")
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM,
                          socket.IPPROTO_TCP)
     try:
@@ -33,9 +37,11 @@ def _listen(host: str, port: int) -> socket.socket:
     except socket.gaierror as e:
         sock.close()
         raise DdzError(f"--host {brief(host, 80)}: not an address ({e.strerror})") from None
-    except (OSError, ValueError) as e:  # ValueError: a NUL, a label too long to encode
+    except (OSError, ValueError, TypeError) as e:  # ValueError: a NUL, a label too long;
+        # TypeError: a name IDNA cannot encode (U+202E, U+200B, a label of 70 × é)
         sock.close()
-        reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else \
+            "not a name that can be looked up" if isinstance(e, TypeError) else str(e)
         if isinstance(e, OSError) and e.errno == errno.EADDRNOTAVAIL:
             reason += " (no interface of this machine has that address)"
         raise DdzError(f"cannot listen on --host {brief(host, 80)} --port {port}: {reason}") from None

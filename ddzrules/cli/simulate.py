@@ -147,7 +147,7 @@ class Interrupted(KeyboardInterrupt):
 
 
 @contextmanager
-def stop_on_signal(command: str) -> Iterator[None]:
+def stop_on_signal(command: str, kept: str | None = None) -> Iterator[None]:
     """Run a command's work so that Ctrl-C (SIGINT) or SIGTERM stops it with one line on
     stderr — ``interrupted by SIGINT: simulate stopped, nothing written`` — and exit
     status 128 + the signal (130, 143): no traceback, no "Aborted!", workers stopped.
@@ -167,8 +167,12 @@ def stop_on_signal(command: str) -> Iterator[None]:
         yield
     except KeyboardInterrupt as e:
         signum = e.signum if isinstance(e, Interrupted) else signal.SIGINT
-        err_console.print(styled("interrupted by {}: {} stopped, nothing written",
-                                 signal.Signals(signum).name, command))
+        if kept is None:
+            err_console.print(styled("interrupted by {}: {} stopped, nothing written",
+                                     signal.Signals(signum).name, command))
+        else:  # duel --record: the deals finished are in the record, and the same command resumes
+            err_console.print(styled("interrupted by {}: {} stopped; the deals finished are kept in {} "
+                                     "(the same command resumes)", signal.Signals(signum).name, command, kept))
         sys.exit(128 + signum)
     finally:
         for s, handler in previous.items():
@@ -395,7 +399,7 @@ def duel_cmd(spec: str, bots: str, deals: int, seed: int, protocol: str, record:
         raise DdzError(f"--bots {brief(bots)}: two bots, A,B (e.g. search,heuristic)")
     check_seed(seed)
     check_backend(backend, address)
-    with stop_on_signal("duel"), user_plugins(plugins):
+    with stop_on_signal("duel", record), user_plugins(plugins):
         load_rules(spec, plugins)  # a bad spec or plugin fails here, before any game
         with game_progress(f"duel on {spec}", deals) as advance:
             result = checked_duel(spec, names[0], names[1], deals, seed, protocol, progress=advance,

@@ -134,6 +134,26 @@ def test_ctrl_c_stops_a_command_with_one_line_and_130():
     assert out == ""
 
 
+def test_ctrl_c_names_the_command_it_stopped():
+    """A nested command is named whole ("conformance run" was said as "conformance")."""
+    import click
+
+    @click.group()
+    def top() -> None: ...
+
+    @top.group()
+    def outer() -> None: ...
+
+    @outer.command()
+    @cli.user_errors
+    def inner() -> None:
+        raise KeyboardInterrupt
+
+    r = CliRunner().invoke(top, ["outer", "inner"], prog_name="ddzrules")
+    assert r.exit_code == 130
+    assert r.output.splitlines() == ["interrupted by SIGINT: outer inner stopped"]
+
+
 def test_list():
     out = ok("list")
     for name in ("hubei-3p", "compat/rlcard", "compat/douzero"):

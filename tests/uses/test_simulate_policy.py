@@ -216,6 +216,23 @@ def test_ctrl_c_in_a_single_process_run_is_one_line_too(monkeypatch: pytest.Monk
     assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == before
 
 
+def test_ctrl_c_in_a_recorded_duel_says_the_record_is_kept(monkeypatch: pytest.MonkeyPatch,
+                                                           tmp_path: Path) -> None:
+    """duel --record keeps each finished deal for a resumed run: "nothing written" was false."""
+    from ddzrules.simulate import games
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(games.GameRules, "new_game", interrupted)
+    record = tmp_path / "duel.jsonl"
+    result = CliRunner().invoke(main, ["duel", "hubei-3p", "--bots", "random,heuristic", "--deals", "3",
+                                       "--record", str(record)])
+    assert result.exit_code == 130
+    assert result.output.strip() == (f"interrupted by SIGINT: duel stopped; the deals finished are kept in "
+                                     f"{record} (the same command resumes)")
+
+
 # ====================================================================== match --holdings
 
 

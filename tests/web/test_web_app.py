@@ -151,6 +151,11 @@ def test_serve_refuses_a_host_or_port_it_cannot_listen_on_in_one_line() -> None:
             # TEST-NET-1: an address, but of no interface here (no name lookup)
             ("--host", "192.0.2.1", "--port", "0"): "cannot listen on --host '192.0.2.1' --port 0: ",
             ("--port", port): f"cannot listen on --host '127.0.0.1' --port {port}: ",
+            # IDNA cannot encode these: a TypeError traceback
+            ("--host", "\u202e", "--port", "0"): "cannot listen on --host '\\u202e' --port 0: not a name",
+            ("--host", "é" * 70, "--port", "0"): "cannot listen on --host ",
+            # the system reads an empty host as every interface: it listened on 0.0.0.0
+            ("--host", "", "--port", "0"): "--host is empty",
         }
         for args, message in cases.items():
             r = CliRunner().invoke(main, ["serve", *args])
