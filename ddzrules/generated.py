@@ -32,10 +32,12 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ddzrules.errors import DdzError, brief
+from ddzrules.errors import DdzError, SpecError, brief
 
 BEGIN = "<!-- BEGIN GENERATED: {source} -->"
 END = "<!-- END GENERATED -->"
+#: the largest Markdown page read (the site's largest is some 100 KB): a 3 GB file was read whole
+MAX_PAGE_BYTES = 16 * 2**20
 _BEGIN_RE = re.compile(r"^<!-- BEGIN GENERATED: (?P<source>[^\n]*?) -->$", re.MULTILINE)
 
 #: a block's text from the words of its source after the command's (``["hubei-3p", "--lang", "en"]``)
@@ -124,7 +126,18 @@ def regenerate(text: str, generators: Mapping[str, Generator], where: str = "the
                                f"the generated blocks are {', '.join(sorted(generators))}")
             continue
         make, args = found
-        made = make(args)
+        try:
+            made = make(args)
+        except SpecError as e:
+            # the block names a spec file, which need not be the user's (a page can name
+            # /etc/shadow): its problems quote its lines, so they are counted, not shown
+            line = text.count("\n", 0, block.start)  # the BEGIN line's number (start: after it)
+            raise DdzError(f"{where}:{line}: the block {brief(block.source, 80)} names a spec that does not "
+                           f"load ({len(e.problems)} problem{'' if len(e.problems) == 1 else 's'}; ddzrules validate "
+                           "lists them)") from None
+        except DdzError as e:
+            line = text.count("\n", 0, block.start)  # the BEGIN line's number (start: after it)
+            raise DdzError(f"{where}:{line}: the block {brief(block.source, 80)}: {e}") from None
         out += [text[pos:block.start], made if made.endswith("\n") or not made else made + "\n"]
         pos = block.end
     out.append(text[pos:])
@@ -162,8 +175,13 @@ def update_files(paths: Iterable[str | Path], generators: Mapping[str, Generator
     generator makes (files without one are not listed). With ``check`` nothing is
     written: the statuses say which files are stale."""
     out = []
+    writes: list[tuple[Path, str]] = []
     for path in markdown_files(paths):
         try:
+            size = path.stat().st_size
+            if size > MAX_PAGE_BYTES:
+                raise DdzError(f"{path}: {size:,} bytes, more than the {MAX_PAGE_BYTES // 2**20} MiB a page "
+                               "may hold")
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
             raise DdzError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
@@ -173,9 +191,12 @@ def update_files(paths: Iterable[str | Path], generators: Mapping[str, Generator
         new = regenerate(text, generators, str(path), strict)
         stale = new != text
         if stale and not check:
-            try:
-                path.write_text(new, encoding="utf-8")
-            except OSError as e:
-                raise DdzError(f"cannot write {path}: {e.strerror or e}") from None
+            writes.append((path, new))
         out.append(FileStatus(path, tuple(b.source for b in found), stale))
+    # written only once every page has been made: a block that fails leaves every file as it was
+    for path, new in writes:
+        try:
+            path.write_text(new, encoding="utf-8")
+        except OSError as e:
+            raise DdzError(f"cannot write {path}: {e.strerror or e}") from None
     return out

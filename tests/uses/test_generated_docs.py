@@ -139,3 +139,42 @@ def test_the_printing_commands_write_their_blocks() -> None:
         result = runner.invoke(main, ["docs", name])
         assert result.exit_code == 0, result.output
         assert result.output == GENERATORS[f"ddzrules docs {name}"]([])
+
+
+def test_a_block_naming_a_foreign_file_as_its_spec_does_not_show_it(tmp_path: Path) -> None:
+    """A page's block can name any file as a sheet's spec (/etc/shadow): its lines were
+    printed one by one as the spec's problems. The page and line are named, the file's
+    content never shown."""
+    secret = tmp_path / "shadow"
+    secret.write_text("".join(f"user{i}:$6$SECRETHASH{i}:20228:0:99999:7:::\n" for i in range(5)), encoding="utf-8")
+    page = tmp_path / "docs" / "page.md"
+    page.parent.mkdir()
+    content = "# x\n\n" + block(f"ddzrules sheet {secret} --lang en")
+    page.write_text(content, encoding="utf-8")
+    result = CliRunner().invoke(main, ["docs", "update", str(page)])
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    assert "SECRETHASH" not in result.output and "user0" not in result.output
+    (line,) = result.output.splitlines()
+    assert line.startswith(f"error: {page}:3: the block ") and "names a spec that does not load" in line, line
+    assert page.read_text(encoding="utf-8") == content
+
+
+def test_a_failing_block_leaves_every_page_as_it_was(tmp_path: Path) -> None:
+    """The pages are written once all are made: a.md was rewritten before b.md's block failed."""
+    a, b = tmp_path / "a.md", tmp_path / "b.md"
+    a_text = block("ddzrules docs schema", "STALE\n")
+    b_text = "\n" + block("ddzrules sheet nosuchspec --lang en")
+    a.write_text(a_text, encoding="utf-8")
+    b.write_text(b_text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["docs", "update", str(tmp_path)])
+    assert result.exit_code == 1 and f"{b}:2: the block " in result.output and "nosuchspec" in result.output
+    assert a.read_text(encoding="utf-8") == a_text and b.read_text(encoding="utf-8") == b_text
+
+
+def test_a_page_too_large_is_refused_unread(tmp_path: Path) -> None:
+    page = tmp_path / "huge.md"
+    with open(page, "wb") as f:  # sparse: 3 GB of nothing on disk, read whole before
+        f.truncate(3 * 2**30)
+    result = CliRunner().invoke(main, ["docs", "update", str(page)])
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    assert "more than the 16 MiB a page may hold" in result.output
