@@ -53,10 +53,11 @@ def conformance() -> None:
 @user_errors
 def generate(spec: str, output: str, level: str, seed: int, as_json: bool) -> None:
     """Generate a suite from SPEC into a directory: manifest.json and one JSONL file per category."""
+    from ddzrules.conformance import check_suite_directory, write_suite
     from ddzrules.conformance import generate as make
-    from ddzrules.conformance import write_suite
     from ddzrules.variant import load_variant
 
+    check_suite_directory(output)  # before the work, which can take minutes
     v = load_variant(spec)
     with _spinner() as status:
         suite = make(v, level=level, seed=seed,

@@ -711,23 +711,70 @@ def _jsonl(vectors: list[dict[str, Any]]) -> bytes:
                    for vec in vectors).encode("utf-8")
 
 
-def write_suite(suite: Suite, directory: str | Path) -> Path:
-    """Write a suite as a directory (created if needed; its category files replaced)."""
+def check_suite_directory(directory: str | Path) -> Path:
+    """The directory a suite is to be written to, checked before any work: a
+    :class:`DdzError` when it is something else than a directory (or nothing yet), or when
+    a file the suite writes is there as something else than a regular file or a symlink (a
+    directory, which cannot be replaced; a FIFO is replaced, never written into)."""
+    from ddzrules.spec import file_kind
+
     d = Path(directory)
+    if not str(directory):
+        raise DdzError("-o: a directory name is needed, not an empty one")
+    try:
+        st = os.stat(d)
+    except FileNotFoundError:
+        return d
+    except OSError as e:
+        raise DdzError(f"cannot write the suite to {d}: {e.strerror or e}") from None
+    if not stat.S_ISDIR(st.st_mode):
+        raise DdzError(f"cannot write the suite to {d}: {file_kind(st.st_mode) if not stat.S_ISREG(st.st_mode) else 'a file'}, "
+                       "not a directory")
+    for name in [f"{c}.jsonl" for c in CATEGORIES] + ["manifest.json"]:
+        try:
+            mode = os.lstat(d / name).st_mode
+        except FileNotFoundError:
+            continue
+        except OSError as e:
+            raise DdzError(f"cannot write the suite to {d}: {e.strerror or e}") from None
+        if stat.S_ISDIR(mode):
+            raise DdzError(f"cannot write the suite to {d}: {name} there is a directory")
+    return d
+
+
+def write_suite(suite: Suite, directory: str | Path) -> Path:
+    """Write a suite as a directory (created if needed; its category files replaced). Each
+    file is written to a temporary name and renamed into place, the manifest last: a write
+    that fails leaves no half-written file under a suite's name."""
+    d = check_suite_directory(directory)
+    temps: list[Path] = []
     try:
         d.mkdir(parents=True, exist_ok=True)
         files: dict[str, dict[str, Any]] = {}
+        staged: list[tuple[Path, Path]] = []
         for category, vectors in suite.vectors.items():
             data = _jsonl(vectors)
             name = f"{category}.jsonl"
-            (d / name).write_bytes(data)
+            temp = d / f".{name}.{os.getpid()}.tmp"
+            temps.append(temp)
+            temp.write_bytes(data)
+            staged.append((temp, d / name))
             files[category] = {"file": name, "sha256": hashlib.sha256(data).hexdigest(),
                                "vectors": len(vectors)}
         suite.manifest["files"] = files
-        (d / "manifest.json").write_text(
-            json.dumps(suite.manifest, ensure_ascii=False, indent=1, sort_keys=False) + "\n", encoding="utf-8")
+        temp = d / f".manifest.json.{os.getpid()}.tmp"
+        temps.append(temp)
+        temp.write_text(json.dumps(suite.manifest, ensure_ascii=False, indent=1, sort_keys=False) + "\n",
+                        encoding="utf-8")
+        staged.append((temp, d / "manifest.json"))
+        for source, target in staged:
+            os.replace(source, target)
     except OSError as e:
         raise DdzError(f"cannot write the suite to {d}: {e.strerror or e}") from None
+    finally:
+        for temp in temps:
+            if temp.exists():
+                temp.unlink()
     return d
 
 

@@ -507,3 +507,26 @@ def test_a_junit_fifo_is_refused_before_the_run(base: Path, tmp_path: Path) -> N
     fifo = tmp_path / "junit.xml"
     os.mkfifo(fifo)
     refused(run(base, "--junit", str(fifo)), "--junit", "is not a regular file")
+
+
+@pytest.mark.parametrize("trap, message", [
+    ("fifo", None),  # replaced, never written into: the write hung
+    ("dir", "compare.jsonl there is a directory"),  # refused before the work: a half suite was left
+])
+def test_generate_checks_its_directory_before_the_work(tmp_path: Path, trap: str, message: str | None) -> None:
+    out = tmp_path / "suite"
+    out.mkdir()
+    if trap == "fifo":
+        os.mkfifo(out / "classify.jsonl")
+    else:
+        (out / "compare.jsonl").mkdir()
+    result = CliRunner().invoke(main, ["conformance", "generate", "hubei-3p", "-o", str(out), "--level", "smoke"])
+    assert "Traceback" not in result.output, result.output
+    if message is None:
+        assert result.exit_code == 0, result.output
+        assert (out / "classify.jsonl").is_file() and (out / "manifest.json").is_file()
+        assert load_manifest(out)["spec"] == "hubei-3p"
+    else:
+        assert result.exit_code == 1 and message in result.output, result.output
+        if trap == "dir":
+            assert sorted(p.name for p in out.iterdir()) == ["compare.jsonl"]  # nothing written
