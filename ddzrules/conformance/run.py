@@ -457,7 +457,8 @@ def run_suite(directory: str | Path, engine_name: str, options: dict[str, str] |
             except Unsupported as e:
                 o.status = "skipped"
                 skip_reasons.setdefault(category, _clean(str(e)[:300]) or "the engine cannot answer it")
-            except Exception as e:  # noqa: BLE001 - an adapter that raises fails this vector, the run goes on
+            except (Exception, SystemExit) as e:  # noqa: BLE001 - an adapter that raises (or calls
+                # sys.exit: the run ended with its status and no word) fails this vector, the run goes on
                 o.status = "failed"
                 o.message = _clean(f"{type(e).__name__}: {str(e)[:500]}")
                 o.causes = [Cause(category, "the engine raised an error", _clean(type(e).__name__[:100]),
@@ -478,8 +479,12 @@ def run_suite(directory: str | Path, engine_name: str, options: dict[str, str] |
     if findings_fn is not None:
         try:
             findings = list(findings_fn())
-        except Exception as e:  # noqa: BLE001 - a third party's code: report, do not crash
+        except (Exception, SystemExit) as e:  # noqa: BLE001 - a third party's code: report, do not crash
             findings = [Finding("the adapter's findings() raised", f"{type(e).__name__}: {e}")]
+        if not all(isinstance(f, Finding) for f in findings):  # a string was printed letter by letter, or crashed
+            bad = next(f for f in findings if not isinstance(f, Finding))
+            findings = [Finding("the adapter's findings() answered what is not a list of Finding",
+                                f"an item of type {type(bad).__name__}")]
     used = {g.known for g in groups if g.known}
     return Report(str(directory), str(manifest["spec"]), str(manifest["level"]),
                   str(getattr(engine, "name", engine_name)), counts, skip_reasons, groups, outcomes, findings,

@@ -236,6 +236,8 @@ def open_engine(name: str, manifest: dict[str, Any], options: dict[str, str]) ->
         raise EngineError(f"engine {name!r} needs a package that is not installed: {e}") from None
     except Exception as e:  # noqa: BLE001 - a third party's constructor
         raise EngineError(f"engine {name!r} could not start: {type(e).__name__}: {e}") from None
+    except SystemExit as e:  # sys.exit in a constructor ended the run with its status and no word
+        raise EngineError(f"engine {name!r} could not start: it called sys.exit({brief(e.code)})") from None
 
 
 def capability(engine: Any, what: str) -> Any:

@@ -42,6 +42,7 @@ from ddzrules.engines import (
     no_wild,
     require_one_deck,
 )
+from ddzrules.errors import brief
 
 INSTALL = "pip install --no-deps douzero==1.1.0"
 RANKS = "3456789TJQKA2XD"
@@ -175,7 +176,7 @@ class DouZeroEngine:
         require_one_deck(manifest, "DouZero")
         self._census_mode = options.get("census", "hands")
         if self._census_mode not in ("hands", "deck"):
-            raise ValueError(f"census={self._census_mode!r}: choose hands or deck")
+            raise ValueError(f"census={brief(self._census_mode)}: choose hands or deck")
         try:
             from douzero.env import move_detector, move_generator
             from douzero.env.game import GameEnv

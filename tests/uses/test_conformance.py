@@ -503,3 +503,43 @@ def test_engine_from_a_module_of_the_current_folder_or_a_file(smoke_suite: Path,
         r = runner.invoke(main, ["conformance", "run", str(smoke_suite), "--engine", target])
         text = " ".join(r.output.split())
         assert r.exit_code == 1 and message in text and "Traceback" not in r.output, (target, r.output)
+
+
+class ExitsOnStart:
+    """An adapter whose constructor calls sys.exit: the run ended with status 5, silently."""
+
+    def __init__(self, manifest: object, options: dict[str, str]) -> None:
+        raise SystemExit(5)
+
+    def classify(self, cards: str, wild: str | None) -> None: ...
+
+
+class ExitsOnAQuestion:
+    """An adapter calling sys.exit in a capability (status 7, no word) and answering
+    findings() with a string (a traceback in the report)."""
+
+    name = "exits"
+
+    def __init__(self, manifest: object, options: dict[str, str]) -> None: ...
+
+    def classify(self, cards: str, wild: str | None) -> None:
+        raise SystemExit(7)
+
+    def findings(self) -> str:
+        return "not a list"
+
+
+def test_an_adapter_that_exits_or_answers_badly_is_reported(smoke_suite: Path) -> None:
+    r = CliRunner().invoke(main, ["conformance", "run", str(smoke_suite), "--engine", f"{__name__}:ExitsOnStart"])
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert "could not start: it called sys.exit(5)" in " ".join(r.output.split()), r.output
+    r = CliRunner().invoke(main, ["conformance", "run", str(smoke_suite), "--engine", f"{__name__}:ExitsOnAQuestion",
+                                  "--category", "classify", "--json"])
+    assert r.exit_code == 1 and "Traceback" not in r.output, r.output
+    report = json.loads(r.output)
+    assert report["categories"]["classify"]["failed"] == vectors_in(smoke_suite, "classify")
+    assert any("not a list of Finding" in f["title"] for f in report["findings"]), report["findings"]
+
+
+def vectors_in(d: Path, category: str) -> int:
+    return len(vectors(d, category))
