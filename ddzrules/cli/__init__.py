@@ -484,7 +484,7 @@ def new_cmd(name: str, parent: str, output: str | None, force: bool) -> None:
     if output is not None:
         with open(output, "w" if force else "x", encoding="utf-8") as out:
             out.write(text)
-        err_console.print(f"wrote {output}")
+        err_console.print(styled("wrote {}", output))
     else:
         click.echo(text, nl=False)
 

@@ -17,7 +17,7 @@ from typing import Any
 import click
 
 from ddzrules import generated
-from ddzrules.cli import console, main, special_file, user_errors
+from ddzrules.cli import console, main, plural, special_file, styled, user_errors
 from ddzrules.errors import DdzError, brief, escaped
 
 #: the width help is formatted at (click wraps to it)
@@ -85,8 +85,7 @@ def update_cmd(paths: tuple[str, ...], check: bool) -> None:
         raise DdzError(f"no Markdown file of {', '.join(paths)} holds a generated block")
     for s in statuses:
         state = ("stale" if check else "updated") if s.stale else "up to date"
-        console.print(f"{state:10}  {s.path}  ({len(s.sources)} block{'s' * (len(s.sources) != 1)})",
-                      markup=False)
+        console.print(styled("{}  {}  ({})", f"{state:10}", s.path, plural(len(s.sources), "block")))
     stale = [s for s in statuses if s.stale]
     if check and stale:
         raise DdzError(f"{len(stale)} file(s) differ from what their blocks' commands write; run "

@@ -280,7 +280,7 @@ def _play(spec: str, auto: bool, seed: int | None, seat: int, bots: str, record_
     console.print("scores: " + ", ".join(f"seat {s}: {v:+d}" for s, v in enumerate(game.scores)))
     if record_path is not None:
         write_record(game, record_path)
-        console.print(f"record written to {record_path}", markup=False)
+        console.print(styled("record written to {}", record_path))
 
 
 #: the longest answer read at a prompt (a play is a few dozen characters): a longer line

@@ -20,6 +20,7 @@ from ddzrules.cli import (
     err_console,
     main,
     plugin_option,
+    styled,
     user_errors,
     user_plugins,
 )
@@ -91,7 +92,7 @@ def sheet_cmd(spec: str | None, lang: str, fmt: str, output: str | None, seed: i
         Path(output).write_text(text, encoding="utf-8")
     except OSError as e:
         raise DdzError(f"cannot write {output}: {e.strerror or e}") from None
-    err_console.print(f"wrote {output}", markup=False)
+    err_console.print(styled("wrote {}", output))
 
 
 def _update(spec: str | None, directory: str, check: bool, **options: Any) -> None:

@@ -178,3 +178,13 @@ def test_a_page_too_large_is_refused_unread(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["docs", "update", str(page)])
     assert result.exit_code == 1 and "Traceback" not in result.output, result.output
     assert "more than the 16 MiB a page may hold" in result.output
+
+
+def test_a_hostile_file_name_is_printed_escaped(tmp_path: Path) -> None:
+    """`docs update DIR` listed a page named `\\x1b[31mRED\\u202e.md` with its ESC raw."""
+    page = tmp_path / "\x1b[31mRED[bold]\u202e.md"
+    page.write_text(block("ddzrules docs schema", "STALE\n"), encoding="utf-8")
+    result = CliRunner().invoke(main, ["docs", "update", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "\x1b" not in result.output and "\u202e" not in result.output
+    assert "\\x1b[31mRED[bold]\\u202e.md" in result.output and "(1 block)" in result.output
