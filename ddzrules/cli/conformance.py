@@ -133,6 +133,8 @@ def run(suite: str, engine: str, spec: str | None, options: tuple[str, ...], cat
         if not sep or not key:
             raise DdzError(f"--option {brief(item)}: give KEY=VALUE")
         opts[key] = value
+    if spec and "spec" in opts:  # --spec won without a word
+        raise DdzError("--spec and --option spec=... both name the spec: give one")
     check_class_file(engine, "--engine")
     _check_options(engine, opts, spec)
     if spec:

@@ -408,6 +408,8 @@ def test_bad_engines_are_clear_errors(smoke_suite: Path, engine: str, message: s
     ("rlcard", ["--option", "spec=x"], "--option 'spec': the rlcard engine has no such option (it takes no options)"),
     ("openspiel", ["--spec", "hubei-3p"],
      "--spec goes with --engine ddzrules: the openspiel engine answers by its own rules (it takes no options)"),
+    ("ddzrules", ["--spec", "hubei-3p", "--option", "spec=laizi"],
+     "--spec and --option spec=... both name the spec: give one"),
 ])
 def test_an_option_the_engine_does_not_read_is_refused(smoke_suite: Path, engine: str, args: list[str],
                                                        message: str) -> None:
