@@ -904,7 +904,7 @@ def moves(spec: str, hand: str | None, after: str | None, limit: int, wild: str 
 
 @main.command()
 @click.argument("spec", default="hubei-3p", metavar="[SPEC]")
-@click.option("--seed", type=int, default=1, help="Seed of the dealt hand.")
+@click.option("--seed", type=int, default=1, help="Seed of the dealt hand, 0 to 2**63-1.")
 @user_errors
 def demo(spec: str, seed: int) -> None:
     """Deal a seeded hand, classify a few plays and list its moves."""

@@ -50,7 +50,7 @@ class _ExitOneCommand(click.Command):
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Write the sheet to this file instead of standard output.")
 @click.option("--seed", type=int, default=None,
-              help="Seed of the worked example's game (default: the first of 1-20 whose game "
+              help="Seed of the worked example's game, 0 to 2**63-1 (default: the first of 1-20 whose game "
                    "multiplies the score).")
 @click.option("--update-docs", "update_dir", type=click.Path(file_okay=False), default=None,
               metavar="DIR",

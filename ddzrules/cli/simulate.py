@@ -307,7 +307,7 @@ def _print_comparison(comp: dict[str, Any], confidence: float) -> None:
 @seed_option(0)
 @bots_option("heuristic")
 @click.option("--holdings", type=int, default=None,
-              help="Beans each seat starts with; carried from game to game (bean settlements).")
+              help="Beans each seat starts with, 0 to 2**63-1; carried from game to game (bean settlements).")
 @plugin_option
 @json_option
 @user_errors
