@@ -588,6 +588,8 @@ def walk(rules: Rules, naturals: list[int], wilds: int, wild_rank: int, found: F
 _TIE_BITS = 8
 _PACKED_BITS = C.BITS * C.NUM_RANKS
 _HIGH_SHIFT = _TIE_BITS + _PACKED_BITS
+#: every lead key is below this (read on a key's first use, to refuse one that is none)
+_KEY_END = 1 << (_HIGH_SHIFT + 32)
 _RANK_SHIFT = _HIGH_SHIFT + 8
 _SIZE_SHIFT = _HIGH_SHIFT + 16
 #: a key at or above this is a bomb's (tier + 1 above 0)
@@ -598,7 +600,7 @@ _PACKED_MASK = (1 << _PACKED_BITS) - 1
 def _key_range(size: int) -> tuple[int, int]:
     """The keys of the plays of ``size`` cards that are no bomb (with ``size`` 0: of the
     bombs) are those from the first number up to the second (not included)."""
-    return (size << _SIZE_SHIFT, (size + 1) << _SIZE_SHIFT) if size else (_FIRST_BOMB_KEY, 1 << (_HIGH_SHIFT + 32))
+    return (size << _SIZE_SHIFT, (size + 1) << _SIZE_SHIFT) if size else (_FIRST_BOMB_KEY, _KEY_END)
 
 
 #: where a WildLeads reads the plays it has not made: a wild table, or the walk's pooled
@@ -709,10 +711,10 @@ class WildLeads(Sequence[Move]):
         """The Move of one of these plays' keys (made on first use, then the same object);
         ValueError for a key that is none of theirs (``object``: the compiled build checks
         a declared ``int`` before this can say so)."""
-        if type(key) is not int or not 0 < key < 1 << (_HIGH_SHIFT + 32):
-            raise ValueError(f"no play of key {brief(key)}")
-        move = self._by_key.get(key)
+        move: Move | None = self._by_key.get(key)  # type: ignore[call-overload]  # another type: checked on a miss
         if move is None:
+            if type(key) is not int or not 0 < key < _KEY_END:
+                raise ValueError(f"no play of key {brief(key)}")
             keys = self._keys if self._keys is not None else self.plain_keys(self.key_size(key)) \
                 if key < _FIRST_BOMB_KEY else self.bomb_keys()
             i = bisect_left(keys, key)
