@@ -78,14 +78,13 @@ def _check_options(engine: str, opts: dict[str, str], spec: str | None) -> None:
     """Before the suite is read: a :class:`DdzError` for an ``--option`` (or ``--spec``) the
     engine's adapter does not declare in its ``OPTIONS`` (``ddzrules.engines.check_options``,
     which ``open_engine`` applies again for callers of the library)."""
-    from ddzrules.engines import check_options, engine_options, load_engine_class
+    from ddzrules.engines import check_options, engine_options, load_engine_class, options_phrase
 
     cls = load_engine_class(engine)
     known = engine_options(cls)
     if spec is not None and known is not None and "spec" not in known:
-        takes = f"its options: {', '.join(known)}" if known else "it takes no options"
         raise DdzError(f"--spec goes with --engine ddzrules: the {engine} engine answers by its own "
-                       f"rules ({takes})")
+                       f"rules ({options_phrase(known)})")
     check_options(engine, cls, opts)
 
 

@@ -211,6 +211,11 @@ def engine_options(cls: type) -> tuple[str, ...] | None:
     return declared
 
 
+def options_phrase(known: tuple[str, ...]) -> str:
+    """The declared options, for a message: ``its options: census`` or ``it takes no options``."""
+    return f"its options: {', '.join(known)}" if known else "it takes no options"
+
+
 def check_options(name: str, cls: type, options: Mapping[str, str]) -> None:
     """An :class:`EngineError` for an option the adapter ``cls`` (engine ``name``) does not
     declare in its ``OPTIONS``; nothing for an adapter that declares none."""
@@ -219,8 +224,8 @@ def check_options(name: str, cls: type, options: Mapping[str, str]) -> None:
         return
     for key in options:
         if key not in known:
-            takes = f"its options: {', '.join(known)}" if known else "it takes no options"
-            raise EngineError(f"--option {brief(key)}: the {name} engine has no such option ({takes})")
+            raise EngineError(f"--option {brief(key)}: the {name} engine has no such option "
+                              f"({options_phrase(known)})")
 
 
 def open_engine(name: str, manifest: dict[str, Any], options: dict[str, str]) -> Any:
