@@ -26,6 +26,7 @@ b
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 from collections.abc import Callable, Iterable, Mapping
@@ -38,6 +39,8 @@ BEGIN = "<!-- BEGIN GENERATED: {source} -->"
 END = "<!-- END GENERATED -->"
 #: the largest Markdown page read (the site's largest is some 100 KB): a 3 GB file was read whole
 MAX_PAGE_BYTES = 16 * 2**20
+#: the most files and folders a directory named to ``docs update`` is walked through
+MAX_WALKED = 100_000
 _BEGIN_RE = re.compile(r"^<!-- BEGIN GENERATED: (?P<source>[^\n]*?) -->$", re.MULTILINE)
 
 #: a block's text from the words of its source after the command's (``["hubei-3p", "--lang", "en"]``)
@@ -155,18 +158,40 @@ class FileStatus:
 
 
 def markdown_files(paths: Iterable[str | Path]) -> list[Path]:
-    """The Markdown files named: files as they are, directories' ``*.md`` (recursively),
-    sorted; a path that does not exist is a DdzError."""
+    """The Markdown files named: files as they are, directories' ``*.md`` (recursively,
+    not into hidden directories such as ``.git`` or ``.venv``, nor through symbolic
+    links), sorted; a path that does not exist is a DdzError, and so is a directory
+    holding more than :data:`MAX_WALKED` entries (``docs update /`` would walk the whole
+    file system).
+
+    >>> [p.name for p in markdown_files(["README.md"])]
+    ['README.md']
+    """
     out: set[Path] = set()
     for given in paths:
         path = Path(given)
         if path.is_dir():
-            out.update(p for p in path.rglob("*.md") if p.is_file())
+            out.update(_walk_markdown(path, str(given)))
         elif path.is_file():
             out.add(path)
         else:
-            raise DdzError(f"{given}: no such file or directory")
+            raise DdzError(f"{brief(str(given), 80)}: no such file or directory")
     return sorted(out)
+
+
+def _walk_markdown(top: Path, given: str) -> list[Path]:
+    """The ``*.md`` files under ``top`` (see :func:`markdown_files`)."""
+    found: list[Path] = []
+    walked = 0
+    for folder, dirs, files in os.walk(top, followlinks=False):  # unreadable folders are skipped
+        walked += len(dirs) + len(files)
+        if walked > MAX_WALKED:
+            raise DdzError(f"{brief(given, 80)}: more than {MAX_WALKED:,} files and folders under it; "
+                           "name the documentation's own folder")
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        base = Path(folder)
+        found += (base / f for f in files if f.endswith(".md") and (base / f).is_file())
+    return found
 
 
 def update_files(paths: Iterable[str | Path], generators: Mapping[str, Generator], check: bool = False,

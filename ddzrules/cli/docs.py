@@ -75,7 +75,7 @@ def docs_group() -> None:
 @user_errors
 def update_cmd(paths: tuple[str, ...], check: bool) -> None:
     """Rewrite every generated block of the Markdown files PATHS (directories: their *.md,
-    recursively) from the command its marker names."""
+    recursively, hidden folders skipped) from the command its marker names."""
     for path in paths:
         kind = special_file(path)
         if kind is not None and kind != "a directory":

@@ -188,3 +188,32 @@ def test_a_hostile_file_name_is_printed_escaped(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "\x1b" not in result.output and "\u202e" not in result.output
     assert "\\x1b[31mRED[bold]\\u202e.md" in result.output and "(1 block)" in result.output
+
+
+def test_a_directory_walk_skips_hidden_folders_and_symbolic_links(tmp_path: Path) -> None:
+    """`docs update .` at a project's root walked .git and .venv (and followed links)."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "page.md").write_text(block("ddzrules docs schema"), encoding="utf-8")
+    for hidden in (".venv", ".git/sub"):
+        (tmp_path / hidden).mkdir(parents=True)
+        (tmp_path / hidden / "vendored.md").write_text(block("ddzrules docs schema"), encoding="utf-8")
+    outside = tmp_path.parent / f"{tmp_path.name}-outside"
+    outside.mkdir()
+    (outside / "other.md").write_text(block("ddzrules docs schema"), encoding="utf-8")
+    (tmp_path / "linked").symlink_to(outside, target_is_directory=True)
+    assert generated.markdown_files([tmp_path]) == [tmp_path / "docs" / "page.md"]
+    # a hidden folder named itself is walked: the user asked for it
+    assert generated.markdown_files([tmp_path / ".venv"]) == [tmp_path / ".venv" / "vendored.md"]
+
+
+def test_a_directory_too_large_to_walk_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`docs update --check /` walked the whole file system."""
+    for i in range(6):
+        (tmp_path / f"d{i}").mkdir()
+        (tmp_path / f"d{i}" / "page.md").write_text(block("ddzrules docs schema"), encoding="utf-8")
+    monkeypatch.setattr(generated, "MAX_WALKED", 10)
+    result = CliRunner().invoke(main, ["docs", "update", "--check", str(tmp_path)])
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    assert f"'{tmp_path}': more than 10 files and folders under it" in result.output
+    monkeypatch.setattr(generated, "MAX_WALKED", 12)
+    assert len(generated.markdown_files([tmp_path])) == 6
