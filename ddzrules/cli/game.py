@@ -261,7 +261,10 @@ def _play(spec: str, auto: bool, seed: int | None, seat: int, bots: str, record_
     try:
         with _bounded_answers(human is not None):
             _play_out(game, agents, human, auto, log)
-    except click.Abort:  # end of input (or Ctrl-C) at a prompt: say so, no traceback
+    except click.Abort as e:  # end of input (or Ctrl-C) at a prompt: say so, no traceback
+        if isinstance(e.__context__, KeyboardInterrupt):  # click.prompt's Abort stands for Ctrl-C too
+            console.print("the game is left unfinished and nothing was recorded", markup=False)
+            raise KeyboardInterrupt from None  # user_errors: "interrupted by SIGINT: play stopped", 130
         raise DdzError("the input ended before the game did: the game is left unfinished and "
                        "nothing was recorded") from None
     assert game.scores is not None

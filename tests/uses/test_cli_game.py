@@ -411,3 +411,32 @@ def test_outputs_refuse_a_fifo_at_once(tmp_path: Path, command: list[str]) -> No
     result = CliRunner().invoke(main, [*command, str(fifo)])
     assert result.exit_code == 1 and "is not a regular file" in result.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.yaml"]
+
+
+def test_ctrl_c_at_a_prompt_of_play_stops_it_with_130() -> None:
+    """Ctrl-C at a prompt exited 1 like an ended input (click.prompt turns both into Abort):
+    now it is what Ctrl-C is everywhere else, one line and 130, after saying the game is
+    left unfinished."""
+    import signal
+
+    start = ("import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+             "from ddzrules.cli import main; main(prog_name='ddzrules')")
+    proc = subprocess.Popen([sys.executable, "-c", start, "play", "hubei-3p", "--seed", "1"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        seen = ""
+        while "your choice" not in seen and "play (" not in seen:  # a prompt waits for an answer
+            chunk = proc.stdout.read(1)
+            assert chunk, "the game ended without asking"
+            seen += chunk
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, err
+    assert "the game is left unfinished and nothing was recorded" in out
+    assert err.splitlines() == ["interrupted by SIGINT: play stopped"]
+    assert "Traceback" not in out + err
