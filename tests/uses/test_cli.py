@@ -9,10 +9,12 @@ import subprocess
 import sys
 import textwrap
 from importlib import import_module
+from typing import IO
 
 import pytest
 import yaml
 from click.testing import CliRunner
+from interrupt import interrupt
 from reference_data import readme_table
 
 from ddzrules import cli, load_spec
@@ -110,26 +112,13 @@ def test_ctrl_c_stops_a_command_with_one_line_and_130():
     """Ctrl-C in a command with no handler of its own (a batch waiting for its next line):
     one line and 130, the shell's status for SIGINT (click printed `Aborted!` and exited 1,
     the status of refused input)."""
-    import signal
+    def answered_once(stdin: IO[str], stdout: IO[str]) -> None:
+        stdin.write('{"cards": "33"}\n')
+        stdin.flush()
+        assert '"combo":"pair"' in stdout.readline()  # answered: now waiting for the next line
 
-    # a run started in the background inherits SIGINT ignored, and Python then raises no
-    # KeyboardInterrupt: the process sets Python's own handler, as it has at a terminal
-    start = ("import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
-             "from ddzrules.cli import main; main(prog_name='ddzrules')")
-    proc = subprocess.Popen([sys.executable, "-c", start, "classify", "hubei-3p", "--batch", "-"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        assert proc.stdin is not None and proc.stdout is not None
-        proc.stdin.write('{"cards": "33"}\n')
-        proc.stdin.flush()
-        assert '"combo":"pair"' in proc.stdout.readline()  # answered: now waiting for the next line
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    assert proc.returncode == 130, err
+    code, out, err = interrupt(["classify", "hubei-3p", "--batch", "-"], answered_once)
+    assert code == 130, err
     assert err.splitlines() == ["interrupted by SIGINT: classify stopped"]
     assert out == ""
 

@@ -8,10 +8,11 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import pytest
 from click.testing import CliRunner, Result
+from interrupt import interrupt
 
 from ddzrules import cards as C
 from ddzrules.bots import make_bot
@@ -417,26 +418,15 @@ def test_ctrl_c_at_a_prompt_of_play_stops_it_with_130() -> None:
     """Ctrl-C at a prompt exited 1 like an ended input (click.prompt turns both into Abort):
     now it is what Ctrl-C is everywhere else, one line and 130, after saying the game is
     left unfinished."""
-    import signal
-
-    start = ("import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
-             "from ddzrules.cli import main; main(prog_name='ddzrules')")
-    proc = subprocess.Popen([sys.executable, "-c", start, "play", "hubei-3p", "--seed", "1"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        assert proc.stdout is not None
+    def at_a_prompt(stdin: IO[str], stdout: IO[str]) -> None:
         seen = ""
         while "your choice" not in seen and "play (" not in seen:  # a prompt waits for an answer
-            chunk = proc.stdout.read(1)
+            chunk = stdout.read(1)
             assert chunk, "the game ended without asking"
             seen += chunk
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    assert proc.returncode == 130, err
+
+    code, out, err = interrupt(["play", "hubei-3p", "--seed", "1"], at_a_prompt)
+    assert code == 130, err
     assert "the game is left unfinished and nothing was recorded" in out
     assert err.splitlines() == ["interrupted by SIGINT: play stopped"]
     assert "Traceback" not in out + err
