@@ -514,7 +514,9 @@ def show(spec: str, resolved: bool, as_json: bool) -> None:
 
         emit_json(yaml.safe_load(text))
     else:
-        click.echo(escape_bidi(text), nl=False)  # the file as written, but for bidi controls
+        # the file as written, but for bidi controls and line breaks: YAML reads a lone
+        # carriage return as one, and printed raw it hides the line before it on a terminal
+        click.echo(escape_bidi(text.replace("\r\n", "\n").replace("\r", "\n")), nl=False)
 
 
 @main.command()

@@ -237,6 +237,17 @@ def test_show_writes_bidi_controls_as_escapes(tmp_path, args):
         assert json.loads(out)["title"]["en"] == BIDI_TITLE
 
 
+def test_show_writes_each_line_break_as_a_newline(tmp_path):
+    """A lone carriage return is a line break to YAML; printed raw, the line after it was
+    drawn over the one before ("title: x" hidden behind a comment)."""
+    spec = tmp_path / "cr.yaml"
+    spec.write_bytes(b'extends: hubei-3p\r\nname: cr\rtitle: {en: "x"}\r# a comment\n')
+    out = ok("show", str(spec))
+    assert "\r" not in out
+    assert out.splitlines() == ["extends: hubei-3p", "name: cr", 'title: {en: "x"}', "# a comment"]
+    assert load_spec(str(spec)).data["title"]["en"] == "x"  # what the loader reads: the same lines
+
+
 def test_every_message_writes_bidi_controls_as_escapes(tmp_path):
     spec = tmp_path / "a\u202elmay.exe"  # shows as "aexe.yaml" when printed raw
     spec.write_text("name: bidi\nextends: hubei-3p\n", encoding="utf-8")
