@@ -12,13 +12,12 @@ from ddzrules.cli import err_console, main, user_errors
 from ddzrules.errors import DdzError, brief
 
 
-def _loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+def _loopback(sock: socket.socket) -> bool:
+    """Whether ``sock`` is bound to a loopback address: read off the bound socket, so that
+    every spelling of one (``localhost``, ``127.1``, ``::ffff:127.0.0.1``) is one."""
+    address = ipaddress.ip_address(sock.getsockname()[0].split("%")[0])
+    mapped = getattr(address, "ipv4_mapped", None)  # ::ffff:127.0.0.1 is 127.0.0.1
+    return (mapped or address).is_loopback
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -71,7 +70,7 @@ def serve(host: str, port: int, time_limit: float, memory_limit: int) -> None:
                        "pip install 'ddzrules[web]'") from None
     sock = _listen(host, port)
     port = sock.getsockname()[1]  # --port 0: the one the system chose
-    if not _loopback(host):
+    if not _loopback(sock):
         err_console.print(f"warning: serving on {host}: anyone who can reach it can use this playground "
                           "(its requests are bounded, but it has no accounts)", markup=False)
     hosts = tuple(dict.fromkeys([host, "127.0.0.1", "localhost", "[::1]", "::1"]))

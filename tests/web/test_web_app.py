@@ -18,6 +18,7 @@ with warnings.catch_warnings():  # Starlette 1.10 would rather have httpx2; http
     warnings.simplefilter("ignore", DeprecationWarning)
     from starlette.testclient import TestClient
 
+from ddzrules.errors import DdzError
 from ddzrules.spec import bundled_names
 from ddzrules.web.app import create_app
 from ddzrules.web.lanes import Limits
@@ -123,10 +124,19 @@ def test_serve_refuses_without_the_web_extra_and_warns_off_loopback(monkeypatch:
     from click.testing import CliRunner
 
     from ddzrules.cli import main
-    from ddzrules.cli.serve import _loopback
+    from ddzrules.cli.serve import _listen, _loopback
 
-    assert _loopback("127.0.0.1") and _loopback("::1") and _loopback("localhost")
-    assert not _loopback("0.0.0.0") and not _loopback("192.168.1.4")
+    def bound_to_loopback(host: str) -> bool:
+        with _listen(host, 0) as sock:
+            return _loopback(sock)
+
+    # every spelling of loopback is one (127.1 and ::ffff:127.0.0.1 were warned about)
+    for host in ("127.0.0.1", "localhost", "127.1", "127.0.0.2", "::1", "::ffff:127.0.0.1"):
+        try:
+            assert bound_to_loopback(host), host
+        except DdzError:  # no IPv6 here
+            assert ":" in host
+    assert not bound_to_loopback("0.0.0.0")
     monkeypatch.setitem(__import__("sys").modules, "uvicorn", None)  # as if not installed
     r = CliRunner().invoke(main, ["serve"])
     assert r.exit_code == 1 and "pip install 'ddzrules[web]'" in r.output
