@@ -5,6 +5,7 @@ committed blocks are what their commands write."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -217,3 +218,27 @@ def test_a_directory_too_large_to_walk_is_refused(tmp_path: Path, monkeypatch: p
     assert f"'{tmp_path}': more than 10 files and folders under it" in result.output
     monkeypatch.setattr(generated, "MAX_WALKED", 12)
     assert len(generated.markdown_files([tmp_path])) == 6
+
+
+def _cli_sections(block_text: str) -> dict[str, tuple[str, frozenset[str]]]:
+    """Per command of a CLI reference block, its usage line and every ``--flag`` its help
+    names, read past click's line wrapping (which may break a flag at a hyphen)."""
+    text = re.sub(r"-\n\s+", "-", block_text)
+    sections = re.split(r"^#{2,3} (ddzrules[^\n]*)$", text, flags=re.MULTILINE)[1:]
+    out = {}
+    for title, body in zip(sections[::2], sections[1::2]):
+        usage = re.search(r"^Usage: ([^\n]*)$", body, flags=re.MULTILINE)
+        assert usage is not None, title
+        out[title] = (" ".join(usage.group(1).split()), frozenset(re.findall(r"(?<![\w-])--[a-z][\w-]*", body)))
+    return out
+
+
+def test_the_committed_cli_reference_names_every_command_and_option() -> None:
+    """The committed CLI block is not compared whole (click's version decides its layout),
+    so a new option or command could go undocumented: its commands, their usage lines and
+    the options each names must be those the installed commands print."""
+    page = DOCS / "reference" / "cli.md"
+    (committed,) = generated.blocks(page.read_text(encoding="utf-8"), str(page))
+    now = _cli_sections(GENERATORS["ddzrules docs cli"]([]))
+    assert len(now) > 20 and all(flags for _, flags in now.values())
+    assert _cli_sections(committed.text) == now, "docs/reference/cli.md is stale: run `ddzrules docs update docs`"
