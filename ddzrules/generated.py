@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ddzrules.errors import DdzError, SpecError, brief
+from ddzrules.outputs import write_file
 
 BEGIN = "<!-- BEGIN GENERATED: {source} -->"
 END = "<!-- END GENERATED -->"
@@ -220,8 +221,5 @@ def update_files(paths: Iterable[str | Path], generators: Mapping[str, Generator
         out.append(FileStatus(path, tuple(b.source for b in found), stale))
     # written only once every page has been made: a block that fails leaves every file as it was
     for path, new in writes:
-        try:
-            path.write_text(new, encoding="utf-8")
-        except OSError as e:
-            raise DdzError(f"cannot write {path}: {e.strerror or e}") from None
+        write_file(path, new)  # in one step: Ctrl-C never leaves half a page
     return out

@@ -37,6 +37,7 @@ import jsonschema
 from ddzrules import cards as C
 from ddzrules.errors import DdzError
 from ddzrules.errors import ReplayError as ReplayError  # noqa: PLC0414 - re-exported: it lived here
+from ddzrules.outputs import write_file
 from ddzrules.runtime import Action, Game, GameRules, MatchInfo, PluginRegistry
 from ddzrules.variant import Variant
 
@@ -126,8 +127,9 @@ def pair_factor_entries(game: Game) -> list[dict[str, Any]]:
 
 
 def write_record(game: Game, path: str | Path) -> None:
-    """Write :func:`game_record` of ``game`` to ``path`` as JSON (UTF-8)."""
-    Path(path).write_text(json.dumps(game_record(game), ensure_ascii=False, indent=1), encoding="utf-8")
+    """Write :func:`game_record` of ``game`` to ``path`` as JSON (UTF-8), in one step
+    (:func:`ddzrules.outputs.write_file`: never half a record)."""
+    write_file(path, json.dumps(game_record(game), ensure_ascii=False, indent=1), "--record")
 
 
 @dataclass

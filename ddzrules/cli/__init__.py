@@ -477,7 +477,7 @@ def new_cmd(name: str, parent: str, output: str | None, force: bool) -> None:
         if not force and os.path.lexists(output):
             # checked before any work; the "x" mode below closes the race with another writer
             raise DdzError(f"{output} exists: not overwritten (--force to replace it)")
-        from ddzrules.diff.html import check_output_path
+        from ddzrules.outputs import check_output_path
 
         check_output_path(output, "-o")  # not a directory, a FIFO (which would block) or a device
     text = starter_text(name, parent)

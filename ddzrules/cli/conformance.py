@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Self
 
 import click
@@ -22,6 +21,7 @@ from ddzrules.cli import (
 )
 from ddzrules.conformance import MAX_PERFT_NODES, MAX_VECTORS, MAX_WORK
 from ddzrules.errors import DdzError, brief
+from ddzrules.outputs import check_output_path, write_file
 
 if TYPE_CHECKING:
     from types import TracebackType
@@ -140,15 +140,10 @@ def run(suite: str, engine: str, spec: str | None, options: tuple[str, ...], cat
         opts["spec"] = spec
     limits = Limits(max_vectors=max_vectors, max_work=max_work, max_perft_nodes=max_perft_nodes)
     if junit is not None:  # before the run: a FIFO would block the write, a directory fail it
-        from ddzrules.diff.html import check_output_path
-
         check_output_path(junit, "--junit")
     report = _run_with_progress(suite, engine, opts, categories, strict, limits)
     if junit is not None:
-        try:
-            Path(junit).write_text(junit_xml(report), encoding="utf-8")
-        except OSError as e:
-            raise DdzError(f"cannot write {junit}: {e.strerror}") from None
+        write_file(junit, junit_xml(report), "--junit")
     if as_json:
         emit_json(report.to_dict())
     else:

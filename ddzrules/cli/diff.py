@@ -33,6 +33,7 @@ from ddzrules.cli.simulate import (
     workers_option,
 )
 from ddzrules.errors import DdzError
+from ddzrules.outputs import check_output_path, write_file
 from ddzrules.simulate.stats import dumps_finite
 
 
@@ -74,9 +75,7 @@ def diff_cmd(a: str, b: str, hands: int, games: int | None, seed: int, bots: str
         check_backend(backend, address)
         html = None
         if html_path is not None:
-            from ddzrules.diff.html import check_output_path
-
-            html = check_output_path(html_path)
+            html = check_output_path(html_path, "--html")
         with stop_on_signal("diff"), user_plugins(plugins):
             va, vb = load_variant(a), load_variant(b)
             # a bar only when there are paired games to play
@@ -85,9 +84,9 @@ def diff_cmd(a: str, b: str, hands: int, games: int | None, seed: int, bots: str
                                bots=bot_list, workers=workers, sources=(a, b), backend=backend,
                                address=address, progress=advance)
             if html is not None:
-                from ddzrules.diff.html import render_html, write_report
+                from ddzrules.diff.html import render_html
 
-                write_report(html, render_html(d, va, vb))
+                write_file(html, render_html(d, va, vb), "--html")
             text = dumps_finite(d.to_dict(), ensure_ascii=False, indent=2) if as_json else None
     except (DdzError, ValueError, OSError) as e:
         err_console.print(styled("[bold red]error:[/] {}", e), soft_wrap=True)

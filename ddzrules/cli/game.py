@@ -30,6 +30,7 @@ from ddzrules.cli import (
     user_plugins,
 )
 from ddzrules.errors import DdzError, PlayError, brief, escaped
+from ddzrules.outputs import check_output_path
 from ddzrules.records import game_record, load_record, replay, write_record
 from ddzrules.runtime import (
     Action,
@@ -232,8 +233,6 @@ def _play(spec: str, auto: bool, seed: int | None, seat: int, bots: str, record_
     game_ref: list[Game] = []
     human = None if auto else seat
     if record_path is not None:  # before the game: a path that cannot be written loses it at the end
-        from ddzrules.diff.html import check_output_path
-
         check_output_path(record_path, "--record")
     agents: list[Any] = [make_bot(kinds[i], game_seed(seed, 1000 + i)) for i in range(rules.players)]
     if human is not None:

@@ -9,7 +9,6 @@ file — into a message and exit 1 (click's own usage errors would exit 2).
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import click
@@ -25,6 +24,7 @@ from ddzrules.cli import (
     user_plugins,
 )
 from ddzrules.errors import DdzError
+from ddzrules.outputs import check_output_path, write_file
 from ddzrules.sheets import FORMATS, LANGS, sheet_text, update_docs
 
 
@@ -80,18 +80,13 @@ def sheet_cmd(spec: str | None, lang: str, fmt: str, output: str | None, seed: i
     if spec is None:
         raise DdzError("missing SPEC: a bundled spec name (ddzrules list) or a path to a YAML file")
     if output is not None:  # before the work: a FIFO would block the write, a directory fail it
-        from ddzrules.diff.html import check_output_path
-
         check_output_path(output, "-o")
     with user_plugins(plugins):
         text = sheet_text(spec, lang, fmt, seed)
     if output is None:
         click.echo(text, nl=False)
         return
-    try:
-        Path(output).write_text(text, encoding="utf-8")
-    except OSError as e:
-        raise DdzError(f"cannot write {output}: {e.strerror or e}") from None
+    write_file(output, text, "-o")
     err_console.print(styled("wrote {}", output))
 
 

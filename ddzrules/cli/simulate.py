@@ -35,6 +35,7 @@ from ddzrules.cli import (
 )
 from ddzrules.cli.game import check_bots_for, load_rules
 from ddzrules.errors import DdzError, brief
+from ddzrules.outputs import check_output_path, write_file
 from ddzrules.runtime.narration import seats_phrase
 from ddzrules.simulate import (
     FIGURES,
@@ -185,9 +186,7 @@ def stop_on_signal(command: str, kept: str | None = None) -> Iterator[None]:
 def _check_html(path: str | None) -> Any:
     if path is None:
         return None
-    from ddzrules.diff.html import check_output_path
-
-    return check_output_path(path)
+    return check_output_path(path, "--html")
 
 
 @main.command()
@@ -221,9 +220,9 @@ def simulate(specs: tuple[str, ...], games: int, seed: int, workers: int | None,
             load_rules(spec, plugins)  # a --plugin class that fails is a plain error
         result = _simulate(specs, games, seed, workers, kinds, backend, address)
         if html is not None:
-            from ddzrules.diff.html import render_games_html, write_report
+            from ddzrules.diff.html import render_games_html
 
-            write_report(html, render_games_html(result))
+            write_file(html, render_games_html(result), "--html")
     if as_json:
         emit_finite_json(result["specs"][0] if len(specs) == 1 else result)
         return

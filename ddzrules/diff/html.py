@@ -10,84 +10,17 @@ rule values, reasons) is HTML-escaped. Numbers use the text report's precision
 (:func:`ddzrules.simulate.fixed`): fixed decimals, never exponent notation, never
 ``-0.000``.
 
-The output path is checked before any work (:func:`check_output_path`) and the file
-written in one step (:func:`write_report`).
+The command checks the output path before any work and writes the file in one step
+(:mod:`ddzrules.outputs`).
 """
 
 from __future__ import annotations
 
 import math
-import os
-import stat
-import tempfile
 from html import escape
-from pathlib import Path
 from typing import Any
 
-from ddzrules.errors import DdzError, brief
 from ddzrules.simulate import FIGURES, Figure, decimals_for, fixed, half_width, significant
-
-# ====================================================================== the output file
-
-
-def check_output_path(path: str | os.PathLike[str], option: str = "--html") -> Path:
-    """``path`` as a report file can be written there: not a directory, not a FIFO,
-    device or socket (writing to a FIFO blocks until someone reads it), in an existing
-    directory this process may write to, and not a read-only file. A
-    :class:`~ddzrules.errors.DdzError` otherwise — raised before the report's work."""
-    target = Path(path)
-    shown = brief(str(path), 80)
-    if not str(path):
-        raise DdzError(f"{option}: a file name is needed, not an empty one")
-    if str(path).endswith(("/", os.sep)):
-        raise DdzError(f"{option} {shown}: a file name is needed, not a directory")
-    try:
-        info = target.stat()  # follows a symbolic link: what would be written is its target
-    except FileNotFoundError:
-        info = None
-    except OSError as e:
-        raise DdzError(f"{option} {shown}: {e.strerror or e}") from None
-    if info is not None:
-        if stat.S_ISDIR(info.st_mode):
-            raise DdzError(f"{option} {shown} is a directory: give a file name")
-        if not stat.S_ISREG(info.st_mode):
-            raise DdzError(f"{option} {shown} is not a regular file (a FIFO, device or socket)")
-        if not os.access(target, os.W_OK):
-            raise DdzError(f"{option} {shown}: the file is not writable")
-    parent = target.parent
-    if not parent.is_dir():
-        raise DdzError(f"{option} {shown}: the directory {brief(str(parent), 80)} does not exist")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise DdzError(f"{option} {shown}: the directory {brief(str(parent), 80)} is not writable")
-    return target
-
-
-def write_report(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` in one step: a temporary file in the same directory,
-    then renamed over ``path``, so an error (or Ctrl-C) never leaves half a report and
-    nothing is ever opened for writing but a new regular file."""
-    check_output_path(path)  # again: the path may have changed during the work
-    path = Path(os.path.realpath(path))  # through a symbolic link: its target is the report
-    try:  # a file replaced keeps its permissions; a new one gets the usual 0666 less the umask
-        mode = stat.S_IMODE(path.stat().st_mode)
-    except FileNotFoundError:
-        mode = 0o666 & ~_umask()
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.chmod(temp, mode)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
 
 # ====================================================================== text and tables
 

@@ -24,6 +24,7 @@ from ddzrules.cli import main
 from ddzrules.diff import diff_specs
 from ddzrules.diff import html as diff_html
 from ddzrules.diff.html import games_section, render_games_html, render_html
+from ddzrules.outputs import write_file
 from ddzrules.simulate import FIGURE_NAMES, FIGURES, compare_specs
 from ddzrules.variant import load_variant
 
@@ -201,7 +202,7 @@ def test_the_report_replaces_a_file_in_one_step(tmp_path: Path, games: dict[str,
     out = tmp_path / "r.html"
     out.write_text("old", encoding="utf-8")
     out.chmod(0o640)
-    diff_html.write_report(out, render_games_html(games))
+    write_file(out, render_games_html(games))
     assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
     assert out.stat().st_mode & 0o777 == 0o640  # its permissions kept
     assert [p.name for p in tmp_path.iterdir()] == ["r.html"]  # no temporary file left
