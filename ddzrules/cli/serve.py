@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import ipaddress
+import math
 import socket
 
 import click
@@ -47,11 +48,19 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+def _a_number(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    """click's FloatRange lets NaN through (every comparison with it is false): refused
+    here as any value out of range is (it failed every request of the playground)."""
+    if math.isnan(value):
+        raise click.BadParameter("nan is not a number of seconds", ctx, param)
+    return value
+
+
 @main.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The address to listen on; anything but loopback lets other machines in (a warning says so).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="The port.")
-@click.option("--time-limit", type=click.FloatRange(0.5, 3600), default=30, show_default=True,
+@click.option("--time-limit", type=click.FloatRange(0.5, 3600), default=30, show_default=True, callback=_a_number,
               help="Seconds one request may compute before it is stopped.")
 @click.option("--memory-limit", type=click.IntRange(256, 1 << 20), default=4096, show_default=True,
               help="MiB of memory each worker process may hold.")

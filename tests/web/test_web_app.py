@@ -143,6 +143,9 @@ def test_serve_refuses_without_the_web_extra_and_warns_off_loopback(monkeypatch:
     assert "Traceback" not in r.output
     bad = CliRunner().invoke(main, ["serve", "--port", "70000"])
     assert bad.exit_code == 2
+    # NaN passes click's FloatRange: every request then failed with a traceback
+    nan = CliRunner().invoke(main, ["serve", "--time-limit", "nan"])
+    assert nan.exit_code == 2 and "nan is not a number of seconds" in nan.output
 
 
 def test_serve_refuses_a_host_or_port_it_cannot_listen_on_in_one_line() -> None:
