@@ -60,12 +60,39 @@ class Problem:
     #: how to fix it, when there is one obvious fix
     hint: str = ""
 
+    def __post_init__(self) -> None:
+        # bounded whatever made it: a value of 60,000 characters, a source line of 40,000
+        # (a flow list on one line) were printed whole
+        if len(self.message) > MAX_MESSAGE:
+            object.__setattr__(self, "message", self.message[:MAX_MESSAGE - 1] + "…")
+        if len(self.excerpt) > 2 * EXCERPT_WINDOW + 20:
+            object.__setattr__(self, "excerpt", _windowed(self.excerpt))
+
     def __str__(self) -> str:
         where = f"{self.location}: " if self.location else ""
         at = f"{self.path}: " if self.path else ""
         text = f"{where}{at}{self.message}"
         text = f"{text}\n{self.excerpt}" if self.excerpt else text
         return f"{text}\n  hint: {self.hint}" if self.hint else text
+
+
+#: the longest message of a Problem, and how many characters of a source line an excerpt
+#: shows on each side of its caret
+MAX_MESSAGE = 500
+EXCERPT_WINDOW = 80
+
+
+def _windowed(excerpt: str) -> str:
+    """An excerpt (``"  LINE\n  ^"``, the caret under a column) cut to a window of the line
+    around the caret; an excerpt of another shape, each line cut."""
+    lines = excerpt.split("\n")
+    if len(lines) == 2 and lines[1].strip() == "^" and lines[0].startswith("  "):
+        src, at = lines[0][2:], len(lines[1]) - 3  # the caret's index in the line
+        start = max(0, at - EXCERPT_WINDOW)
+        end = at + EXCERPT_WINDOW
+        shown = ("…" if start else "") + src[start:end] + ("…" if end < len(src) else "")
+        return f"  {shown}\n  {' ' * (at - start + (1 if start else 0))}^"
+    return "\n".join(line if len(line) <= 2 * EXCERPT_WINDOW else line[:2 * EXCERPT_WINDOW] + "…" for line in lines)
 
 
 class SpecError(DdzError):

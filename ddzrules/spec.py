@@ -17,9 +17,11 @@ import datetime
 import difflib
 import hashlib
 import json
+import math
 import os
 import re
 import stat
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -30,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ddzrules import cache
-from ddzrules.errors import Location, Problem, SpecError
+from ddzrules.errors import Location, Problem, SpecError, brief
 
 if TYPE_CHECKING:
     import yaml  # imported where a spec's YAML is read or written: a warm load never needs it
@@ -273,6 +275,7 @@ def dotted(path: Path_) -> str:
 #: defaults of the loading limits; each can be raised through its environment variable
 DEFAULT_MAX_SPEC_BYTES = 1_000_000
 DEFAULT_MAX_SPEC_DEPTH = 32
+DEFAULT_MAX_SPEC_VALUES = 20_000
 #: the tags a spec may carry explicitly: YAML's plain data types, nothing that builds objects
 SAFE_TAGS = frozenset("tag:yaml.org,2002:" + t for t in ("str", "int", "float", "bool", "null",
                                                          "map", "seq"))
@@ -297,6 +300,13 @@ def max_spec_bytes() -> int:
 def max_spec_depth() -> int:
     """Deepest nesting of mappings and lists (``DDZRULES_MAX_SPEC_DEPTH``, default 32)."""
     return limit_from_env("DDZRULES_MAX_SPEC_DEPTH", DEFAULT_MAX_SPEC_DEPTH)
+
+
+def max_spec_values() -> int:
+    """Most values (scalars, mappings and lists) in one spec file (``DDZRULES_MAX_SPEC_VALUES``,
+    default 20,000; the largest bundled spec holds fewer than 200): a flow list of 300,000
+    numbers on one line took 12 s and 335 MB to build only to be refused."""
+    return limit_from_env("DDZRULES_MAX_SPEC_VALUES", DEFAULT_MAX_SPEC_VALUES)
 
 
 def _at(file: str, text: str, line: int, col: int, message: str, path: str = "") -> SpecError:
@@ -406,12 +416,33 @@ def _check_events(text: str, file: str) -> None:
     loading slow, huge or unsafe: aliases (a "billion laughs" expands a few lines into
     billions of nodes; a self-referencing alias never ends), tags other than YAML's
     plain data types (``!!python/...`` builds objects, a custom tag has no meaning
-    here) and nesting deeper than :func:`max_spec_depth` (the composer recurses)."""
+    here), nesting deeper than :func:`max_spec_depth` (the composer recurses) and more
+    values than :func:`max_spec_values`. The events come from libyaml when present (some
+    20 times faster); a text it refuses is walked again by the pure-Python parser, whose
+    error messages and positions the specs' errors quote."""
     import yaml
 
-    depth_limit = max_spec_depth()
-    depth = 0
-    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+    fast = getattr(yaml, "CSafeLoader", None)
+    if fast is not None:
+        try:
+            _check_event_stream(yaml.parse(text, Loader=fast), text, file)
+            return
+        except yaml.YAMLError:
+            pass
+    _check_event_stream(yaml.parse(text, Loader=yaml.SafeLoader), text, file)
+
+
+def _check_event_stream(events: Iterator[yaml.Event], text: str, file: str) -> None:
+    import yaml
+
+    depth_limit, values_limit = max_spec_depth(), max_spec_values()
+    depth = values = 0
+    for event in events:
+        if isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            depth -= 1
+            continue
+        if not isinstance(event, (yaml.NodeEvent)):
+            continue  # stream and document starts and ends
         mark = event.start_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         if isinstance(event, yaml.AliasEvent):
@@ -421,13 +452,15 @@ def _check_events(text: str, file: str) -> None:
         if tag is not None and tag != "!" and tag not in SAFE_TAGS:
             raise _at(file, text, line, col, f"YAML tag {tag!r} is not allowed in a spec: only plain "
                                              "strings, numbers, booleans, null, mappings and lists")
+        values += 1
+        if values > values_limit:
+            raise _at(file, text, line, col, f"more than {values_limit:,} values in one spec "
+                                             "(DDZRULES_MAX_SPEC_VALUES raises the limit)")
         if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
             depth += 1
             if depth > depth_limit:
                 raise _at(file, text, line, col, f"nested more than {depth_limit} levels deep "
                                                  "(DDZRULES_MAX_SPEC_DEPTH raises the limit)")
-        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-            depth -= 1
 
 
 def _construct(node: yaml.Node) -> Any:
@@ -523,13 +556,21 @@ def read_yaml(text: str, file: str, check_events: bool = True,
             return out
         if isinstance(node, yaml.SequenceNode):
             return [build(v, path + (i,)) for i, v in enumerate(node.value)]
+        m = node.start_mark
         try:
-            return _construct(node)
+            value = _construct(node)
         except (yaml.YAMLError, ValueError, TypeError, OverflowError) as e:
-            m = node.start_mark
-            problems.append(Problem(Location(file, m.line + 1, m.column + 1), dotted(path),
-                                    f"bad value: {str(e).splitlines()[0][:200]}"))
+            reason = str(e).splitlines()[0][:200]
+            if isinstance(e, ValueError) and "int_max_str_digits" in reason:  # Python's limit, not its advice
+                reason = f"a number of more than {sys.get_int_max_str_digits():,} digits"
+            problems.append(Problem(Location(file, m.line + 1, m.column + 1), dotted(path), f"bad value: {reason}"))
             return None
+        if isinstance(value, float) and not math.isfinite(value):
+            # JSON has no such number, and a schema's bounds let NaN through (every comparison is false)
+            problems.append(Problem(Location(file, m.line + 1, m.column + 1), dotted(path),
+                                    f"bad value: {brief(str(node.value), 20)} is not a finite number"))
+            return None
+        return value
 
     data = build(root, ()) if root is not None else {}
     if problems:
@@ -704,7 +745,7 @@ def schema_problems(data: Any, file: str, positions: dict[Path_, ScalarSource],
             kp = key_positions.get(path + (key,))
             message = (f"{what} {key!r} is not allowed: names are lower case letters, digits and _, "
                        f"starting with a letter" if err.validator == "pattern" else
-                       f"{what} {key!r}: {err.message}")
+                       f"{what} {brief(key, 60)}: {_schema_message(err)}")
             if kp is not None:
                 excerpt = f"  {kp.source_line}\n  {' ' * (kp.location.column - 1)}^"
                 problems.append((path + (key,), Problem(kp.location, dotted(path + (key,)), message,
@@ -749,8 +790,16 @@ def schema_problems(data: Any, file: str, positions: dict[Path_, ScalarSource],
                     message = "a combo mapping needs a 'pattern'"
             problems.append((path, spec.problem(path, message)))
             continue
-        problems.append((path, spec.problem(path, err.message)))
+        problems.append((path, spec.problem(path, _schema_message(err))))
     return problems
+
+
+def _schema_message(err: Any) -> str:
+    """A schema error's message with the value it quotes clipped (jsonschema quotes it
+    whole: a list of 20,000 items made a message of 60,000 characters)."""
+    message: str = err.message
+    whole = brief(err.instance, 10**6)
+    return message.replace(whole, brief(err.instance, 60), 1) if len(whole) > 60 else message
 
 
 # --------------------------------------------------------------------------- merge
@@ -871,8 +920,8 @@ CHECKED_FORMAT = 1
 
 
 def _text_digest(text: str) -> str:
-    # the depth limit is part of the digest: a lowered DDZRULES_MAX_SPEC_DEPTH re-checks
-    limit = f"{CHECKED_FORMAT}\0{max_spec_depth()}\0"
+    # the limits are part of the digest: a lowered DDZRULES_MAX_SPEC_DEPTH (or _VALUES) re-checks
+    limit = f"{CHECKED_FORMAT}\0{max_spec_depth()}\0{max_spec_values()}\0"
     return hashlib.sha256((limit + text).encode("utf-8")).hexdigest()
 
 

@@ -18,4 +18,8 @@ CASES: dict[str, bytes] = {
     "deep-nesting": b"name: s\nnotes: " + b"[" * 5000 + b"]" * 5000 + b"\n",
     "self-alias": b"name: s\ncombos: &c {single: \"1\", again: *c}\n",
     "huge": b"name: s\nnotes: \"" + b"x" * 2_000_000 + b"\"\n",
+    # 300,000 values on one line, under the size limit: 12 s and 335 MB to build
+    "many-values": b"name: s\nnotes: [" + b"1," * 300_000 + b"1]\n",
+    "nan": b"name: s\nextends: huanle\ngame:\n  bidding: {plugin: bid-score, params: {max_bid: .nan}}\n",
+    "digits": b"name: s\nplayers: " + b"9" * 5000 + b"\n",
 }

@@ -60,7 +60,8 @@ def test_cli_validate_refuses_hostile_spec(tmp_path: Path, case: str) -> None:
 def test_messages_name_the_problem(tmp_path: Path) -> None:
     expected = {"billion-laughs": "alias", "python-tag": "tag", "custom-tag": "tag",
                 "nul": "NUL", "control-char": "U+001B", "not-utf8": "UTF-8", "deep-nesting": "nested",
-                "self-alias": "alias", "huge": "DDZRULES_MAX_SPEC_BYTES"}
+                "self-alias": "alias", "huge": "DDZRULES_MAX_SPEC_BYTES", "many-values": "DDZRULES_MAX_SPEC_VALUES",
+                "nan": "'.nan' is not a finite number", "digits": "a number of more than 4,300 digits"}
     for case, word in expected.items():
         path = tmp_path / f"{case}.yaml"
         path.write_bytes(CASES[case])
@@ -297,3 +298,28 @@ def test_huge_file_is_refused_by_its_size_before_reading(tmp_path: Path) -> None
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "huge.yaml:1:1: the file is 10,737,418,240 bytes, more than the 1,000,000 a spec may have" \
         in result.stderr
+
+
+def test_a_schema_error_quotes_a_long_value_and_line_clipped(tmp_path: Path) -> None:
+    """A value of 10,000 items gave a message line of 30,000 characters and its source line
+    whole: now both are clipped, the caret still under the column."""
+    path = tmp_path / "long.yaml"
+    path.write_text("name: x\nextends: hubei-3p\nplayers: [" + "1, " * 10_000 + "1]\n", encoding="utf-8")
+    with pytest.raises(SpecError) as info:
+        load_spec(path)
+    lines = str(info.value).splitlines()
+    assert max(map(len, lines)) < 300, [len(line) for line in lines]
+    assert lines[0].startswith(f"{path}:3:10: players: [1, 1") and lines[0].endswith("is not of type 'integer'")
+    assert lines[1:] == ["  players: [" + "1, " * 26 + "1…", "           ^"]
+
+
+def test_an_excerpt_is_a_window_around_its_caret() -> None:
+    from ddzrules.errors import EXCERPT_WINDOW, Location, Problem
+
+    line = "".join(chr(ord("a") + i % 26) for i in range(1000))
+    problem = Problem(Location("f.yaml", 1, 501), "k", "bad", f"  {line}\n  {' ' * 500}^")
+    shown, caret = problem.excerpt.split("\n")
+    assert shown[2 + caret.index("^") - 2] == line[500]  # the caret under the same character
+    assert len(shown) <= 2 * EXCERPT_WINDOW + 5 and shown.startswith("  …") and shown.endswith("…")
+    short = Problem(Location("f.yaml", 1, 3), "k", "m" * 10_000, "  ab\n    ^")
+    assert short.excerpt == "  ab\n    ^" and len(short.message) == 500
