@@ -25,8 +25,9 @@ from typing import IO, Any, Literal, NoReturn, ParamSpec, TypeVar, overload
 
 import click
 from rich.cells import cell_len
-from rich.console import Console
+from rich.console import Console, ConsoleOptions, ConsoleRenderable, RenderHook
 from rich.markup import escape
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
@@ -46,6 +47,36 @@ R = TypeVar("R")
 # styling comes only from `styled` templates, whose values are filled in as plain text
 console = Console(highlight=False, soft_wrap=True, markup=False)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True, markup=False)
+
+
+class _PlainSegments:
+    """A renderable drawn as the one it wraps, with every control character (but the
+    newline) and bidirectional control of its text written as an escape (:func:`_plain`):
+    a spec's strings reach tables and lines of every command (census, diff, plugins …),
+    and one of them holding ESC or U+202E would reach the terminal raw. The styles are
+    the segments' own, so the console's colours stay."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Segment]:
+        for segment in console.render(self.inner, options):
+            text = segment.text
+            if segment.control or text.isprintable() or not text:
+                yield segment
+            else:
+                yield Segment(_plain(text), segment.style)
+
+
+class _PlainOutput(RenderHook):
+    """Every renderable a console prints, as :class:`_PlainSegments`."""
+
+    def process_renderables(self, renderables: list[ConsoleRenderable]) -> list[ConsoleRenderable]:
+        return [_PlainSegments(r) for r in renderables]
+
+
+for _console in (console, err_console):
+    _console.push_render_hook(_PlainOutput())
 
 
 def styled(template: str, *values: object) -> Text:

@@ -17,6 +17,7 @@ from ddzrules.cli import (
     check_seed,
     console,
     err_console,
+    escape_bidi,
     main,
     plugin_option,
     styled,
@@ -84,7 +85,7 @@ def sheet_cmd(spec: str | None, lang: str, fmt: str, output: str | None, seed: i
     with user_plugins(plugins):
         text = sheet_text(spec, lang, fmt, seed)
     if output is None:
-        click.echo(text, nl=False)
+        click.echo(escape_bidi(text), nl=False)  # as show prints a spec: no control reorders the terminal
         return
     write_file(output, text, "-o")
     err_console.print(styled("wrote {}", output))

@@ -248,6 +248,26 @@ def test_show_writes_each_line_break_as_a_newline(tmp_path):
     assert load_spec(str(spec)).data["title"]["en"] == "x"  # what the loader reads: the same lines
 
 
+def test_a_specs_control_characters_never_reach_the_terminal(tmp_path):
+    """census, diff, plugins and sheet printed a spec's (or a plugin's) ESC and U+202E raw:
+    every console line and table now writes them as escapes (cli._PlainOutput)."""
+    spec = tmp_path / "e.yaml"
+    spec.write_text('name: e\nextends: hubei-3p\nregion: "r\\e[31mX\\u202e"\n'
+                    'combos:\n  single: {pattern: "1", zh: "\\e[31m单\\u202e"}\n', encoding="utf-8")
+    plugin = tmp_path / "pl.py"
+    plugin.write_text('from ddzrules.hookspecs import hookimpl\nclass P:\n    """doc \\x1b[31mred"""\n'
+                      '    name = "p-\\x1b[31mx"\n    params_schema = {}\n    def __init__(self, params): pass\n'
+                      '    @hookimpl\n    def ddzrules_on_play(self, game, seat, move, led): return []\n', encoding="utf-8")
+    runs = {"census": ["census", str(spec)], "diff": ["diff", "hubei-3p", str(spec)],
+            "plugins": ["plugins", "--plugin", f"{plugin}:P"], "sheet": ["sheet", str(spec)]}
+    for name, args in runs.items():
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code in (0, 1), (name, result.output)  # diff: 1, the rule sets differ
+        assert "\x1b" not in result.output and "\u202e" not in result.output, name
+    assert "\\x1b[31m单\\u202e" in CliRunner().invoke(main, runs["census"]).output
+    assert "p-\\x1b[31mx" in CliRunner().invoke(main, runs["plugins"]).output
+
+
 def test_every_message_writes_bidi_controls_as_escapes(tmp_path):
     spec = tmp_path / "a\u202elmay.exe"  # shows as "aexe.yaml" when printed raw
     spec.write_text("name: bidi\nextends: hubei-3p\n", encoding="utf-8")
