@@ -797,7 +797,7 @@ class _Rows:
         widths = [array(t).itemsize for _, t in _COLUMNS]
         if magic != _MAGIC or len(rest) != _HEADER.size + n * sum(widths):
             raise ValueError("not a table of this format")
-        if not 0 < n <= TABLE_LIMIT:
+        if not (0 < n <= TABLE_LIMIT or n == 0 and not rules.combos):  # no combos: no rows
             raise ValueError("row count out of range")
         raw: dict[str, bytes] = {}
         cols = []
@@ -811,6 +811,8 @@ class _Rows:
             cols.append(col)
             at += n * width
         packs, combos, ranks, lengths, shapes = cols
+        if not n:
+            return cls(packs, combos, ranks, lengths, shapes)  # no combos: nothing to check
         if not (_all_in(raw["combos"], 2, 0, len(rules.combos)) and _all_in(raw["ranks"], 1, 0, C.NUM_RANKS)
                 and _all_in(raw["lengths"], 1, 1, C.NUM_RANKS + 1)
                 and _all_in(raw["shapes"], 4, 0, len(rules.shapes))):

@@ -82,6 +82,14 @@ class GameRules:
         if not game:
             raise SpecError([self.spec.problem((), f"{self.spec.name} has no game: section, so it can "
                                                    "classify and list moves but not be played")])
+        # a hand of cards no combo plays could neither lead nor pass: every card must be a play
+        unplayable = [C.RANKS[r] for r in range(C.NUM_RANKS) if variant.rules.deck[r]
+                      and not variant.classify(C.RANKS[r])]
+        if unplayable:
+            raise SpecError([self.spec.problem(("combos",), (
+                f"no combo plays {'the single card' if len(unplayable) == 1 else 'the single cards'} "
+                f"{', '.join(unplayable)}: a hand holding only such cards could neither lead nor pass, "
+                "so the game could not go on (a single: pattern \"1\")"))])
         deal = data.get("deal", {})
         self.players = int(data.get("players", 3))
         self.hand_size = int(deal.get("hand", 17))

@@ -180,6 +180,17 @@ def test_a_clean_cache_is_served_without_warning(cache: Path, recwarn: pytest.Wa
     assert not [w for w in recwarn if issubclass(w.category, CacheWarning)]
 
 
+def test_a_spec_without_combos_is_served_from_the_cache_without_warning(
+        cache: Path, tmp_path: Path, recwarn: pytest.WarningsRecorder) -> None:
+    """Its table has no rows, which every later run refused as tampered (with a warning)."""
+    spec = tmp_path / "zero.yaml"
+    spec.write_text("name: zero\n", encoding="utf-8")
+    for _ in range(2):
+        variant = ddzrules.load_variant(str(spec))
+        assert variant.classify("3") == () and list(variant.legal_moves("345")) == []
+    assert not [w for w in recwarn if issubclass(w.category, CacheWarning)]
+
+
 #: tamperings the structure checks refuse by themselves, even under a valid digest (as if
 #: the key had leaked): a value out of range, rows out of order, cards no hand can hold
 STRUCTURAL = ["empty table", "rows out of order", "negative packed value", "huge packed value",

@@ -212,3 +212,23 @@ def test_new_command_validates(tmp_path: Path) -> None:
     report = validate_spec(str(out))
     assert not report.warnings
     assert not [p for p in report.errors if p.code != "plugin-error"]
+
+
+@pytest.mark.parametrize("removed", [["single"], ["single", "pair", "trio", "trio_with_hand", "straight",
+                                                  "pair_chain", "trio_chain", "plane_wings", "four_with_two",
+                                                  "bomb", "rocket"]])
+def test_a_played_spec_must_play_every_single_card(tmp_path: Path, removed: list[str]) -> None:
+    """A spec without singles validated, then a game crashed when a hand could neither lead
+    nor pass (`empty range for randrange()`, `max() arg is an empty sequence`)."""
+    spec = tmp_path / "nosingle.yaml"
+    nulls = ", ".join(f"{name}: null" for name in removed)
+    bombs = "\nbombs: []" if "bomb" in removed else ""
+    spec.write_text(f"name: nosingle\nextends: hubei-3p\ncombos: {{{nulls}}}{bombs}\n", encoding="utf-8")
+    report = validate_spec(str(spec))
+    (problem,) = report.errors
+    assert problem.location is not None and (problem.location.line, problem.location.column) == (3, 9)
+    assert "no combo plays the single card" in problem.message and "3, 4, 5" in problem.message
+    for args in (["simulate", str(spec), "--games", "2"], ["play", str(spec), "--auto"]):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 1 and "no combo plays the single card" in result.output, result.output
+        assert "Traceback" not in result.output
