@@ -33,7 +33,7 @@ from typing import Any, BinaryIO
 
 from ddzrules import __version__
 from ddzrules import cards as C
-from ddzrules.errors import BudgetExceeded, DdzError
+from ddzrules.errors import BudgetExceeded, DdzError, ReplayError, brief, escaped
 from ddzrules.errors import SuiteError as SuiteError  # re-exported: it lived here
 from ddzrules.moves import Move
 from ddzrules.variant import Variant, load_variant
@@ -800,6 +800,11 @@ MAX_PERFT_NODES = 1_000_000
 #: positions a perft search may visit beyond depth × (its expected count + 1): room for
 #: the sequences that end the game early, which the expected count does not include
 PERFT_SLACK = 10_000
+#: a games vector is checked by replaying it as a record of the suite's spec, which the
+#: replay reads whole (its hash, its shape): a unit of work per this many bytes of that
+#: spec, on top of the game's actions (none for a spec of the usual size, ~10 kB; the
+#: replay of an action and the reading of 16 kB take about the same time)
+SPEC_BYTES_PER_UNIT = 16 * 1024
 
 
 @dataclass(frozen=True)
@@ -929,9 +934,14 @@ def _read_small(path: Path, limit: int) -> bytes:
 
 
 def _validator(name: str) -> Any:
+    """The validator of a suite schema, or of the game record's (``record``)."""
     import jsonschema
 
-    return _VALIDATORS.get(name) or _VALIDATORS.setdefault(name, jsonschema.Draft202012Validator(schema(name)))
+    if name not in _VALIDATORS:
+        from ddzrules.records import record_schema
+
+        _VALIDATORS[name] = jsonschema.Draft202012Validator(record_schema() if name == "record" else schema(name))
+    return _VALIDATORS[name]
 
 
 _VALIDATORS: dict[str, Any] = {}
@@ -988,6 +998,10 @@ def load_manifest(directory: str | Path) -> dict[str, Any]:
     err = next(iter(_validator("manifest").iter_errors(manifest)), None)
     if err is not None:
         raise SuiteError(f"{path}: {_schema_message(err)}")
+    named = manifest["spec_resolved"].get("name")
+    if manifest["spec"] != named:
+        raise SuiteError(f"{path}: spec: the manifest names spec {brief(manifest['spec'])}, but the spec it "
+                         f"carries (spec_resolved) is {brief(named)}: the manifest was edited")
     for category, entry in manifest["files"].items():
         if entry["file"] != f"{category}.jsonl":
             raise SuiteError(f"{path}: files/{category}/file: the {category} vectors are in {category}.jsonl")
@@ -1104,13 +1118,108 @@ def _impossible(t: _Table, category: str, vec: dict[str, Any], limits: Limits) -
     return next((c for c in checks if c), None)
 
 
-def vector_work(category: str, vec: dict[str, Any], limits: Limits) -> int:
-    """A vector's share of :attr:`Limits.max_work`."""
+def vector_work(category: str, vec: dict[str, Any], limits: Limits, spec_bytes: int = 0) -> int:
+    """A vector's share of :attr:`Limits.max_work`; ``spec_bytes``, the size of the suite's
+    resolved spec as JSON, counts for a game (see :data:`SPEC_BYTES_PER_UNIT`)."""
     if category == "perft":
         return perft_budget(vec["depth"], vec["expect"]["nodes"], limits)
     if category == "games":
-        return 1 + len(vec["actions"])
+        return 1 + len(vec["actions"]) + spec_bytes // SPEC_BYTES_PER_UNIT
     return 1
+
+
+def _not_its_game(manifest: dict[str, Any], vec: dict[str, Any]) -> str | None:
+    """Why a schema-valid games vector is no game of the suite's spec, or None. The vector
+    is read as a game record of the suite's resolved spec and replayed by the library's own
+    runtime (:func:`ddzrules.records.replay`): its seed must deal its deals, each action must
+    be one the rules allow when it is taken (redeal markers where the rules deal again), its
+    last must end the game, each check must list the legal actions of its step, and its
+    expected outcome must be the game's. The replay costs what the vector's work counts (a
+    unit an action). The answer names the place in the vector and what the rules say, never
+    the vector's own values (a suite is someone else's file)."""
+    from ddzrules.records import FINAL_FIGURES, game_record, replay
+    from ddzrules.records import FORMAT as RECORD_FORMAT
+    from ddzrules.runtime import Game
+
+    if not manifest["spec_resolved"].get("game"):
+        return "the suite's spec has no game: section, so no game of it can be a vector"
+    actions = vec["actions"]
+    escape = next((i for i, a in enumerate(actions) if a["kind"] == "escape"), None)
+    if escape is not None:
+        return f"actions/{escape}: an escape; a suite's games are played to their end"
+    # the vector states its outcome in its own terms (event names; stake and winner may be
+    # left out), not a record's: the record's final figures are placeholders that observe
+    # replaces with the game's own when it ends (replay compares them after that), and the
+    # vector's are compared with the game's after the replay
+    record: dict[str, Any] = {
+        "format": RECORD_FORMAT, "spec": manifest["spec"], "spec_hash": manifest["spec_hash"],
+        "spec_resolved": manifest["spec_resolved"], "seed": vec["seed"], "match": vec["match"],
+        "deals": vec["deals"], "actions": actions, "landlord": None, "stake": 0, "events": [],
+        "multiple": 1, "winner": None, "escaped": None, "scores": [0]}
+    checks: dict[str, list[str]] = vec["checks"]
+    unchecked = set(checks)
+    seen: dict[str, Any] = {"deals": 0}  # the game once dealt, its deals, its first wrong check
+
+    def observe(game: Game, i: int) -> None:
+        seen["game"], seen["deals"] = game, len(game.deals)
+        if game.over:
+            final = seen["final"] = game_record(game)
+            record.update({k: final[k] for k in FINAL_FIGURES})
+            return
+        step = str(len(game.history))  # the vector's checks are keyed so
+        if step in unchecked:
+            unchecked.discard(step)
+            legal = sorted(str(a) for a in game.legal_actions())
+            if "check" not in seen and legal != sorted(checks[step]):
+                seen["check"] = (step, len(legal))
+
+    try:
+        replay(record, check_disk=False, observe=observe)
+    except ReplayError as e:
+        if "game" not in seen:  # refused before the deal: a record replay cannot read, or another deal
+            err = next(iter(_validator("record").iter_errors(record)), None)
+            if err is not None:  # said as a suite's schema errors are, never with the value
+                return f"{_schema_message(err)} (in a game record, which a games vector is replayed as)"
+        return _replay_failure(e.action_index, seen, vec)
+    except DdzError as e:  # the rules themselves cannot play it (a plugin's own check)
+        return f"the suite's spec cannot replay the game: {escaped(str(e))[:300]}"
+    if "check" in seen:
+        step, n = seen["check"]
+        return f"checks/{step}: not the legal actions of that step of the game (the rules list {n:,})"
+    if unchecked:
+        return f"checks/{min(unchecked, key=int)}: no step of the game at which a seat acts"
+    final = seen["final"]
+    got = {**final, "events": [e["name"] for e in final["events"]]}
+    for name, want in vec["expect"].items():
+        if want != got[name]:
+            return f"expect/{name}: not the game's outcome, the rules give {brief(got[name], 80)}"
+    return None
+
+
+def _replay_failure(index: int | None, seen: dict[str, Any], vec: dict[str, Any]) -> str:
+    """Where and how a games vector's replay left the game its seed deals (see
+    :func:`_not_its_game`), in the rules' terms."""
+    game = seen.get("game")
+    if game is None:  # refused before the first deal was seen: that deal is another
+        return "deals/0: not the deal its seed gives under the suite's spec"
+    if index is None:  # the actions replayed; the game's end does not fit them
+        if not game.over:
+            return f"actions: the game is not over after the last action (seat {game.to_act} to act)"
+        if len(game.history) != len(vec["actions"]):
+            return f"actions: {len(vec['actions']):,} actions, the game took {len(game.history):,}"
+        return f"deals: {len(vec['deals']):,} deal(s), the game had {len(game.deals):,}"
+    if len(game.deals) > seen["deals"]:
+        return (f"actions/{index}: the rules deal again here (nobody took the landlord); the vector's "
+                "redeal marker or next deal is not theirs")
+    if index < len(vec["actions"]) and vec["actions"][index]["kind"] == "redeal":
+        return (f"actions/{index}: not a redeal marker of the rules (they deal again where nobody "
+                "took the landlord, and write the marker their way)")
+    if len(game.history) > index:  # applied, but the vector writes it otherwise
+        return (f"actions/{index}: not the action as the rules write the one they apply "
+                "(its seat, kind, value, combo and rank)")
+    if game.over:
+        return f"actions/{index}: an action after the game is over"
+    return f"actions/{index}: not an action the rules allow here (seat {game.to_act} to act)"
 
 
 @dataclass
@@ -1141,6 +1250,9 @@ def iter_vectors(directory: str | Path, manifest: dict[str, Any], category: str,
         return
     tally = tally if tally is not None else Tally()
     table = _Table.of(variant if variant is not None else suite_variant(manifest))
+    spec_bytes = 0  # a game's replay reads the suite's spec whole: its size counts in a game's work
+    if category == "games":
+        spec_bytes = len(json.dumps(manifest["spec_resolved"], ensure_ascii=False, separators=(",", ":")).encode())
     path = Path(directory) / str(entry["file"])
     declared = int(entry["vectors"])
     validator = _validator(category)
@@ -1191,11 +1303,15 @@ def iter_vectors(directory: str | Path, manifest: dict[str, Any], category: str,
                 raise SuiteError(f"{where}: the vector id is already used at {first}")
             if not vec["id"].startswith(category + "-"):
                 raise SuiteError(f"{where}: a {category} vector's id starts with {category}-")
-            tally.work += vector_work(category, vec, tally.limits)
+            tally.work += vector_work(category, vec, tally.limits, spec_bytes)
             if tally.work > tally.limits.max_work:
                 raise SuiteError(f"{where}: the suite's work passes the limit of {tally.limits.max_work:,} "
                                  "units (a unit a vector, a perft vector its search budget, a game its "
-                                 "actions; --max-work raises it)")
+                                 "actions and its spec's size; --max-work raises it)")
+            if category == "games":  # replayed last: its cost is the work just counted
+                bad = _not_its_game(manifest, vec)
+                if bad is not None:
+                    raise SuiteError(f"{where}: {bad}")
             seen.append(_fingerprint(line))
             yield vec
     if digest.hexdigest() != entry["sha256"]:
@@ -1245,7 +1361,7 @@ def suite_variant(manifest: dict[str, Any]) -> Variant:
     from ddzrules.compiler import compile_spec
     from ddzrules.spec import spec_from_data
 
-    spec = spec_from_data(manifest["spec_resolved"], f"manifest.json ({manifest.get('spec')})")
+    spec = spec_from_data(manifest["spec_resolved"], f"manifest.json ({escaped(str(manifest.get('spec')))[:200]})")
     if spec.content_hash != manifest.get("spec_hash"):
         raise SuiteError("manifest.json: the resolved spec does not match its spec_hash "
                          "(the manifest was edited)")

@@ -13,6 +13,7 @@ import threading
 import time
 import tracemalloc
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -318,6 +319,97 @@ def test_impossible_vectors_are_refused_with_file_and_line(base: Path, tmp_path:
     refused(run(d), f"{category}.jsonl:2:", message)
 
 
+# ---------------------------------------------------------------- games that are not their seed's
+
+
+def _tamper_game(vec: dict[str, Any], case: str) -> None:
+    """The base suite's first game (hubei-3p, seed 1: seat 2 takes the landlord at 3 and
+    leads 6222; it holds X, not D), changed as ``case`` says."""
+    actions = vec["actions"]
+    if case == "illegal-play":  # the reviewer's: a play the seat cannot make there
+        assert actions[3]["seat"] == 2 and actions[3]["kind"] == "play" and "D" not in vec["deals"][0]["hands"][2]
+        actions[3]["value"] = "XD"
+    elif case == "seed-off-by-one":  # the recorded deal is not the one the seed gives
+        vec["seed"] += 1
+    elif case == "wrong-seat":
+        actions[0]["seat"] = 1
+    elif case == "cut-short":
+        actions.pop()
+    elif case == "after-the-end":
+        actions.append({"seat": 0, "kind": "pass"})
+    elif case == "stray-redeal":
+        actions.insert(2, {"seat": -1, "kind": "redeal", "value": "every player passed"})
+    elif case == "check":
+        vec["checks"]["10"] = vec["checks"]["10"][:-1]
+    elif case == "check-at-no-step":
+        vec["checks"]["999"] = []
+    elif case == "scores":
+        vec["expect"]["scores"] = [-s for s in vec["expect"]["scores"]]
+    elif case == "events":
+        vec["expect"]["events"] = ["x\x1b[31m"]
+    elif case == "escape":
+        actions[4] = {"seat": 0, "kind": "escape"}
+    elif case == "record-field":  # a field no action of a game record has
+        actions[4]["note"] = "\x1b[31m"
+
+
+@pytest.mark.parametrize("case, message", [
+    ("illegal-play", "actions/3: not an action the rules allow here (seat 2 to act)"),
+    ("seed-off-by-one", "deals/0: not the deal its seed gives under the suite's spec"),
+    ("wrong-seat", "actions/0: not an action the rules allow here (seat 0 to act)"),
+    ("cut-short", "actions: the game is not over after the last action"),
+    ("after-the-end", "an action after the game is over"),
+    ("stray-redeal", "actions/2: not a redeal marker of the rules"),
+    ("check", "checks/10: not the legal actions of that step of the game"),
+    ("check-at-no-step", "checks/999: no step of the game at which a seat acts"),
+    ("scores", "expect/scores: not the game's outcome, the rules give [6, 6, -12]"),
+    ("events", "expect/events: not the game's outcome, the rules give ['bomb']"),
+    ("escape", "actions/4: an escape; a suite's games are played to their end"),
+    ("record-field", "actions/4: a field the schema does not have"),
+])
+def test_a_game_that_is_not_its_seeds_is_refused_before_the_engine_is_asked(
+        base: Path, tmp_path: Path, case: str, message: str) -> None:
+    # the engine was blamed for these ("the engine refuses an action of the game", "final
+    # scores differs"): the suite is replayed by ddzrules' own runtime under its spec first
+    vec = first(base, "games")
+    _tamper_game(vec, case)
+    d = make_suite(base, tmp_path / "s", {"games": [vec]})
+    r = run(d, "--category", "games")
+    refused(r, "games.jsonl:1:", message)
+    assert "XD" not in r.output and "\x1b" not in r.output and "[31m" not in r.output  # not echoed
+    with pytest.raises(SuiteError, match=r"games\.jsonl:1: "):
+        check_suite(d, load_manifest(d), ["games"])
+    # the game untouched passes
+    d = make_suite(base, tmp_path / "t", {"games": [first(base, "games")]})
+    assert run(d, "--category", "games").exit_code == 0
+
+
+def test_a_games_vector_counts_the_spec_it_is_replayed_under(base: Path, tmp_path: Path) -> None:
+    # the replay reads the suite's spec whole for every game: a spec of megabytes (a long
+    # title) makes each game cost more work, so the limit bounds the time of the check
+    from ddzrules.conformance import SPEC_BYTES_PER_UNIT
+    from ddzrules.spec import spec_from_data
+
+    manifest = json.loads((base / "manifest.json").read_text(encoding="utf-8"))
+    data = {**manifest["spec_resolved"], "title": {"en": "x" * (40 * SPEC_BYTES_PER_UNIT)}}
+    game = first(base, "games")
+    d = make_suite(base, tmp_path / "s", {"games": [game]}, spec_resolved=data,
+                   spec_hash=spec_from_data(data, "test").content_hash)
+    work = check_suite(d, load_manifest(d), ["games"]).work
+    assert 1 + len(game["actions"]) + 40 <= work <= 1 + len(game["actions"]) + 41
+
+
+def test_a_manifest_naming_another_spec_than_the_one_it_carries_is_refused(base: Path, tmp_path: Path) -> None:
+    # it was shown as the suite's spec: "/etc/passwd suite (smoke) against ddzrules … PASS"
+    d = make_suite(base, tmp_path / "s", {"classify": [classify(1)]}, spec="/etc/passwd")
+    refused(run(d), "manifest.json: spec:", "the manifest names spec '/etc/passwd', but the spec it carries "
+                                            "(spec_resolved) is 'hubei-3p'")
+    d = make_suite(base, tmp_path / "t", {"classify": [classify(1)]}, spec="hubei-3p\x1b[31m" + "y" * 150)
+    r = run(d)
+    refused(r, "manifest.json: spec:", "the manifest names spec 'hubei-3p\\x1b[31my")
+    assert "\x1b" not in r.output and "y" * 50 not in r.output  # escaped and clipped
+
+
 def test_a_wild_rank_the_spec_does_not_allow_is_refused(tmp_path: Path) -> None:
     laizi = tmp_path / "laizi"
     write_suite(generate(load_variant("laizi"), level="smoke", seed=0), laizi)
@@ -467,8 +559,10 @@ def test_junit_xml_escapes_every_control_character(base: Path, tmp_path: Path) -
         "classify": [classify(1, covers="single/" + CONTROL), classify(2, cards="4", covers=CONTROL),
                      classify(3, cards="5", covers="x", expect={"play": False, "readings": []})],
         "compare": [first(base, "compare")],
-    }, spec="hubei" + CONTROL)
-    report = run_suite(d, f"{__name__}:Hostile")
+    })
+    # a suite's spec name is its spec's (refused otherwise, see below), which has no control
+    # character; a report built otherwise may carry one, and the XML escapes it too
+    report = replace(run_suite(d, f"{__name__}:Hostile"), spec="hubei" + CONTROL)
     assert report.counts["classify"] == {"passed": 1, "failed": 2, "known": 0, "skipped": 0}
     xml = junit_xml(report)
     root = ET.fromstring(xml)  # parses: nothing XML 1.0 forbids is left in it
