@@ -23,16 +23,19 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 from ddzrules.errors import DdzError, brief
 
 
-def check_output_path(path: str | os.PathLike[str], option: str | None = None) -> Path:
+def check_output_path(path: str | os.PathLike[str], option: str | None = None,
+                      inputs: Iterable[str | os.PathLike[str]] = ()) -> Path:
     """``path`` as a file that can be written there: not a directory, not a FIFO, device
-    or socket, in an existing directory this process may write to, and not a read-only
-    file. A :class:`~ddzrules.errors.DdzError` otherwise, whose message starts with the
-    ``option`` that named the path (``--html``), if any."""
+    or socket, in an existing directory this process may write to, not a read-only file,
+    and none of the command's ``inputs`` (``sheet s.yaml -o s.yaml`` replaced the spec
+    with its sheet). A :class:`~ddzrules.errors.DdzError` otherwise, whose message starts
+    with the ``option`` that named the path (``--html``), if any."""
     target = Path(path)
     shown = brief(str(path), 80)
     named = f"{option} {shown}" if option else shown
@@ -53,6 +56,14 @@ def check_output_path(path: str | os.PathLike[str], option: str | None = None) -
             raise DdzError(f"{named} is not a regular file (a FIFO, device or socket)")
         if not os.access(target, os.W_OK):
             raise DdzError(f"{named}: the file is not writable")
+        for given in inputs:
+            try:
+                same = os.path.samefile(target, given)
+            except OSError:  # an input that is not a file here (a bundled name)
+                continue
+            if same:
+                raise DdzError(f"{named} is a file this command reads ({brief(str(given), 80)}): "
+                               "not overwritten; write elsewhere")
     parent = target.parent
     if not parent.is_dir():
         raise DdzError(f"{named}: the directory {brief(str(parent), 80)} does not exist")

@@ -103,6 +103,13 @@ class Spec:
     def __repr__(self) -> str:
         return f"Spec(name={self.name!r}, file={self.file!r}, chain={self.chain!r})"
 
+    @property
+    def files(self) -> list[str]:
+        """The files of its ``extends:`` chain, this spec's first, as absolute paths with
+        symbolic links followed (none for a spec given as data): what a command that
+        writes a file must not overwrite."""
+        return [s.real for s in self.sources]
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Spec):
             return NotImplemented
@@ -1089,10 +1096,13 @@ def dump_yaml(data: dict[str, Any]) -> str:
     return yaml.safe_dump(ordered, allow_unicode=True, sort_keys=False, width=100)
 
 
-def starter_text(name: str, parent: str) -> str:
+def starter_text(name: str, parent: str, extends: str | None = None) -> str:
     """A commented starting spec named ``name`` that extends ``parent`` and validates as it
-    is (what ``ddzrules new`` writes and the playground's "new spec" starts from)."""
+    is (what ``ddzrules new`` writes and the playground's "new spec" starts from);
+    ``extends`` is how its ``extends:`` names the parent, when not as ``parent`` (a parent's
+    path relative to where the new file goes)."""
     base = load_spec(parent)
+    parent = extends or parent
     combos = [k for k, v in (base.data.get("combos") or {}).items() if v is not None]
     example = next((c for c in ("straight", "single") if c in combos), combos[0] if combos else "single")
     entry = (base.data.get("combos") or {}).get(example)

@@ -132,6 +132,19 @@ def user_errors(fn: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+def spec_inputs(*specs: str) -> list[str]:
+    """The files the specs named are read from, each with its ``extends:`` chain: inputs
+    a command's output file must not replace (a spec that does not load has none here:
+    the command says why when it loads it)."""
+    files: list[str] = []
+    for spec in specs:
+        try:
+            files += load_spec(spec).files
+        except DdzError:
+            pass
+    return files
+
+
 def stopped_by_ctrl_c(words: list[str]) -> NoReturn:
     """Ctrl-C: one line naming the command (its ``words``: ``interrupted by SIGINT:
     conformance run stopped``) and the shell's status for SIGINT, 130 (click printed
@@ -510,8 +523,13 @@ def new_cmd(name: str, parent: str, output: str | None, force: bool) -> None:
             raise DdzError(f"{output} exists: not overwritten (--force to replace it)")
         from ddzrules.outputs import check_output_path
 
-        check_output_path(output, "-o")  # not a directory, a FIFO (which would block) or a device
-    text = starter_text(name, parent)
+        # not a directory, a FIFO (which would block) or a device, nor the parent or one it extends
+        check_output_path(output, "-o", spec_inputs(parent))
+    extends = None
+    if output is not None and parent.endswith((".yaml", ".yml")):
+        # a parent file is found next to the spec that extends it: named from the new file's folder
+        extends = Path(os.path.relpath(os.path.abspath(parent), os.path.dirname(os.path.abspath(output)))).as_posix()
+    text = starter_text(name, parent, extends)
     if output is not None:
         with open(output, "w" if force else "x", encoding="utf-8") as out:
             out.write(text)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Self
 
 import click
@@ -140,7 +141,9 @@ def run(suite: str, engine: str, spec: str | None, options: tuple[str, ...], cat
         opts["spec"] = spec
     limits = Limits(max_vectors=max_vectors, max_work=max_work, max_perft_nodes=max_perft_nodes)
     if junit is not None:  # before the run: a FIFO would block the write, a directory fail it
-        check_output_path(junit, "--junit")
+        # nor a file of the suite (--junit DIR/manifest.json replaced the suite's manifest)
+        suite_files = sorted(Path(suite).glob("*.json*")) if Path(suite).is_dir() else []
+        check_output_path(junit, "--junit", suite_files[:1000])
     report = _run_with_progress(suite, engine, opts, categories, strict, limits)
     if junit is not None:
         write_file(junit, junit_xml(report), "--junit")

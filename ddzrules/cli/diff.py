@@ -20,6 +20,7 @@ from ddzrules.cli import (
     err_console,
     game_progress,
     plugin_option,
+    spec_inputs,
     styled,
     user_plugins,
 )
@@ -75,7 +76,7 @@ def diff_cmd(a: str, b: str, hands: int, games: int | None, seed: int, bots: str
         check_backend(backend, address)
         html = None
         if html_path is not None:
-            html = check_output_path(html_path, "--html")
+            html = check_output_path(html_path, "--html", spec_inputs(a, b))
         with stop_on_signal("diff"), user_plugins(plugins):
             va, vb = load_variant(a), load_variant(b)
             # a bar only when there are paired games to play

@@ -233,7 +233,7 @@ def _play(spec: str, auto: bool, seed: int | None, seat: int, bots: str, record_
     game_ref: list[Game] = []
     human = None if auto else seat
     if record_path is not None:  # before the game: a path that cannot be written loses it at the end
-        check_output_path(record_path, "--record")
+        check_output_path(record_path, "--record", rules.variant.spec.files)
     agents: list[Any] = [make_bot(kinds[i], game_seed(seed, 1000 + i)) for i in range(rules.players)]
     if human is not None:
         agents[human] = HumanAgent(game_ref)

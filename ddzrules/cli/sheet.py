@@ -20,6 +20,7 @@ from ddzrules.cli import (
     escape_bidi,
     main,
     plugin_option,
+    spec_inputs,
     styled,
     user_errors,
     user_plugins,
@@ -81,7 +82,7 @@ def sheet_cmd(spec: str | None, lang: str, fmt: str, output: str | None, seed: i
     if spec is None:
         raise DdzError("missing SPEC: a bundled spec name (ddzrules list) or a path to a YAML file")
     if output is not None:  # before the work: a FIFO would block the write, a directory fail it
-        check_output_path(output, "-o")
+        check_output_path(output, "-o", spec_inputs(spec))
     with user_plugins(plugins):
         text = sheet_text(spec, lang, fmt, seed)
     if output is None:

@@ -29,6 +29,7 @@ from ddzrules.cli import (
     json_option,
     main,
     plugin_option,
+    spec_inputs,
     styled,
     user_errors,
     user_plugins,
@@ -183,10 +184,10 @@ def stop_on_signal(command: str, kept: str | None = None) -> Iterator[None]:
 # ====================================================================== simulate
 
 
-def _check_html(path: str | None) -> Any:
+def _check_html(path: str | None, specs: tuple[str, ...]) -> Any:
     if path is None:
         return None
-    return check_output_path(path, "--html")
+    return check_output_path(path, "--html", spec_inputs(*specs))
 
 
 @main.command()
@@ -214,7 +215,7 @@ def simulate(specs: tuple[str, ...], games: int, seed: int, workers: int | None,
     """
     kinds = check_run(games, seed, bots, workers)
     check_backend(backend, address)
-    html = _check_html(html_path)  # before the games: not a directory, a FIFO, a missing folder
+    html = _check_html(html_path, specs)  # before the games: not a directory, a FIFO, a missing folder
     with stop_on_signal("simulate"), user_plugins(plugins):
         for spec in specs if plugins else ():
             load_rules(spec, plugins)  # a --plugin class that fails is a plain error

@@ -62,3 +62,13 @@ def test_a_path_that_cannot_take_the_file_is_refused_before_any_write(
         outputs.write_file(path, "text", option)
     assert str(refused.value) == message.format(brief(path, 80), brief(str(Path(path).parent), 80))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dir", "pipe"]
+
+
+def test_an_input_of_the_command_is_never_the_output(tmp_path: Path) -> None:
+    spec = tmp_path / "s.yaml"
+    spec.write_text("name: s\n", encoding="utf-8")
+    (tmp_path / "link.yaml").symlink_to(spec)
+    for named in (spec, tmp_path / "link.yaml"):
+        with pytest.raises(DdzError, match="is a file this command reads"):
+            outputs.check_output_path(named, "-o", [str(spec), "hubei-3p"])
+    outputs.check_output_path(tmp_path / "other.yaml", "-o", [str(spec)])  # a new file: fine

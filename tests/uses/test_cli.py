@@ -510,3 +510,42 @@ def test_move_rows_are_laid_out_as_a_rich_table_would(spec: str, hand: str, wild
     out = io.StringIO()
     Console(file=out, width=500, highlight=False, markup=False).print(table)
     assert list(_move_rows(moves)) == out.getvalue().splitlines()
+
+
+def test_no_output_option_replaces_the_spec_or_suite_it_reads(tmp_path):
+    """sheet -o, play --record, simulate/diff --html, new -o and conformance run --junit
+    replaced the very spec (or a parent, or the suite's manifest) the command read."""
+    parent = tmp_path / "par.yaml"
+    parent.write_text("name: par\nextends: hubei-3p\n", encoding="utf-8")
+    child = tmp_path / "kid.yaml"
+    child.write_text("name: kid\nextends: par.yaml\n", encoding="utf-8")
+    suite = tmp_path / "suite"
+    assert CliRunner().invoke(main, ["conformance", "generate", "hubei-3p", "-o", str(suite),
+                                     "--level", "smoke"]).exit_code == 0
+    manifest = (suite / "manifest.json").read_bytes()
+    before = {p: p.read_bytes() for p in (parent, child)}
+    runs = [["sheet", str(child), "-o", str(child)], ["sheet", str(child), "-o", str(parent)],
+            ["play", str(child), "--auto", "--record", str(parent)],
+            ["simulate", str(child), "--games", "5", "--html", str(child)],
+            ["diff", "hubei-3p", str(child), "--html", str(parent)],
+            ["new", "q", "--extends", str(child), "-o", str(parent), "--force"],
+            ["conformance", "run", str(suite), "--engine", "ddzrules", "--junit", str(suite / "manifest.json")]]
+    for args in runs:
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code in (1, 2), (args, result.output)  # diff: 2 on any error
+        assert "is a file this command reads" in result.output and "not overwritten" in result.output, args
+    assert {p: p.read_bytes() for p in (parent, child)} == before
+    assert (suite / "manifest.json").read_bytes() == manifest
+
+
+def test_new_names_a_parent_file_from_the_new_files_folder(tmp_path, monkeypatch):
+    """`new kid --extends a/par.yaml -o b/kid.yaml` wrote `extends: a/par.yaml`, which is
+    looked for next to b/kid.yaml: it validated only from the folder new ran in."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    assert CliRunner().invoke(main, ["new", "par", "--extends", "hubei-3p", "-o", "a/par.yaml"]).exit_code == 0
+    assert CliRunner().invoke(main, ["new", "kid", "--extends", "a/par.yaml", "-o", "b/kid.yaml"]).exit_code == 0
+    assert "extends: ../a/par.yaml\n" in (tmp_path / "b" / "kid.yaml").read_text(encoding="utf-8")
+    monkeypatch.chdir(tmp_path / "b")
+    assert CliRunner().invoke(main, ["validate", "kid.yaml"]).exit_code == 0
