@@ -654,6 +654,9 @@ def resolve_name(name_or_path: str, relative_to: Path | None = None) -> Path:
     candidate = Path(name_or_path)
     if "\0" in name_or_path:
         raise SpecError([Problem(None, "", "a spec name holds no NUL character")])
+    if not name_or_path.strip():  # Path("") is ".": it was read as the current directory
+        raise SpecError([Problem(None, "", "an empty spec name: give a bundled spec name (ddzrules list) "
+                                 "or a path to a YAML file")])
     if relative_to is not None and _PARENTS_BUNDLED.get():
         bundled = bundled_root() / f"{name_or_path}.yaml"
         if bundled.is_file() and bundled.resolve().is_relative_to(_bundled_real()):

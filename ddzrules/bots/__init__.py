@@ -65,7 +65,10 @@ def parse_bot(spec: str) -> tuple[str, dict[str, Any]]:
             raise ValueError(f"bot {name}: option {key} needs a value ({key}=N)")
         kind, low, high = allowed[key]
         try:
-            number = kind(value.strip())
+            text = value.strip()
+            if not text.isascii() or "_" in text:  # int() also reads ١٠ and 1_0
+                raise ValueError(text)
+            number = kind(text)
         except ValueError:
             raise ValueError(f"bot {name}: {key} must be a number, not {brief(value.strip())}") from None
         if not low <= number <= high:

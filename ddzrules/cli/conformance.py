@@ -132,6 +132,8 @@ def run(suite: str, engine: str, spec: str | None, options: tuple[str, ...], cat
         key, sep, value = item.partition("=")
         if not sep or not key:
             raise DdzError(f"--option {brief(item)}: give KEY=VALUE")
+        if key in opts:  # the last one won without a word
+            raise DdzError(f"--option {brief(key)} given twice: give it once")
         opts[key] = value
     if spec and "spec" in opts:  # --spec won without a word
         raise DdzError("--spec and --option spec=... both name the spec: give one")

@@ -163,6 +163,8 @@ def test_a_view_without_its_game_samples_no_world() -> None:
     ("search:depth=3", "unknown option 'depth'"),
     ("search:iters", "needs a value"),
     ("search:iters=many", "must be a number"),
+    ("search:iters=\u0661\u0660", "must be a number"),  # Arabic-Indic digits: int() reads them
+    ("search:ms=1_0", "must be a number"),  # so it does underscores
     ("search:iters=0", "must be 1 to"),
     ("search:iters=5:ms=10", "not both"),
     ("search:early_iters=5:ms=10", "not both"),

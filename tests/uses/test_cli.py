@@ -549,3 +549,11 @@ def test_new_names_a_parent_file_from_the_new_files_folder(tmp_path, monkeypatch
     assert "extends: ../a/par.yaml\n" in (tmp_path / "b" / "kid.yaml").read_text(encoding="utf-8")
     monkeypatch.chdir(tmp_path / "b")
     assert CliRunner().invoke(main, ["validate", "kid.yaml"]).exit_code == 0
+
+
+@pytest.mark.parametrize("args", [["validate", ""], ["classify", "", "33"], ["show", ""]])
+def test_an_empty_spec_name_says_so(args):
+    """`validate ""` reported `.:1:1: not a regular file but a directory` (Path("") is ".")."""
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 1 and "an empty spec name" in result.output, result.output
+    assert "directory" not in result.output and "Traceback" not in result.output

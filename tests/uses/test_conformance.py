@@ -410,6 +410,8 @@ def test_bad_engines_are_clear_errors(smoke_suite: Path, engine: str, message: s
      "--spec goes with --engine ddzrules: the openspiel engine answers by its own rules (it takes no options)"),
     ("ddzrules", ["--spec", "hubei-3p", "--option", "spec=laizi"],
      "--spec and --option spec=... both name the spec: give one"),
+    # the last one won without a word
+    ("ddzrules", ["--option", "spec=hubei-3p", "--option", "spec=laizi"], "--option 'spec' given twice: give it once"),
 ])
 def test_an_option_the_engine_does_not_read_is_refused(smoke_suite: Path, engine: str, args: list[str],
                                                        message: str) -> None:
