@@ -702,4 +702,14 @@ def parse_record(raw: bytes, where: str = "the record") -> dict[str, Any]:
         raise DdzError(f"{path}: the JSON is nested too deeply for a game record") from None
     if not isinstance(data, dict):
         raise DdzError(f"{path}: a game record is a JSON object")
+    if _SURROGATE_ESCAPE.search(text):  # an escape of half a pair may be left alone: no character
+        try:
+            json.dumps(data, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise DdzError(f"{path}: a string holds a lone surrogate (an escape such as \\ud800 that is no "
+                           "character)") from None
     return data
+
+
+#: the JSON escape of a UTF-16 surrogate (a pair is one character; half of one is none)
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")

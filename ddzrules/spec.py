@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ddzrules import cache
-from ddzrules.errors import Location, Problem, SpecError, brief
+from ddzrules.errors import DdzError, Location, Problem, SpecError, brief
 
 if TYPE_CHECKING:
     import yaml  # imported where a spec's YAML is read or written: a warm load never needs it
@@ -416,6 +416,8 @@ def read_spec_text(path: Path, file: str) -> str:
 #: the characters of Unicode's categories Cc (control) and Cs (surrogate) but tab, line
 #: feed and carriage return: a spec is plain text
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+#: a UTF-16 surrogate: what a YAML or JSON escape of half a pair ("\\ud800") reads as
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _check_events(text: str, file: str) -> None:
@@ -554,6 +556,11 @@ def read_yaml(text: str, file: str, check_events: bool = True,
                                             "a key must be plain text, not a mapping or a list"))
                     continue
                 key = str(knode.value)
+                if _SURROGATE.search(key):
+                    m = knode.start_mark
+                    problems.append(Problem(Location(file, m.line + 1, m.column + 1), dotted(path),
+                                            "a key holds a lone surrogate (an escape such as \\ud800 that is no character)"))
+                    continue
                 if key in out:
                     m = knode.start_mark
                     problems.append(Problem(Location(file, m.line + 1, m.column + 1), dotted(path + (key,)),
@@ -571,6 +578,12 @@ def read_yaml(text: str, file: str, check_events: bool = True,
             if isinstance(e, ValueError) and "int_max_str_digits" in reason:  # Python's limit, not its advice
                 reason = f"a number of more than {sys.get_int_max_str_digits():,} digits"
             problems.append(Problem(Location(file, m.line + 1, m.column + 1), dotted(path), f"bad value: {reason}"))
+            return None
+        if isinstance(value, str) and _SURROGATE.search(value):
+            # a YAML escape of half a UTF-16 pair ("\\ud800") is no character: the spec's hash
+            # (UTF-8) failed on it, and validate printed the resolved spec in its message
+            problems.append(Problem(Location(file, m.line + 1, m.column + 1), dotted(path),
+                                    "bad value: a lone surrogate (an escape such as \\ud800 that is no character)"))
             return None
         if isinstance(value, float) and not math.isfinite(value):
             # JSON has no such number, and a schema's bounds let NaN through (every comparison is false)
@@ -1099,11 +1112,17 @@ def dump_yaml(data: dict[str, Any]) -> str:
     return yaml.safe_dump(ordered, allow_unicode=True, sort_keys=False, width=100)
 
 
+#: what a spec's name may be (``ddzrules new``, the playground's "new spec")
+SPEC_NAME = re.compile(r"[a-z0-9][a-z0-9/_-]*")
+
+
 def starter_text(name: str, parent: str, extends: str | None = None) -> str:
     """A commented starting spec named ``name`` that extends ``parent`` and validates as it
     is (what ``ddzrules new`` writes and the playground's "new spec" starts from);
     ``extends`` is how its ``extends:`` names the parent, when not as ``parent`` (a parent's
     path relative to where the new file goes)."""
+    if not SPEC_NAME.fullmatch(name):  # it is written into the YAML: no line break, no quote
+        raise DdzError(f"a spec name is lower case letters, digits, '/', '_' and '-', not {brief(name, 60)}")
     base = load_spec(parent)
     parent = extends or parent
     combos = [k for k, v in (base.data.get("combos") or {}).items() if v is not None]

@@ -22,4 +22,6 @@ CASES: dict[str, bytes] = {
     "many-values": b"name: s\nnotes: [" + b"1," * 300_000 + b"1]\n",
     "nan": b"name: s\nextends: huanle\ngame:\n  bidding: {plugin: bid-score, params: {max_bid: .nan}}\n",
     "digits": b"name: s\nplayers: " + b"9" * 5000 + b"\n",
+    # half a UTF-16 pair: no character (the spec's hash failed on it with a UnicodeEncodeError)
+    "surrogate": b'name: s\ntitle: {en: "\\ud800", zh: x}\n',
 }

@@ -34,7 +34,7 @@ from rich.text import Text
 from ddzrules import cards as C
 from ddzrules.errors import DdzError, brief, escaped
 from ddzrules.moves import Move
-from ddzrules.spec import bundled_names, dump_yaml, load_spec, starter_text
+from ddzrules.spec import SPEC_NAME, bundled_names, dump_yaml, load_spec, starter_text
 from ddzrules.variant import Variant, load_variant
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -513,9 +513,7 @@ def schema_cmd() -> None:
 @user_errors
 def new_cmd(name: str, parent: str, output: str | None, force: bool) -> None:
     """Write a commented starting spec that extends PARENT and validates as it is."""
-    import re
-
-    if not re.fullmatch(r"[a-z0-9][a-z0-9/_-]*", name):
+    if not SPEC_NAME.fullmatch(name):
         raise click.BadParameter("lower case letters, digits, '/', '_' and '-'", param_hint="NAME")
     if output is not None:
         if not force and os.path.lexists(output):

@@ -14,6 +14,7 @@ cannot post to it).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -73,7 +74,33 @@ def _arguments(body: bytes) -> dict[str, Any]:
         raise JobError("the request is nested too deeply", 422) from None
     if not isinstance(args, dict):
         raise JobError("the request is a JSON object", 422)
+    _check_values(args)
     return args
+
+
+#: the deepest nesting a request may hold: the answers need a few levels; a request of
+#: 500 levels read as JSON but broke the pickling that hands it to a worker (a 500)
+MAX_REQUEST_DEPTH = 32
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _check_values(args: dict[str, Any]) -> None:
+    """A :class:`JobError` for a request nested deeper than :data:`MAX_REQUEST_DEPTH` or
+    holding a lone surrogate (``"\\ud800"`` reads as JSON, but is no character: encoding
+    it for a spec's hash, or for the answer that quotes it, failed with a 500)."""
+    stack: list[tuple[Any, int]] = [(args, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_REQUEST_DEPTH:
+            raise JobError(f"the request is nested more than {MAX_REQUEST_DEPTH} levels deep", 422)
+        if isinstance(value, dict):
+            stack += ((v, depth + 1) for v in value.values())
+            stack += ((k, depth) for k in value)
+        elif isinstance(value, list):
+            stack += ((v, depth + 1) for v in value)
+        elif isinstance(value, str) and _SURROGATE.search(value):
+            raise JobError("the request holds a lone surrogate (an escape such as \\ud800 that is no "
+                           "character): send Unicode text", 422)
 
 
 def create_app(limits: Limits | None = None, hosts: tuple[str, ...] = ("127.0.0.1", "localhost")) -> Starlette:

@@ -61,7 +61,8 @@ def test_messages_name_the_problem(tmp_path: Path) -> None:
     expected = {"billion-laughs": "alias", "python-tag": "tag", "custom-tag": "tag",
                 "nul": "NUL", "control-char": "U+001B", "not-utf8": "UTF-8", "deep-nesting": "nested",
                 "self-alias": "alias", "huge": "DDZRULES_MAX_SPEC_BYTES", "many-values": "DDZRULES_MAX_SPEC_VALUES",
-                "nan": "'.nan' is not a finite number", "digits": "a number of more than 4,300 digits"}
+                "nan": "'.nan' is not a finite number", "digits": "a number of more than 4,300 digits",
+                "surrogate": "lone surrogate"}
     for case, word in expected.items():
         path = tmp_path / f"{case}.yaml"
         path.write_bytes(CASES[case])

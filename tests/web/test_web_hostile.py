@@ -1,0 +1,76 @@
+"""Hostile requests to the playground: each a 4xx naming what is wrong, never a 500."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+import warnings
+
+with warnings.catch_warnings():  # Starlette 1.10 would rather have httpx2; httpx works the same here
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from starlette.testclient import TestClient
+
+from ddzrules.web.app import MAX_REQUEST_DEPTH, create_app
+from ddzrules.web.lanes import Limits
+
+SPEC = "name: x\nextends: hubei-3p\n"
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(Limits(seconds=60)), base_url="http://127.0.0.1") as c:
+        yield c
+
+
+def raw(client: TestClient, job: str, body: bytes) -> tuple[int, str]:
+    r = client.post(f"/api/{job}", content=body, headers={"content-type": "application/json"})
+    return r.status_code, r.text
+
+
+@pytest.mark.parametrize("depth", [MAX_REQUEST_DEPTH, 496, 900])
+def test_a_request_nested_deeper_than_the_bound_is_refused(client: TestClient, depth: int) -> None:
+    """496 levels read as JSON but broke the pickling that hands a request to a worker (500)."""
+    status, text = raw(client, "validate", b'{"text": "name: x\\n", "pad": ' + b"[" * depth + b"]" * depth + b"}")
+    assert status == 422 and "nested more than 32 levels" in json.loads(text)["error"]
+    status, _ = raw(client, "validate", b'{"text": "name: x\\n", "pad": ' + b"[" * 30 + b"]" * 30 + b"}")
+    assert status == 200
+
+
+@pytest.mark.parametrize(("job", "body"), [
+    ("validate", b'{"text": "name: x\\ud800"}'),
+    ("replay", b'{"record": "\\ud800"}'),
+    ("spec_text", b'{"name": "hubei-3p", "new": true, "child": "a\\ud800"}'),
+    ("validate", b'{"text": "name: x\\n", "\\udc00": 1}'),
+])
+def test_a_lone_surrogate_in_a_request_is_refused(client: TestClient, job: str, body: bytes) -> None:
+    """Each was a 500 (UnicodeEncodeError: hashing the text, or encoding the answer)."""
+    status, text = raw(client, job, body)
+    assert status == 422 and "lone surrogate" in json.loads(text)["error"], text
+
+
+def test_a_lone_surrogate_inside_a_spec_or_record_is_refused_at_its_place(client: TestClient) -> None:
+    spec = SPEC + 'title: {en: "\\ud800", zh: x}\n'  # a YAML escape: the spec's hash failed on it
+    r = client.post("/api/validate", json={"text": spec})
+    findings = r.json()["findings"]
+    assert r.status_code == 200 and [(f["line"], f["severity"]) for f in findings] == [(3, "error")]
+    assert "lone surrogate" in findings[0]["message"] and "bombs" not in findings[0]["message"]
+    assert client.post("/api/sheet", json={"text": spec}).status_code == 422
+    record = json.dumps({"format": 1, "spec": "hubei-3p", "actions": [{"kind": "\udc00"}]})
+    r = client.post("/api/replay", json={"record": record})
+    assert r.status_code == 422 and "lone surrogate" in r.json()["error"], r.text
+
+
+@pytest.mark.parametrize("child", ["a\nextends: /etc/passwd\n#", "../../etc/passwd", "My Rules", ""])
+def test_a_new_specs_name_follows_the_rule_of_ddzrules_new(client: TestClient, child: str) -> None:
+    """It was written into the starter text as given: lines injected into the YAML."""
+    r = client.post("/api/spec_text", json={"name": "hubei-3p", "new": True, "child": child})
+    assert r.status_code == 422, r.text
+    assert "lower case letters" in r.json()["error"] or "child" in r.json()["error"]
+    ok = client.post("/api/spec_text", json={"name": "hubei-3p", "new": True, "child": "my-rules"})
+    assert ok.status_code == 200 and "name: my-rules\n" in ok.json()["text"]
