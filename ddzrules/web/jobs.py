@@ -162,7 +162,10 @@ def spec_text(args: dict[str, Any]) -> dict[str, Any]:
     from ddzrules.spec import read_spec_text, resolve_name
 
     name = _bundled(_word(args, "name"))
-    if args.get("new"):
+    new = args.get("new", False)
+    if type(new) is not bool:  # "false" is true to Python
+        raise DdzError("new: true or false")
+    if new:
         child = _word(args, "child", "my-rules", 60)
         return {"text": starter_text(child, name)}
     return {"text": read_spec_text(resolve_name(name), name)}
@@ -404,7 +407,10 @@ def act(args: dict[str, Any]) -> dict[str, Any]:
         raise DdzError("the game is over")
     if game.to_act != sess.seat:
         raise DdzError("it is not your turn")
-    if args.get("turn") != len(game.history):
+    turn = args.get("turn")
+    if type(turn) is not int:  # 0.0 and true compared equal to a turn number
+        raise DdzError("turn: the turn number the page shows (a whole number)")
+    if turn != len(game.history):
         raise DdzError("the game has moved on since this page was drawn: look again")
     legal = game.legal_actions()
     view = game.view(sess.seat)

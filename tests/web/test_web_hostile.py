@@ -74,3 +74,15 @@ def test_a_new_specs_name_follows_the_rule_of_ddzrules_new(client: TestClient, c
     assert "lower case letters" in r.json()["error"] or "child" in r.json()["error"]
     ok = client.post("/api/spec_text", json={"name": "hubei-3p", "new": True, "child": "my-rules"})
     assert ok.status_code == 200 and "name: my-rules\n" in ok.json()["text"]
+
+
+def test_a_flag_or_turn_of_the_wrong_type_is_refused(client: TestClient) -> None:
+    """`"new": "false"` made a new spec; `"turn": 0.0` and `true` passed for a turn number."""
+    r = client.post("/api/spec_text", json={"name": "hubei-3p", "new": "false"})
+    assert r.status_code == 422 and "new: true or false" in r.json()["error"]
+    game = client.post("/api/new_game", json={"text": SPEC, "seed": 1, "bots": "heuristic"}).json()
+    for turn in (float(game["turn"]), True, str(game["turn"])):
+        r = client.post("/api/act", json={"game": game["game"], "turn": turn, "index": 0})
+        assert r.status_code == 422 and "turn:" in r.json()["error"], (turn, r.text)
+    r = client.post("/api/act", json={"game": game["game"], "turn": game["turn"], "index": 0})
+    assert r.status_code == 200
