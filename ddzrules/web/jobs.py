@@ -25,7 +25,7 @@ from typing import Any
 
 from ddzrules import cache
 from ddzrules import cards as C
-from ddzrules.bots import HeuristicBot, check_bot, make_bot
+from ddzrules.bots import HeuristicBot, check_bot, make_bot, parse_bot
 from ddzrules.errors import DdzError, PlayError
 from ddzrules.lint import finding_dict, validate_spec
 from ddzrules.records import MAX_RECORD_BYTES, game_record, parse_record, replay, wild_text
@@ -53,6 +53,8 @@ EDITOR_FILE = "editor.yaml"
 BOT_KINDS = ("search", "heuristic", "random")
 #: games kept per worker; the one left alone longest goes first
 MAX_GAMES = 32
+#: the most a playground bot may spend on a decision (the search bot's default is 160 rollouts)
+PLAYGROUND_BOT_LIMITS = {"iters": 2000, "early_iters": 2000, "ms": 2000, "candidates": 64}
 _VARIANTS: OrderedDict[str, Variant] = OrderedDict()
 _RULES: OrderedDict[str, GameRules] = OrderedDict()
 _KEPT = 4  # compiled specs kept, by the digest of their text
@@ -298,8 +300,15 @@ def new_game(args: dict[str, Any]) -> dict[str, Any]:
         raise DdzError(f"bots: one of {', '.join(BOT_KINDS)}")
     try:
         check_bot(kind, rules)
+        _, options = parse_bot(kind)
     except ValueError as e:
         raise DdzError(f"bots: {e}") from None
+    # a decision is made inside a request: one that outlasts the request's time limit stops
+    # the game worker, and every game in play is lost with it (search:ms=600000 did)
+    over = [f"{key}={value:g} (at most {PLAYGROUND_BOT_LIMITS[key]:,})" for key, value in options.items()
+            if key in PLAYGROUND_BOT_LIMITS and value > PLAYGROUND_BOT_LIMITS[key]]
+    if over:
+        raise DdzError(f"bots: {', '.join(over)}: the playground's bots decide within a request")
     from ddzrules.simulate import game_seed
 
     agents = [make_bot(kind, game_seed(seed, 1000 + i)) for i in range(rules.players)]

@@ -86,3 +86,15 @@ def test_a_flag_or_turn_of_the_wrong_type_is_refused(client: TestClient) -> None
         assert r.status_code == 422 and "turn:" in r.json()["error"], (turn, r.text)
     r = client.post("/api/act", json={"game": game["game"], "turn": game["turn"], "index": 0})
     assert r.status_code == 200
+
+
+@pytest.mark.parametrize("bots", ["search:ms=600000", "search:iters=1000000", "search:iters=100:candidates=1000"])
+def test_a_bot_that_could_outlast_a_request_is_refused(client: TestClient, bots: str) -> None:
+    """search:ms=600000 ran past the time limit, which stopped the game worker: every game
+    in play was lost with it."""
+    other = client.post("/api/new_game", json={"text": SPEC, "seed": 1, "bots": "heuristic"}).json()
+    r = client.post("/api/new_game", json={"text": SPEC, "seed": 1, "seat": 2, "bots": bots})
+    assert r.status_code == 422 and "the playground's bots decide within a request" in r.json()["error"]
+    assert client.post("/api/state", json={"game": other["game"]}).status_code == 200
+    ok = client.post("/api/new_game", json={"text": SPEC, "seed": 1, "bots": "search:iters=40"})
+    assert ok.status_code == 200
