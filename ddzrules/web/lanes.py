@@ -5,8 +5,11 @@ The server sends a job's name and arguments down a pipe and waits at most the ti
 for the answer; a job still running then is stopped by ending the process (Python cannot
 stop a thread), and the next job starts a fresh one. The worker limits its own address
 space (``RLIMIT_AS``), so a job that wants more memory fails with a clear message instead
-of swapping the machine. The worker works in a private temporary directory of its own,
-removed when it ends.
+of swapping the machine. The worker works in a private temporary directory of its own
+(the editor's text is written there), removed however it ends: the worker turns the
+``SIGTERM`` that stops it into a normal exit and removes it itself, and the server, which
+made it, removes it again once the process is gone (a worker killed with ``SIGKILL``, or
+by the system for its memory, removes nothing itself).
 
 The playground has two lanes: ``spec`` (validation, census, sheets, diff …: stateless,
 so nothing is lost when a job is stopped) and ``game`` (the games in play live in its
@@ -40,9 +43,34 @@ class Limits:
     request_bytes: int = 2 * 2**20
 
 
-def _worker(conn: Connection, memory_mb: int) -> None:
+class _Stopped(BaseException):
+    """Raised in the worker by ``SIGTERM``: not an :class:`Exception` (no job's handler
+    catches it), nor ``SystemExit`` (plugin loading catches that)."""
+
+
+def _stopped(signum: int, frame: object) -> None:
+    raise _Stopped
+
+
+def _worker(conn: Connection, memory_mb: int, home: str) -> None:
+    """The worker process: :func:`_serve` in ``home`` (made by the server), then ``home``
+    removed, however the loop ended but by ``SIGKILL``."""
+    # first: SIGTERM's default action ends the process without running the finally below
+    signal.signal(signal.SIGTERM, _stopped)
+    try:
+        try:
+            _serve(conn, memory_mb, home)
+        finally:
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second SIGTERM must not cut the removal short
+            os.chdir("/")
+            shutil.rmtree(home, ignore_errors=True)
+    except _Stopped:
+        pass  # the server stopped this worker (a job over its time, or shutting down)
+
+
+def _serve(conn: Connection, memory_mb: int, home: str) -> None:
     """The worker's loop: one job at a time, each answered ("ok", result) or ("error",
-    message, status). Runs in the child process."""
+    message, status)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
     try:
         import resource
@@ -51,33 +79,28 @@ def _worker(conn: Connection, memory_mb: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     except (ImportError, ValueError, OSError):  # pragma: no cover - not on every system
         pass
-    home = tempfile.mkdtemp(prefix="ddzrules-playground-")
     os.chdir(home)
-    try:
-        from ddzrules.errors import DdzError
-        from ddzrules.web.jobs import run
+    from ddzrules.errors import DdzError
+    from ddzrules.web.jobs import run
 
-        conn.send(("ready",))  # started and imported: a job's time bound starts after this
-        while True:
-            try:
-                name, args = conn.recv()
-            except EOFError:
-                return
-            try:
-                conn.send(("ok", run(name, args)))
-            except DdzError as e:
-                conn.send(("error", _clean(str(e), home), 422))
-            except MemoryError:
-                conn.send(("error", (f"the job needed more memory than this server allows "
-                                     f"({memory_mb} MiB, --memory-limit)"), 503))
-            except RecursionError:
-                conn.send(("error", "the input is nested too deeply", 422))
-            except Exception as e:  # noqa: BLE001 - a fault of ours: logged for the developer, not echoed
-                traceback.print_exc(file=sys.stderr)
-                conn.send(("error", f"internal error ({type(e).__name__}) in {name}: see the server's log", 500))
-    finally:
-        os.chdir("/")
-        shutil.rmtree(home, ignore_errors=True)
+    conn.send(("ready",))  # started and imported: a job's time bound starts after this
+    while True:
+        try:
+            name, args = conn.recv()
+        except EOFError:
+            return
+        try:
+            conn.send(("ok", run(name, args)))
+        except DdzError as e:
+            conn.send(("error", _clean(str(e), home), 422))
+        except MemoryError:
+            conn.send(("error", (f"the job needed more memory than this server allows "
+                                 f"({memory_mb} MiB, --memory-limit)"), 503))
+        except RecursionError:
+            conn.send(("error", "the input is nested too deeply", 422))
+        except Exception as e:  # noqa: BLE001 - a fault of ours: logged for the developer, not echoed
+            traceback.print_exc(file=sys.stderr)
+            conn.send(("error", f"internal error ({type(e).__name__}) in {name}: see the server's log", 500))
 
 
 def _clean(message: str, home: str) -> str:
@@ -97,17 +120,32 @@ class Lane:
         self._lock = threading.Lock()
         self._process: Any = None
         self._conn: Connection | None = None
+        self._home: str | None = None  # the worker's private directory, removed by _stop
+
+    @property
+    def home(self) -> str | None:
+        """The private directory of the worker running now (None when none is)."""
+        return self._home
 
     def _start(self) -> Connection:
         if self._conn is not None and self._process is not None and self._process.is_alive():
             return self._conn
+        self._stop()  # a worker that ended by itself (killed for its memory): its directory goes too
         context = multiprocessing.get_context("spawn")  # no fork of a threaded server
         parent, child = context.Pipe()
-        process = context.Process(target=_worker, args=(child, self.limits.memory_mb),
+        # made here, not in the worker, so that it is removed even if the worker is killed
+        home = tempfile.mkdtemp(prefix="ddzrules-playground-")
+        process = context.Process(target=_worker, args=(child, self.limits.memory_mb, home),
                                   name=f"ddzrules-{self.name}", daemon=True)
-        process.start()
-        child.close()
-        self._process, self._conn = process, parent
+        try:
+            process.start()
+        except OSError as e:  # no process to be had (a limit on processes, no memory)
+            parent.close()
+            shutil.rmtree(home, ignore_errors=True)
+            raise JobError(f"the {self.name} worker did not start ({e.strerror or e})", 503) from None
+        finally:
+            child.close()
+        self._process, self._conn, self._home = process, parent, home
         # a fresh interpreter importing the package: its time is not the first job's
         try:
             ready = parent.poll(STARTUP_SECONDS) and parent.recv() == ("ready",)
@@ -120,7 +158,10 @@ class Lane:
         return parent
 
     def _stop(self) -> None:
+        """Ends the worker (SIGTERM, which it turns into a normal exit; SIGKILL if it is
+        still running 2 s later) and removes its directory, whatever it left there."""
         process, self._process, conn, self._conn = self._process, None, self._conn, None
+        home, self._home = self._home, None
         if conn is not None:
             conn.close()
         if process is not None:
@@ -129,6 +170,8 @@ class Lane:
             if process.is_alive():
                 process.kill()
                 process.join(2)
+        if home is not None:
+            shutil.rmtree(home, ignore_errors=True)
 
     def close(self) -> None:
         with self._lock:
