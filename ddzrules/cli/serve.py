@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import ipaddress
 import math
+import re
 import socket
 
 import click
@@ -48,6 +49,87 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+#: the names every server accepts: this machine's loopback
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
+#: a host name as a Host header gives it (IDNA-encoded): letters, digits, dots, hyphens
+_NAME = re.compile(r"[a-z0-9_]([a-z0-9._-]*[a-z0-9_.])?")
+
+
+def _ip(name: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """``name`` as an IP address (an IPv6 one with or without brackets, without its
+    ``%zone``), or None for a name."""
+    try:
+        return ipaddress.ip_address(name.removeprefix("[").removesuffix("]").split("%")[0])
+    except ValueError:
+        return None
+
+
+def _host_forms(name: str) -> list[str]:
+    """``name`` as the Host header of a request names it: lower case, and an IPv6 address
+    in brackets (as Starlette's TrustedHostMiddleware reads it) and without them."""
+    address = _ip(name)
+    if isinstance(address, ipaddress.IPv6Address):
+        return [f"[{address.compressed}]", address.compressed]
+    return [str(address) if address else name.lower()]
+
+
+def _this_machine() -> list[str]:
+    """The names and addresses by which this machine can be reached, as far as the standard
+    library finds them: its host names (short and fully qualified), the addresses they
+    resolve to, and the address of each default route (a UDP socket "connected" to a
+    documentation address: the system picks the source address, and sends nothing)."""
+    names = [socket.gethostname(), socket.getfqdn()]
+    found = list(names)
+    for name in names:
+        try:
+            found += [str(info[4][0]) for info in socket.getaddrinfo(name, None, proto=socket.IPPROTO_TCP)]
+        except (OSError, UnicodeError):  # a host name that does not resolve
+            pass
+    for family, probe in ((socket.AF_INET, "192.0.2.1"), (socket.AF_INET6, "2001:db8::1")):
+        try:
+            with socket.socket(family, socket.SOCK_DGRAM) as udp:
+                udp.connect((probe, 9))
+                found.append(str(udp.getsockname()[0]))
+        except OSError:  # no such family, or no route
+            pass
+    return [name for name in found if name]
+
+
+def allowed_hosts(host: str, every_interface: bool, extra: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The hosts requests to a server listening on ``host`` may name (the ``hosts`` of
+    :func:`ddzrules.web.app.create_app`): ``host`` itself, loopback, this machine's own
+    names and addresses when it listens on every interface, and ``extra``
+    (``--allowed-host``). Never every host: a page elsewhere could then reach the
+    playground through DNS rebinding."""
+    names = [host, *LOOPBACK_HOSTS, *(_this_machine() if every_interface else []), *extra]
+    return tuple(dict.fromkeys(form for name in names for form in _host_forms(name)))
+
+
+def _allowed_host(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
+    """Each ``--allowed-host``: a host name or an IP address, as a Host header gives it
+    (without a port); a name that is not ASCII is taken in its IDNA form."""
+    checked = []
+    for value in values:
+        shown = brief(value, 80)
+        if not value or any(c.isspace() for c in value):
+            raise click.BadParameter(f"{shown}: a host name or address, without spaces", ctx, param)
+        if "*" in value:
+            raise click.BadParameter(f"{shown}: name each host; a wildcard would let a page elsewhere reach "
+                                     "this server through DNS rebinding", ctx, param)
+        if _ip(value) is not None:
+            checked.append(value)
+            continue
+        try:
+            name = value.encode("idna").decode("ascii").lower()
+        except UnicodeError:
+            name = ""
+        if not _NAME.fullmatch(name):
+            raise click.BadParameter(f"{shown}: not a host name or an IP address (give it without a scheme, "
+                                     "a port or a path)", ctx, param)
+        checked.append(name)
+    return tuple(checked)
+
+
 def _a_number(ctx: click.Context, param: click.Parameter, value: float) -> float:
     """click's FloatRange lets NaN through (every comparison with it is false): refused
     here as any value out of range is (it failed every request of the playground)."""
@@ -64,8 +146,12 @@ def _a_number(ctx: click.Context, param: click.Parameter, value: float) -> float
               help="Seconds one request may compute before it is stopped.")
 @click.option("--memory-limit", type=click.IntRange(256, 1 << 20), default=4096, show_default=True,
               help="MiB of memory each worker process may hold.")
+@click.option("--allowed-host", "allowed", multiple=True, metavar="NAME", callback=_allowed_host,
+              help="A host name or address other machines reach this server by (repeatable): requests "
+                   "naming any other host are refused (no DNS rebinding). Loopback, --host, and with "
+                   "--host 0.0.0.0 or :: this machine's names and addresses are accepted without it.")
 @user_errors
-def serve(host: str, port: int, time_limit: float, memory_limit: int) -> None:
+def serve(host: str, port: int, time_limit: float, memory_limit: int, allowed: tuple[str, ...]) -> None:
     """The playground: edit a spec with live validation, see its census and rule sheet,
     classify and compare, diff it against a bundled spec, play it against bots, and step
     through records, in a local web page (the web extra: pip install 'ddzrules[web]')."""
@@ -82,9 +168,12 @@ def serve(host: str, port: int, time_limit: float, memory_limit: int) -> None:
     if not _loopback(sock):
         err_console.print(f"warning: serving on {host}: anyone who can reach it can use this playground "
                           "(its requests are bounded, but it has no accounts)", markup=False)
-    hosts = tuple(dict.fromkeys([host, "127.0.0.1", "localhost", "[::1]", "::1"]))
-    app = create_app(Limits(seconds=time_limit, memory_mb=memory_limit), hosts=hosts if host not in
-                     ("0.0.0.0", "::") else ("*",))
+    every_interface = ipaddress.ip_address(sock.getsockname()[0].split("%")[0]).is_unspecified
+    hosts = allowed_hosts(host, every_interface, allowed)
+    app = create_app(Limits(seconds=time_limit, memory_mb=memory_limit), hosts=hosts)
+    named = ", ".join(name for name in hosts if not (":" in name and not name.startswith("[")))
+    err_console.print(f"requests must name one of these hosts: {named}"
+                      + ("" if allowed else " (--allowed-host adds one)"), markup=False)
     shown = f"[{host}]" if ":" in host else host
     err_console.print(f"ddzrules playground on http://{shown}:{port}/ (Ctrl-C stops it)", markup=False)
     with sock:

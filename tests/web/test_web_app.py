@@ -176,3 +176,43 @@ def test_serve_refuses_a_host_or_port_it_cannot_listen_on_in_one_line() -> None:
             assert r.exit_code == 1 and "Traceback" not in r.output, r.output
             (line,) = r.output.splitlines()
             assert line.startswith(f"error: {message}"), line
+
+
+def test_serve_on_every_interface_accepts_this_machines_names_and_no_other_host(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--host 0.0.0.0`` (or ``::``) accepted every Host header (``hosts=("*",)``): a page
+    of attacker.example could reach the playground through DNS rebinding. It accepts this
+    machine's own names and addresses, and those given with ``--allowed-host``."""
+    import socket
+
+    from click.testing import CliRunner
+
+    from ddzrules.cli import main
+    from ddzrules.cli.serve import allowed_hosts
+
+    uvicorn = pytest.importorskip("uvicorn")
+    hosts = allowed_hosts("0.0.0.0", True)
+    assert {"localhost", "127.0.0.1", "[::1]", socket.gethostname().lower()} <= set(hosts)
+    assert "attacker.example" not in hosts and "*" not in hosts
+    client = TestClient(create_app(Limits(), hosts=hosts), base_url=HOST)
+    assert client.get("/", headers={"host": "attacker.example:8413"}).status_code == 400
+    for host in ("localhost:8413", "127.0.0.1", "[::1]:8413", f"{socket.gethostname()}:8413"):
+        assert client.get("/", headers={"host": host}).status_code == 200, host
+    assert "play.example.org" in allowed_hosts("::", True, ("play.example.org",))
+    assert socket.gethostname().lower() not in allowed_hosts("127.0.0.1", False)
+
+    # the command itself, its server not run: the app it would serve
+    served: list[Any] = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: served.append(self.config.app))
+    r = CliRunner().invoke(main, ["serve", "--host", "0.0.0.0", "--port", "0",
+                                  "--allowed-host", "Play.Example.org", "--allowed-host", "192.0.2.7"])
+    assert r.exit_code == 0, r.output
+    assert "requests must name one of these hosts: 0.0.0.0, localhost, 127.0.0.1, [::1]" in r.output
+    assert "play.example.org" in r.output and "192.0.2.7" in r.output
+    client = TestClient(served[0], base_url=HOST)
+    assert client.get("/", headers={"host": "attacker.example:8413"}).status_code == 400
+    for host in ("play.example.org:8413", "192.0.2.7:8413", "localhost"):
+        assert client.get("/", headers={"host": host}).status_code == 200, host
+    for bad in ("", "*", "*.example.org", "a b", "http://x.example", "x.example:8413", "x/y"):
+        r = CliRunner().invoke(main, ["serve", "--port", "0", "--allowed-host", bad])
+        assert r.exit_code == 2 and "--allowed-host" in r.output and "Traceback" not in r.output, (bad, r.output)
