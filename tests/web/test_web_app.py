@@ -102,7 +102,10 @@ def test_a_game_lost_to_a_stopped_worker_says_so() -> None:
         game = post(c, "new_game", {"text": text, "bots": "heuristic", "seed": 1}).json()
         assert post(c, "state", {"game": game["game"]}).status_code == 200
         huge = "name: slow\nextends: tiandi-laizi\n"
-        slow = post(c, "new_game", {"text": huge, "bots": "search:iters=100000", "seed": 1, "seat": 1})
+        # the most the playground lets a bot spend (2,000 rollouts a decision, ~1 ms each on
+        # tiandi-laizi from a cold start): more than the bound of this test's server
+        slow = post(c, "new_game", {"text": huge, "bots": "search:iters=2000:early_iters=2000", "seed": 1,
+                                    "seat": 1})
         if slow.status_code == 200:
             pytest.skip("this machine finished the bots' first turn within the bound")
         assert slow.status_code == 503 and "games in play were lost" in slow.json()["error"]
