@@ -26,7 +26,7 @@ from typing import Any
 from ddzrules import cache
 from ddzrules import cards as C
 from ddzrules.bots import HeuristicBot, check_bot, make_bot, parse_bot
-from ddzrules.errors import DdzError, PlayError
+from ddzrules.errors import DdzError, PlayError, brief
 from ddzrules.lint import finding_dict, validate_spec
 from ddzrules.records import MAX_RECORD_BYTES, game_record, parse_record, replay, wild_text
 from ddzrules.runtime import Action, Game, GameRules
@@ -97,6 +97,10 @@ def run(name: str, args: dict[str, Any]) -> dict[str, Any]:
     job = JOBS.get(name)
     if job is None:
         raise DdzError(f"no job named {name[:40]!r}")
+    unknown = sorted(set(args) - FIELDS[name])
+    if unknown:  # a misspelt field was ignored, its default used without a word
+        reads = ", ".join(sorted(FIELDS[name])) or "nothing"
+        raise DdzError(f"{brief(unknown[0], 40)}: not a field of {name} (it reads {reads})")
     with bundled_parents_only(), cache.disabled():
         return job(args)
 
@@ -505,6 +509,14 @@ def replay_steps(args: dict[str, Any]) -> dict[str, Any]:
 
 
 #: every job a lane runs, by name
+#: the fields each job reads: any other is refused
+FIELDS: dict[str, frozenset[str]] = {name: frozenset(fields.split()) for name, fields in {
+    "specs": "", "spec_text": "name new child", "validate": "text", "census": "text wild",
+    "classify": "text cards wild", "compare": "text a b wild", "sheet": "text lang", "diff": "text other",
+    "new_game": "text seat seed bots", "state": "game", "act": "game turn index cards reading",
+    "hint": "game", "record": "game", "replay": "record",
+}.items()}
+
 JOBS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "specs": specs, "spec_text": spec_text, "validate": validate, "census": census, "classify": classify,
     "compare": compare, "sheet": sheet, "diff": diff, "new_game": new_game, "state": game_state, "act": act,

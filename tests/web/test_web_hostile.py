@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -38,8 +39,8 @@ def test_a_request_nested_deeper_than_the_bound_is_refused(client: TestClient, d
     """496 levels read as JSON but broke the pickling that hands a request to a worker (500)."""
     status, text = raw(client, "validate", b'{"text": "name: x\\n", "pad": ' + b"[" * depth + b"]" * depth + b"}")
     assert status == 422 and "nested more than 32 levels" in json.loads(text)["error"]
-    status, _ = raw(client, "validate", b'{"text": "name: x\\n", "pad": ' + b"[" * 30 + b"]" * 30 + b"}")
-    assert status == 200
+    status, text = raw(client, "validate", b'{"text": "name: x\\n", "pad": ' + b"[" * 30 + b"]" * 30 + b"}")
+    assert status == 422 and "'pad': not a field of validate" in json.loads(text)["error"]  # past the depth check
 
 
 @pytest.mark.parametrize(("job", "body"), [
@@ -98,3 +99,51 @@ def test_a_bot_that_could_outlast_a_request_is_refused(client: TestClient, bots:
     assert client.post("/api/state", json={"game": other["game"]}).status_code == 200
     ok = client.post("/api/new_game", json={"text": SPEC, "seed": 1, "bots": "search:iters=40"})
     assert ok.status_code == 200
+
+
+@pytest.mark.parametrize("job", ["validate", "census", "spec_text", "new_game", "act", "replay", "specs"])
+def test_a_field_no_job_reads_is_refused(client: TestClient, job: str) -> None:
+    """`{"txet": …}` was accepted and ignored: the job ran on its defaults without a word."""
+    r = client.post(f"/api/{job}", json={"txet": "x"})
+    assert r.status_code == 422 and f"'txet': not a field of {job}" in r.json()["error"], r.text
+
+
+def test_every_field_a_job_reads_is_listed() -> None:
+    """jobs.FIELDS against the code: each field a job (or a helper it passes args to) reads."""
+    import ast
+    import inspect
+
+    from ddzrules.web import jobs
+
+    tree = ast.parse(inspect.getsource(jobs))
+    funcs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+
+    def const(node: ast.AST) -> Any:
+        return node.value if isinstance(node, ast.Constant) else None
+
+    def reads(name: str, seen: set[str]) -> set[str]:
+        out: set[str] = set()
+        if name in seen or name not in funcs:
+            return out
+        seen.add(name)
+        for node in ast.walk(funcs[name]):
+            if isinstance(node, ast.Call):
+                f = node.func
+                if isinstance(f, ast.Attribute) and f.attr == "get" and getattr(f.value, "id", "") == "args":
+                    out.add(const(node.args[0]))
+                elif isinstance(f, ast.Name):
+                    if f.id in ("_word", "_cards") and len(node.args) > 1:
+                        out.add(const(node.args[1]))
+                    if f.id == "_text":
+                        out.add(const(node.args[1]) if len(node.args) > 1 else "text")
+                    if any(getattr(a, "id", "") == "args" for a in node.args):
+                        out |= reads(f.id, seen)
+            elif isinstance(node, ast.Subscript) and getattr(node.value, "id", "") == "args":
+                out.add(const(node.slice))
+            elif isinstance(node, ast.Compare) and any(getattr(c, "id", "") == "args" for c in node.comparators):
+                out.add(const(node.left))
+        return out - {None}
+
+    assert set(jobs.FIELDS) == set(jobs.JOBS)
+    for name, job in jobs.JOBS.items():
+        assert reads(job.__name__, set()) == jobs.FIELDS[name], name

@@ -59,7 +59,7 @@ def test_a_job_stopped_at_the_time_bound_leaves_no_directory(marker: str) -> Non
             pytest.skip("this build counted it within 0.5 s")
         assert left_behind(marker) == [] and lane.home is None
         # and the next job is served by a fresh worker, in a directory of its own
-        assert lane.call("specs", {})["specs"]
+        assert lane.call("validate", {"text": "name: y\n"})  # a cheap job: the bound is short
         assert lane.home is not None and os.path.isdir(lane.home)
     finally:
         lane.close()
