@@ -67,6 +67,9 @@ def illegal_reason(game: Game, view: PlayerView, cards: str) -> str:
     """Why ``cards`` cannot be played now, in the game's own words. More of a rank than
     any set of cards holds (16 × 3) is refused before the rules see it (they cannot
     even read it)."""
+    if game.phase != "play":  # said "you may play: " with nothing after it
+        choices = ", ".join(str(a) for a in game.legal_actions())
+        return f"no cards are played in the {game.phase} phase; choose one of: {choices}"
     if any(cards.count(r) > C.MASK for r in set(cards)):
         return f"{cards} is not in your hand ({view.hand}): no hand holds more than {C.MASK} of a rank"
     moves, _ = game.legal_moves()

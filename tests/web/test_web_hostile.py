@@ -147,3 +147,13 @@ def test_every_field_a_job_reads_is_listed() -> None:
     assert set(jobs.FIELDS) == set(jobs.JOBS)
     for name, job in jobs.JOBS.items():
         assert reads(job.__name__, set()) == jobs.FIELDS[name], name
+
+
+def test_cards_played_before_the_play_phase_say_what_may_be_chosen(client: TestClient) -> None:
+    """It said "illegal: 33 is not allowed now by this table's rules; you may play: " (nothing)."""
+    game = client.post("/api/new_game", json={"text": SPEC, "seed": 1, "seat": 0, "bots": "heuristic"}).json()
+    assert game["phase"] != "play", game["phase"]
+    r = client.post("/api/act", json={"game": game["game"], "turn": game["turn"], "cards": "33"})
+    assert r.status_code == 422
+    error = r.json()["error"]
+    assert f"no cards are played in the {game['phase']} phase; choose one of: " in error and "pass" in error
