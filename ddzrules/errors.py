@@ -6,8 +6,38 @@ the spec and a plain message; the CLI prints them and exits 1, never a traceback
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
+
+#: half a UTF-16 pair, which a YAML or JSON escape (``"\\ud800"``) reads as: no character
+#: (encoding it fails), refused wherever text comes in: specs, records, playground requests
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+#: how a message names one
+LONE_SURROGATE_WORDS = "a lone surrogate (an escape such as \\ud800 that is no character)"
+#: the JSON escape of a surrogate, in the text: where none is, no parsed string holds one
+SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def has_lone_surrogate(value: object) -> bool:
+    """Whether a parsed JSON or YAML value holds a string (a key or a value, at any depth)
+    with a :data:`LONE_SURROGATE`: such a string can be neither printed nor written as UTF-8.
+
+    >>> has_lone_surrogate({"a": ["ok", "\\ud800"]}), has_lone_surrogate({"\\U0001f600": 1})
+    (True, False)
+    """
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if LONE_SURROGATE.search(item):
+                return True
+        elif isinstance(item, dict):
+            stack += item
+            stack += item.values()
+        elif isinstance(item, list):
+            stack += item
+    return False
 
 
 class DdzError(Exception):

@@ -35,7 +35,7 @@ from typing import Any
 import jsonschema
 
 from ddzrules import cards as C
-from ddzrules.errors import DdzError
+from ddzrules.errors import LONE_SURROGATE_WORDS, SURROGATE_ESCAPE, DdzError, has_lone_surrogate
 from ddzrules.errors import ReplayError as ReplayError  # noqa: PLC0414 - re-exported: it lived here
 from ddzrules.outputs import write_file
 from ddzrules.runtime import Action, Game, GameRules, MatchInfo, PluginRegistry
@@ -702,14 +702,6 @@ def parse_record(raw: bytes, where: str = "the record") -> dict[str, Any]:
         raise DdzError(f"{path}: the JSON is nested too deeply for a game record") from None
     if not isinstance(data, dict):
         raise DdzError(f"{path}: a game record is a JSON object")
-    if _SURROGATE_ESCAPE.search(text):  # an escape of half a pair may be left alone: no character
-        try:
-            json.dumps(data, ensure_ascii=False).encode("utf-8")
-        except UnicodeEncodeError:
-            raise DdzError(f"{path}: a string holds a lone surrogate (an escape such as \\ud800 that is no "
-                           "character)") from None
+    if SURROGATE_ESCAPE.search(text) and has_lone_surrogate(data):  # half an escaped pair: no character
+        raise DdzError(f"{path}: a string holds {LONE_SURROGATE_WORDS}")
     return data
-
-
-#: the JSON escape of a UTF-16 surrogate (a pair is one character; half of one is none)
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")

@@ -32,7 +32,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ddzrules import cache
-from ddzrules.errors import DdzError, Location, Problem, SpecError, brief
+from ddzrules.errors import (
+    LONE_SURROGATE,
+    LONE_SURROGATE_WORDS,
+    DdzError,
+    Location,
+    Problem,
+    SpecError,
+    brief,
+)
 
 if TYPE_CHECKING:
     import yaml  # imported where a spec's YAML is read or written: a warm load never needs it
@@ -416,8 +424,6 @@ def read_spec_text(path: Path, file: str) -> str:
 #: the characters of Unicode's categories Cc (control) and Cs (surrogate) but tab, line
 #: feed and carriage return: a spec is plain text
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
-#: a UTF-16 surrogate: what a YAML or JSON escape of half a pair ("\\ud800") reads as
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _check_events(text: str, file: str) -> None:
@@ -556,10 +562,10 @@ def read_yaml(text: str, file: str, check_events: bool = True,
                                             "a key must be plain text, not a mapping or a list"))
                     continue
                 key = str(knode.value)
-                if _SURROGATE.search(key):
+                if LONE_SURROGATE.search(key):
                     m = knode.start_mark
                     problems.append(Problem(Location(file, m.line + 1, m.column + 1), dotted(path),
-                                            "a key holds a lone surrogate (an escape such as \\ud800 that is no character)"))
+                                            f"a key holds {LONE_SURROGATE_WORDS}"))
                     continue
                 if key in out:
                     m = knode.start_mark
@@ -579,11 +585,11 @@ def read_yaml(text: str, file: str, check_events: bool = True,
                 reason = f"a number of more than {sys.get_int_max_str_digits():,} digits"
             problems.append(Problem(Location(file, m.line + 1, m.column + 1), dotted(path), f"bad value: {reason}"))
             return None
-        if isinstance(value, str) and _SURROGATE.search(value):
+        if isinstance(value, str) and LONE_SURROGATE.search(value):
             # a YAML escape of half a UTF-16 pair ("\\ud800") is no character: the spec's hash
             # (UTF-8) failed on it, and validate printed the resolved spec in its message
             problems.append(Problem(Location(file, m.line + 1, m.column + 1), dotted(path),
-                                    "bad value: a lone surrogate (an escape such as \\ud800 that is no character)"))
+                                    f"bad value: {LONE_SURROGATE_WORDS}"))
             return None
         if isinstance(value, float) and not math.isfinite(value):
             # JSON has no such number, and a schema's bounds let NaN through (every comparison is false)

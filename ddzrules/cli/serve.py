@@ -14,10 +14,17 @@ from ddzrules.cli import err_console, main, user_errors
 from ddzrules.errors import DdzError, brief
 
 
+def _bound(sock: socket.socket) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
+    """The address ``sock`` is bound to, as the system reads it: every spelling of one
+    (``localhost``, ``127.1``, ``0``) is the same address here."""
+    address = _ip(sock.getsockname()[0])
+    assert address is not None  # a bound socket's address is an IP address
+    return address
+
+
 def _loopback(sock: socket.socket) -> bool:
-    """Whether ``sock`` is bound to a loopback address: read off the bound socket, so that
-    every spelling of one (``localhost``, ``127.1``, ``::ffff:127.0.0.1``) is one."""
-    address = ipaddress.ip_address(sock.getsockname()[0].split("%")[0])
+    """Whether ``sock`` is bound to a loopback address (``::ffff:127.0.0.1`` is one)."""
+    address = _bound(sock)
     mapped = getattr(address, "ipv4_mapped", None)  # ::ffff:127.0.0.1 is 127.0.0.1
     return (mapped or address).is_loopback
 
@@ -168,8 +175,7 @@ def serve(host: str, port: int, time_limit: float, memory_limit: int, allowed: t
     if not _loopback(sock):
         err_console.print(f"warning: serving on {host}: anyone who can reach it can use this playground "
                           "(its requests are bounded, but it has no accounts)", markup=False)
-    every_interface = ipaddress.ip_address(sock.getsockname()[0].split("%")[0]).is_unspecified
-    hosts = allowed_hosts(host, every_interface, allowed)
+    hosts = allowed_hosts(host, _bound(sock).is_unspecified, allowed)
     app = create_app(Limits(seconds=time_limit, memory_mb=memory_limit), hosts=hosts)
     named = ", ".join(name for name in hosts if not (":" in name and not name.startswith("[")))
     err_console.print(f"requests must name one of these hosts: {named}"

@@ -33,7 +33,15 @@ from typing import Any, BinaryIO
 
 from ddzrules import __version__
 from ddzrules import cards as C
-from ddzrules.errors import BudgetExceeded, DdzError, ReplayError, brief, escaped
+from ddzrules.errors import (
+    SURROGATE_ESCAPE,
+    BudgetExceeded,
+    DdzError,
+    ReplayError,
+    brief,
+    escaped,
+    has_lone_surrogate,
+)
 from ddzrules.errors import SuiteError as SuiteError  # re-exported: it lived here
 from ddzrules.moves import Move
 from ddzrules.variant import Variant, load_variant
@@ -864,27 +872,12 @@ def _parse_constant(name: str) -> Any:
     raise _BadJson(f"{name} is not a JSON number")
 
 
-_LONE_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
-
-
-def _has_lone_surrogate(data: Any) -> bool:
-    """Whether a parsed JSON value holds a string that is not Unicode text (an unpaired
-    ``\\ud800`` escape): such a string can be neither printed nor written as UTF-8."""
-    if isinstance(data, str):
-        return any("\ud800" <= ch <= "\udfff" for ch in data)
-    if isinstance(data, dict):
-        return any(_has_lone_surrogate(k) or _has_lone_surrogate(v) for k, v in data.items())
-    if isinstance(data, list):
-        return any(_has_lone_surrogate(v) for v in data)
-    return False
-
-
 def _loads(raw: bytes, where: str, one_line: bool = True) -> Any:
     """Strict JSON: UTF-8, no NaN or Infinity, no huge numbers, bounded nesting, text only.
     ``where`` names the file and, for ``one_line`` text, the line."""
     try:
-        data = json.loads(raw.decode("utf-8"), parse_int=_parse_int, parse_float=_parse_float,
-                          parse_constant=_parse_constant)
+        text = raw.decode("utf-8")
+        data = json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant)
     except UnicodeDecodeError as e:
         raise SuiteError(f"{where}: not UTF-8 text (byte {e.start + 1})") from None
     except json.JSONDecodeError as e:
@@ -894,7 +887,7 @@ def _loads(raw: bytes, where: str, one_line: bool = True) -> Any:
         raise SuiteError(f"{where}: {e}") from None
     except RecursionError:
         raise SuiteError(f"{where}: nested too deeply") from None
-    if _LONE_SURROGATE.search(raw) and _has_lone_surrogate(data):
+    if SURROGATE_ESCAPE.search(text) and has_lone_surrogate(data):
         raise SuiteError(f"{where}: a string holding an unpaired surrogate escape (\\ud800-\\udfff), "
                          "which is not text")
     return data

@@ -14,7 +14,6 @@ cannot post to it).
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -30,6 +29,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ddzrules.errors import LONE_SURROGATE, LONE_SURROGATE_WORDS
 from ddzrules.web.lanes import JobError, Lane, Limits
 
 #: the jobs each lane runs (the game lane keeps the games in play)
@@ -81,7 +81,6 @@ def _arguments(body: bytes) -> dict[str, Any]:
 #: the deepest nesting a request may hold: the answers need a few levels; a request of
 #: 500 levels read as JSON but broke the pickling that hands it to a worker (a 500)
 MAX_REQUEST_DEPTH = 32
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _check_values(args: dict[str, Any]) -> None:
@@ -98,9 +97,8 @@ def _check_values(args: dict[str, Any]) -> None:
             stack += ((k, depth) for k in value)
         elif isinstance(value, list):
             stack += ((v, depth + 1) for v in value)
-        elif isinstance(value, str) and _SURROGATE.search(value):
-            raise JobError("the request holds a lone surrogate (an escape such as \\ud800 that is no "
-                           "character): send Unicode text", 422)
+        elif isinstance(value, str) and LONE_SURROGATE.search(value):
+            raise JobError(f"the request holds {LONE_SURROGATE_WORDS}: send Unicode text", 422)
 
 
 def create_app(limits: Limits | None = None, hosts: tuple[str, ...] = ("127.0.0.1", "localhost")) -> Starlette:

@@ -508,7 +508,6 @@ def replay_steps(args: dict[str, Any]) -> dict[str, Any]:
             "result": result_text(game) if game.winner is not None else "a seat left the game"}
 
 
-#: every job a lane runs, by name
 #: the fields each job reads: any other is refused
 FIELDS: dict[str, frozenset[str]] = {name: frozenset(fields.split()) for name, fields in {
     "specs": "", "spec_text": "name new child", "validate": "text", "census": "text wild",
@@ -517,6 +516,7 @@ FIELDS: dict[str, frozenset[str]] = {name: frozenset(fields.split()) for name, f
     "hint": "game", "record": "game", "replay": "record",
 }.items()}
 
+#: every job a lane runs, by name
 JOBS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "specs": specs, "spec_text": spec_text, "validate": validate, "census": census, "classify": classify,
     "compare": compare, "sheet": sheet, "diff": diff, "new_game": new_game, "state": game_state, "act": act,
