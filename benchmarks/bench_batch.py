@@ -40,6 +40,8 @@ import sys
 import time
 from typing import Any
 
+from _header import print_header  # benchmarks/_header.py: the build measured
+
 from ddzrules import load_variant
 
 
@@ -110,6 +112,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
+    print_header(__file__, json_output=bool(getattr(args, "json", False)))
 
     cmd = command()
     plays = questions(args.spec, args.questions, args.seed)

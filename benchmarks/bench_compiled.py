@@ -20,6 +20,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from _header import print_header  # benchmarks/_header.py: the build measured
+
 HERE = Path(__file__).resolve().parent
 
 
@@ -69,6 +71,7 @@ def main() -> None:
     ap.add_argument("--steps-spec", action="append", default=None, help="default hubei-3p")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
+    print_header(__file__, json_output=bool(getattr(args, "json", False)))
     args.moves_spec = args.moves_spec or ["compat/douzero"]
     args.steps_spec = args.steps_spec or ["hubei-3p"]
     trees: list[tuple[str, str | None]] = [(t.partition("=")[0], t.partition("=")[2]) for t in args.tree]

@@ -22,6 +22,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from _header import print_header  # benchmarks/_header.py: the build measured
+
 from ddzrules import load_variant
 from ddzrules.conformance import generate, write_suite
 from ddzrules.conformance.run import run_suite
@@ -36,6 +38,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
+    print_header(__file__, json_output=bool(getattr(args, "json", False)))
 
     t0 = time.perf_counter()
     variant = load_variant(args.spec)

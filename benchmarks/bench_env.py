@@ -31,6 +31,8 @@ import statistics
 import time
 from typing import Any
 
+from _header import print_header  # benchmarks/_header.py: the build measured
+
 
 def ddzrules_env(spec: str) -> Any:
     from ddzrules.env import env
@@ -116,6 +118,7 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=256, help="tables of the batched environment (0: not timed)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    print_header(__file__, json_output=bool(getattr(args, "json", False)))
     # each environment made once and warmed with a game (its one-time set-up, the
     # action table and the lister's index, is not a per-step cost)
     start = time.process_time()

@@ -15,6 +15,8 @@ import argparse
 import json
 import time
 
+from _header import print_header  # benchmarks/_header.py: the build measured
+
 
 def bench_ddzrules(spec: str, seconds: float) -> dict[str, float]:
     from ddzrules.bots import RandomBot
@@ -57,6 +59,7 @@ def main() -> None:
     ap.add_argument("--spec", default="hubei-3p")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
+    print_header(__file__, json_output=bool(getattr(args, "json", False)))
     ours = bench_ddzrules(args.spec, args.seconds)
     theirs = bench_rlcard(args.seconds)
     result = {"ddzrules": ours, "rlcard": theirs,

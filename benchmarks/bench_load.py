@@ -33,6 +33,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from _header import print_header  # benchmarks/_header.py: the build measured
+
 #: with --path: that checkout's package first (past an editable install's import hook),
 #: its bundled specs (``specs/`` at the top of a source checkout) as ``ddzrules.specs``
 #: the way pyproject.toml's package-dir maps them
@@ -109,6 +111,7 @@ def main() -> None:
     ap.add_argument("--path", default=None, help="a checkout whose ddzrules the children import")
     ap.add_argument("--json", action="store_true", help="the medians as JSON (ms CPU), no start-up rows")
     args = ap.parse_args()
+    print_header(__file__, json_output=bool(getattr(args, "json", False)))
     say = (lambda *a, **k: None) if args.json else print
     figures: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory() as tmp:

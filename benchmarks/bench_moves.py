@@ -61,6 +61,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from _header import print_header  # benchmarks/_header.py: the build measured
+
 from ddzrules import COMPILED_MODULES, load_variant
 from ddzrules import cards as C
 
@@ -478,6 +480,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--spec", action="append", help="ddzrules spec (repeatable; default compat/douzero and hubei-3p)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = ap.parse_args(argv)
+    print_header(__file__, json_output=bool(getattr(args, "json", False)))
     if not args.spec:
         args.spec = [DOUZERO_SPEC, "hubei-3p"]
     raw = run(args)

@@ -34,6 +34,8 @@ import sys
 import time
 from typing import Any
 
+from _header import print_header  # benchmarks/_header.py: the build measured
+
 CHILD = r"""
 import json, sys, time
 import ray
@@ -108,6 +110,7 @@ def main() -> None:
     parser.add_argument("--tasks", type=int, default=200, help="empty tasks for the overhead figure")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    print_header(__file__, json_output=bool(getattr(args, "json", False)))
     try:
         import ray  # noqa: F401
     except ImportError:

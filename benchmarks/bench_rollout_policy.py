@@ -13,6 +13,8 @@ import argparse
 import random
 import statistics
 
+from _header import print_header  # benchmarks/_header.py: the build measured
+
 from ddzrules.bots import make_bot
 from ddzrules.bots.search import rollout_action
 from ddzrules.runtime import GameRules
@@ -23,6 +25,7 @@ def main() -> None:
     ap.add_argument("--spec", default="hubei-4p-2deck")
     ap.add_argument("--games", type=int, default=1500)
     args = ap.parse_args()
+    print_header(__file__, json_output=bool(getattr(args, "json", False)))
     rules = GameRules.load(args.spec)
     for policy in ("heuristic", "rollout"):
         scores: list[float] = []

@@ -21,6 +21,8 @@ import random
 import statistics
 import time
 
+from _header import print_header  # benchmarks/_header.py: the build measured
+
 from ddzrules import COMPILED_MODULES
 from ddzrules.bots import make_bot
 from ddzrules.bots.search import rollout
@@ -89,6 +91,7 @@ def main() -> None:
     ap.add_argument("--specs", default="", help="comma-separated (default: every bundled playable spec)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
+    print_header(__file__, json_output=bool(getattr(args, "json", False)))
     names = args.specs.split(",") if args.specs else [n for n in bundled_names() if load_spec(n).data.get("game")]
     build = "compiled" if COMPILED_MODULES else "pure Python"
     if not args.json:

@@ -28,6 +28,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from typing import Any
 
+from _header import print_header  # benchmarks/_header.py: the build measured
+
 from ddzrules import COMPILED_MODULES
 from ddzrules import cards as C
 from ddzrules.errors import DdzError
@@ -68,6 +70,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--by-phase", action="store_true", help="timing: the search bot's decisions by phase")
     args = parser.parse_args()
+    print_header(__file__, json_output=bool(getattr(args, "json", False)))
     if args.spec is None and args.what not in ("duplicate", "timing"):
         args.spec = "hubei-3p"
     if args.deals is None:

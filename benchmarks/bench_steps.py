@@ -52,6 +52,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from _header import print_header  # benchmarks/_header.py: the build measured
+
 from ddzrules import cards as C
 
 TARGETS = {"hubei-3p": 5.0, "laizi": 2.0}
@@ -188,6 +190,7 @@ def main() -> None:
                          "often enough), tables from the first query (first), or always walk")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
+    print_header(__file__, json_output=bool(getattr(args, "json", False)))
     specs = args.spec or ["hubei-3p", "laizi"]
     batches: dict[str, Batch] = {spec: ddzrules_batch(spec, args.warm, args.wild_tables, args.warm_max)
                                  for spec in specs}

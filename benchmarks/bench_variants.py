@@ -42,6 +42,8 @@ from __future__ import annotations
 
 import os
 
+from _header import print_header  # benchmarks/_header.py: the build measured
+
 os.environ["DDZRULES_NO_CACHE"] = "1"  # before ddzrules reads it: compile every table afresh
 
 import argparse
@@ -332,6 +334,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--quick", action="store_true", help="fewer hands and rounds")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = ap.parse_args(argv)
+    print_header(__file__, json_output=bool(getattr(args, "json", False)))
     if args.hands is None:
         args.hands = 8 if args.quick else 60
     if args.repeat is None:

@@ -43,6 +43,8 @@ import statistics
 import sys
 import time
 
+from _header import print_header  # benchmarks/_header.py: the build measured
+
 from ddzrules import cards as C
 from ddzrules import load_variant
 from ddzrules.moves import Move
@@ -279,6 +281,7 @@ def main() -> None:
                     help="compare the two-wild-rank table path with the walk on N hands")
     ap.add_argument("--json", action="store_true", help="the figures as JSON")
     args = ap.parse_args()
+    print_header(__file__, json_output=bool(getattr(args, "json", False)))
     if args.check_several:
         sys.exit(1 if check_several(args.check_several, args.seed) else 0)
     if args.short_run_child:

@@ -27,6 +27,8 @@ import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from _header import print_header  # benchmarks/_header.py: the build measured
+
 ROOT = Path(__file__).resolve().parents[1]
 FUZZERS = [
     "tests/uses/test_fuzz.py",
@@ -45,6 +47,7 @@ def main() -> int:
     parser.add_argument("--scale", type=float, default=50, help="multiplier of each fuzzer's suite count")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
+    print_header(__file__, json_output=bool(getattr(args, "json", False)))
     if args.scale <= 0:
         parser.error("--scale must be positive")
     with tempfile.TemporaryDirectory() as tmp:

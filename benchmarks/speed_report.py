@@ -33,6 +33,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from _header import print_header  # benchmarks/_header.py: the build measured
+
 HERE = Path(__file__).resolve().parent
 
 
@@ -68,6 +70,7 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="fewer rounds: a smoke run")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
+    print_header(__file__, json_output=bool(getattr(args, "json", False)))
     q = args.quick
     moves = run_json("bench_moves.py", "--spec", "compat/douzero", "--deals", "300" if q else "2000",
                      "--plays", "20000" if q else "200000", "--repeat", "3" if q else "7")

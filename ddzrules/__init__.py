@@ -6,6 +6,10 @@
 True
 """
 
+from ddzrules._build import switch_off_kernels
+
+switch_off_kernels()  # DDZRULES_PURE=1: before any module imports the C kernels
+
 from ddzrules.cards import parse_cards
 from ddzrules.errors import DdzError, PlayError, SpecError
 from ddzrules.moves import LegalMoves, Move
@@ -13,7 +17,7 @@ from ddzrules.spec import load_spec
 from ddzrules.variant import Census, Comparison, Variant, load_variant
 
 __all__ = [
-    "COMPILED", "COMPILED_MODULES", "Census", "Comparison", "DdzError", "LegalMoves", "Move", "PlayError", "SpecError", "Variant",
+    "BUILD", "COMPILED", "COMPILED_MODULES", "Census", "Comparison", "DdzError", "LegalMoves", "Move", "PlayError", "SpecError", "Variant",
     "load_spec", "load_variant", "parse_cards",
 ]
 __version__ = "0.2.0"
@@ -27,6 +31,7 @@ def _compiled_modules() -> tuple[str, ...]:
     compiled, else each compiled one of them (``runtime.plays``)."""
     import importlib.machinery
     import os
+    import sys
 
     here = os.path.dirname(os.path.abspath(__file__))
 
@@ -43,6 +48,7 @@ def _compiled_modules() -> tuple[str, ...]:
         return compiled, {n[:-3] for n in names if n.endswith(".py") and n != "__init__.py"}
 
     found, _ = compiled_in(here)
+    found = {name for name in found if sys.modules.get(f"ddzrules.{name}", True) is not None}  # DDZRULES_PURE
     for entry in os.listdir(here):
         folder = os.path.join(here, entry)
         if os.path.isfile(os.path.join(folder, "__init__.py")):
@@ -56,5 +62,20 @@ def _compiled_modules() -> tuple[str, ...]:
 
 #: the modules running compiled (mypyc, or C), by name ("runtime", "_quick" …); empty: pure Python
 COMPILED_MODULES = _compiled_modules()
-#: whether this is the compiled build (``DDZRULES_COMPILE=1 pip install .``)
+#: whether any module runs compiled: the C kernels a default install builds, or more
 COMPILED = bool(COMPILED_MODULES)
+
+
+def _build_name() -> str:
+    from ddzrules._build import KERNELS, pure_requested
+
+    if not COMPILED_MODULES:
+        return "pure Python (DDZRULES_PURE)" if pure_requested() else "pure Python"
+    if set(COMPILED_MODULES) <= set(KERNELS):
+        return f"C kernels ({', '.join(COMPILED_MODULES)})"
+    return f"compiled: {', '.join(COMPILED_MODULES)}"
+
+
+#: the build running, in words: "C kernels (_quick)" (what ``pip install .`` gives where a C
+#: compiler exists), "pure Python" (where none does), or "compiled: ..." (``DDZRULES_COMPILE=1``)
+BUILD = _build_name()

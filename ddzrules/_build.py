@@ -1,8 +1,10 @@
-"""What the optional compiled build (docs/compiled.md) needs of the source, and nothing
-the pure-Python package does differently."""
+"""What the C kernels and the optional compiled build (docs/compiled.md) need of the source,
+and nothing the pure-Python package does differently."""
 
 from __future__ import annotations
 
+import os
+import sys
 from typing import TypeVar
 
 _T = TypeVar("_T", bound=type)
@@ -19,3 +21,23 @@ def python_class(cls: _T) -> _T:
     build with values of other types than its annotations say.
     """
     return cls
+
+
+#: the C kernels (``ddzrules/_quick.c``), built by default where a C compiler exists
+KERNELS = ("_quick",)
+
+
+def pure_requested() -> bool:
+    """Whether ``DDZRULES_PURE`` asks for pure Python: the C kernels, though built, are not
+    used (mypyc-compiled modules, which replace their ``.py``, still are). The pure path is
+    tested in full on a build that has the kernels this way, and answers the same."""
+    return os.environ.get("DDZRULES_PURE", "").strip().lower() not in ("", "0", "no", "false")
+
+
+def switch_off_kernels() -> None:
+    """With ``DDZRULES_PURE`` set, make every ``from ddzrules._quick import ...`` fail
+    with ImportError (a ``None`` in ``sys.modules`` does: the import system's own switch),
+    so each module's pure fallback runs. Called once, first thing in ``ddzrules``."""
+    if pure_requested():
+        for name in KERNELS:
+            sys.modules.setdefault(f"ddzrules.{name}", None)  # type: ignore[assignment]

@@ -43,7 +43,8 @@ def _own_functions(module: types.ModuleType) -> list[object]:
     return found
 
 
-#: C modules (``ddzrules/name.c``): present only in the compiled build
+#: C modules (``ddzrules/name.c``): built by default where a C compiler exists (setup.py),
+#: absent in a pure install, and not used under ``DDZRULES_PURE=1``
 C_MODULES = ("_quick",)
 
 

@@ -1,7 +1,8 @@
-"""The C kernels of legal_moves' quick path (ddzrules/_quick.c, built by the compiled
-build only): each against its definition in Python, on ordinary and hostile input. The
-pure build has no kernels, and these tests skip there (tests/core/test_compiled.py checks that
-the kernels exist exactly when the build says so)."""
+"""The C kernels of legal_moves' quick path (ddzrules/_quick.c, built by a default install
+where a C compiler exists): each against its definition in Python, on ordinary and hostile
+input. A pure install (or ``DDZRULES_PURE=1``) has no kernels, and these tests skip there
+(tests/core/test_compiled.py checks that the kernels exist exactly when the build says so;
+tests/core/test_default_build.py that both paths list the same plays)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from ddzrules import LegalMoves, load_variant
 from ddzrules import cards as C
 from ddzrules.moves import LEGAL_MOVES
 
-quick = pytest.importorskip("ddzrules._quick", reason="the C kernels are built only by the compiled build")
+quick = pytest.importorskip("ddzrules._quick", reason="the C kernels are not built (or DDZRULES_PURE)")
 
 ONE_DECK = bytes(C.full_deck())
 
