@@ -1751,21 +1751,24 @@ class Game:
         A snapshot: it shows this moment however the game goes on. Its ``history`` and
         ``played`` are copied when first read (see :class:`PlayerView`)."""
         played, history, phase = self.played, self.history, self.phase
+        hands = tuple(map(bytes, self.hands))  # copies: the lazy fields show this moment
+        kitty = bytes(self.kitty) if self.kitty_visible else None
         view = _new(PlayerView)  # its fields set at once, not through the dataclass __init__
         view.__dict__ = {
-            "seat": seat, "phase": phase,
-            "hand": counts_string(self.hands[seat]) if self._visible_dealt is None else self.seen_hand(seat),
-            "hand_sizes": list(map(sum, self.hands)), "landlord": self._landlord,
+            "seat": seat, "phase": phase, "landlord": self._landlord,
             "to_act": None if phase == "over" else self._turn,
             "stake": self._stake, "multiple": self.multiple if self._events else 1.0,
-            "kitty": counts_string(self.kitty) if self.kitty_visible else None,
             "shown_hands": {s: self.seen_hand(s) for s in self._shown_hands if s != seat} if self._shown_hands else {},
             "last_play": self.last_play, "last_seat": self.last_seat,
             "extra": dict(self._public), "private": dict(self._private[seat]),
             "partners": self.rules._partners.get((self._landlord, seat)) or self.partners(seat),
-            "_lazy": (history, len(history), played, tuple(map(len, played))),
+            "_lazy": (history, len(history), played, tuple(map(len, played)), hands, kitty),
             "_world": (self, len(history)),  # what sample_world copies (see PlayerView)
         }
+        if kitty is None:
+            view.__dict__["kitty"] = None
+        if self._visible_dealt is not None:  # 明牌 while dealing: the part dealt so far
+            view.__dict__["hand"] = self.seen_hand(seat)
         return view
 
 

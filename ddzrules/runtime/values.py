@@ -150,19 +150,27 @@ class PlayerView:
     #: a fixed team; empty when everyone plays for himself or the sides are not known yet)
     partners: tuple[int, ...] = ()
 
-    # Game.view fills ``history`` and ``played`` on first read: copying them at every
-    # step costs more as a game goes on, and most agents never read them. It keeps,
-    # in ``_lazy``, the game's lists and their lengths when the view was made (the
-    # runtime only appends to them), so the view still shows that moment.
+    # Game.view fills ``history``, ``played``, ``hand``, ``hand_sizes`` and ``kitty`` on
+    # first read: copying and formatting them at every step cost a third of a random
+    # game's step, and most agents never read them. It keeps, in ``_lazy``, the game's
+    # lists and their lengths when the view was made (the runtime only appends to them)
+    # and the hands' and kitty's counts as bytes (copies), so the view shows that moment.
     def __getattr__(self, name: str) -> Any:
         lazy = self.__dict__.get("_lazy")
         if lazy is None or name not in _LAZY_VIEW_FIELDS:
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        history, length, played, lengths = lazy
+        history, length, played, lengths, hands, kitty = lazy
+        value: Any
         if name == "history":
-            value: Any = history[:length]
-        else:
+            value = history[:length]
+        elif name == "played":
             value = [[m.cards for m in moves[:n]] for moves, n in zip(played, lengths)]
+        elif name == "hand":
+            value = counts_string(hands[self.__dict__["seat"]])  # type: ignore[arg-type]
+        elif name == "hand_sizes":
+            value = list(map(sum, hands))
+        else:  # kitty: set at once when not shown
+            value = counts_string(kitty)
         self.__dict__[name] = value
         if all(f in self.__dict__ for f in _LAZY_VIEW_FIELDS):
             del self.__dict__["_lazy"]
@@ -192,7 +200,7 @@ class PlayerView:
         return world
 
 
-_LAZY_VIEW_FIELDS = ("history", "played")
+_LAZY_VIEW_FIELDS = ("history", "played", "hand", "hand_sizes", "kitty")
 #: canonical strings of card counts, by the counts as bytes (hands and kitties shown in views)
 _COUNT_STRINGS: dict[bytes, str] = {}
 #: the (rank, count) pairs of a play's packed counts, by packed counts (what apply takes from a hand)
