@@ -37,7 +37,7 @@ Baselines (optional; skipped when not importable):
 Each engine runs ``--repeat`` rounds, the engines interleaved in every round, with the
 garbage collector paused while a round runs (as ``timeit`` does); the tables give the
 best round and the ratios of both the best rounds and the medians, and the targets
-(issue 12: lead and answer at least 5x DouZero, the goal 10x) are judged on the
+(issue 44: lead and answer at least 10x DouZero on the default build; issue 12's was 5x) are judged on the
 medians. ``--clock cpu`` (the default) measures this process's CPU time, which shared
 machines disturb less than wall time. Building ddzrules' tables happens before timing
 and is reported separately. ddzrules memoises some of its listing as it goes (chain
@@ -63,7 +63,7 @@ from typing import Any
 
 from _header import print_header  # benchmarks/_header.py: the build measured
 
-from ddzrules import COMPILED_MODULES, load_variant
+from ddzrules import BUILD, load_variant
 from ddzrules import cards as C
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,8 +73,8 @@ DOUZERO_SPEC = "compat/douzero"
 DZ_CARD = [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20, 30]
 TO_RLCARD = str.maketrans("XD", "BR")
 
-TARGET_MOVES = 5.0  # lead and answer: at least this many times DouZero's speed (issue 12)
-GOAL_MOVES = 10.0  # and the goal beyond it
+TARGET_MOVES = 10.0  # issue 44: on what `pip install .` gives (the C kernels built)
+GOAL_MOVES = 10.0  # issue 12's goal, now the target
 TARGET_CLASSIFY = 1.0  # classify: at least RLCard's dict lookup
 
 
@@ -348,7 +348,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "config": {"deals": args.deals, "plays": args.plays, "repeat": args.repeat, "seed": args.seed,
                    "clock": args.clock, "specs": args.spec, "python": sys.version.split()[0],
-                   "build": ("compiled: " + ", ".join(COMPILED_MODULES)) if COMPILED_MODULES else "pure Python",
+                   "build": BUILD,
                    "douzero": dz["version"] if dz else None, "rlcard_lookup": card_type is not None},
         "setup_seconds": setup,
         "results": results,

@@ -23,7 +23,7 @@ import time
 
 from _header import print_header  # benchmarks/_header.py: the build measured
 
-from ddzrules import COMPILED_MODULES
+from ddzrules import BUILD
 from ddzrules.bots import make_bot
 from ddzrules.bots.search import rollout
 from ddzrules.runtime import Game, GameRules
@@ -93,7 +93,7 @@ def main() -> None:
     args = ap.parse_args()
     print_header(__file__, json_output=bool(getattr(args, "json", False)))
     names = args.specs.split(",") if args.specs else [n for n in bundled_names() if load_spec(n).data.get("game")]
-    build = "compiled" if COMPILED_MODULES else "pure Python"
+    build = BUILD
     if not args.json:
         print(f"# {build}; {args.positions} positions x {args.rollouts} rollouts, {args.rounds} rounds; "
               "µs CPU, medians of rounds")

@@ -30,7 +30,7 @@ from typing import Any
 
 from _header import print_header  # benchmarks/_header.py: the build measured
 
-from ddzrules import COMPILED_MODULES
+from ddzrules import BUILD
 from ddzrules import cards as C
 from ddzrules.errors import DdzError
 from ddzrules.runtime import GameRules
@@ -77,7 +77,7 @@ def main() -> None:
         args.deals = {"douzero": 1000, "duplicate": 300, "budget": 200, "timing": 5}[args.what]
     if args.what == "timing" and args.workers not in (None, 1):
         parser.error("timing measures one process on one core: no --workers")
-    print(f"build: {'compiled ' + ','.join(COMPILED_MODULES) if COMPILED_MODULES else 'pure Python'}",
+    print(f"build: {BUILD}",
           file=sys.stderr)
     if args.by_phase and (args.what != "timing" or args.bots.split(",")[1].startswith("search")):
         parser.error("--by-phase times bot A's decisions in timing, against a bot B that is not search")

@@ -56,7 +56,9 @@ from _header import print_header  # benchmarks/_header.py: the build measured
 
 from ddzrules import cards as C
 
-TARGETS = {"hubei-3p": 5.0, "laizi": 2.0}
+#: issue 44 (on the default build): hubei-3p at least 8x; laizi's 2x is retired (DouZero has no
+#: wild cards: wild listing is judged per play against the same hands without, bench_wild.py)
+TARGETS = {"hubei-3p": 8.0}
 DOUZERO = "douzero GameEnv"
 
 #: a batch of games: (first seed, number of games) -> steps played

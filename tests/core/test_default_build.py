@@ -102,3 +102,14 @@ def test_the_build_is_named_for_what_runs() -> None:
         assert ddzrules.BUILD == "C kernels (_quick)"
     else:
         assert ddzrules.BUILD == "compiled: " + ", ".join(ddzrules.COMPILED_MODULES)
+
+
+def test_every_benchmark_names_the_build_it_measures() -> None:
+    """Issue 44: the header of every benchmark says which build ran (benchmarks/_header.py),
+    printed right after its arguments are read."""
+    from pathlib import Path
+
+    scripts = sorted(p for p in (Path(__file__).parents[2] / "benchmarks").glob("*.py") if not p.name.startswith("_"))
+    assert scripts
+    missing = [p.name for p in scripts if "print_header(__file__" not in p.read_text("utf-8")]
+    assert not missing, f"benchmarks that do not print the build: {missing}"
