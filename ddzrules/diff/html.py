@@ -17,10 +17,11 @@ The command checks the output path before any work and writes the file in one st
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from html import escape
 from typing import Any
 
-from ddzrules.simulate import FIGURES, Figure, decimals_for, fixed, half_width, significant
+from ddzrules.simulate import FIGURES, Figure, decimals_for, fixed, half_width, rarely_played, significant
 
 # ====================================================================== text and tables
 
@@ -294,7 +295,7 @@ def _multiple_table(specs: list[dict[str, Any]]) -> str:
     return _table(head, rows)
 
 
-def games_section(games: dict[str, Any]) -> list[str]:
+def games_section(games: dict[str, Any], combos: Collection[str] | None = None) -> list[str]:
     """The games part of a report (a :func:`ddzrules.simulate.compare_specs` result):
     how they were made, every figure per rule set, every difference drawn, the
     multiple's distribution and the landlord win rates. Shared by ``diff --html`` and
@@ -309,7 +310,7 @@ def games_section(games: dict[str, Any]) -> list[str]:
     table = _multiple_table(specs)
     if table:
         out += ["<h3>Distribution of the multiple</h3>", table]
-    out += _plays_by_combo(games, conf)
+    out += _plays_by_combo(games, conf, combos)
     rates = [(s["spec"], (s.get("figures") or {}).get("landlord_won")) for s in specs]
     shown = [(name, r) for name, r in rates if isinstance(r, dict)]
     if shown:
@@ -319,7 +320,7 @@ def games_section(games: dict[str, Any]) -> list[str]:
     return out
 
 
-def _plays_by_combo(games: dict[str, Any], conf: str) -> list[str]:
+def _plays_by_combo(games: dict[str, Any], conf: str, combos: Collection[str] | None = None) -> list[str]:
     """What the bots played of each combo, a game, and the combos they never or rarely
     played: a difference in those rules is barely tested by the games."""
     specs = games.get("specs", [])
@@ -342,7 +343,7 @@ def _plays_by_combo(games: dict[str, Any], conf: str) -> list[str]:
             "barely tested.</p>"),
            _table(["combo", *[s["spec"] for s in specs]], [[n, *[cell(s, n) for s in specs]] for n in names])]
     for s in specs:
-        never, rare = s.get("combos_never_played", []), s.get("combos_rarely_played", [])
+        never, rare = rarely_played(s, combos)
         if never or rare:
             out.append(f"<p>{_text(s['spec'])}: never played by {bots}: {_text(', '.join(never)) or 'none'}; "
                        f"rarely played: {_text(', '.join(rare)) or 'none'}.</p>")
