@@ -113,8 +113,8 @@ def exercise(diffs: list[dict[str, Any]], games: dict[str, Any]) -> list[str]:
             played = (pa or 0.0) + (pb or 0.0)
             e["exercised"] = played >= RARELY_PLAYED and alike != n
             if played == 0:
-                warning = (f"{label}: never played by {bots} in these {n} games (a hand could play it "
-                           f"{_chances(e)}): the games do not test it")
+                warning = (f"{label}: never played by {bots} in these {n} games (it was among the "
+                           f"choices {_chances(e)}): the games do not test it")
             elif played < RARELY_PLAYED:
                 warning = (f"{label}: rarely played by {bots} ({significant(played)} a game, under "
                            f"{RARELY_PLAYED:g}): the games barely test it")
@@ -132,9 +132,9 @@ def exercise(diffs: list[dict[str, Any]], games: dict[str, Any]) -> list[str]:
 
 
 def _chances(e: dict[str, Any]) -> str:
-    parts = [f"{significant(x)} times a game" for x in (e.get("chances_a"), e.get("chances_b"))
+    parts = [f"{significant(x, 2)} times a game" for x in (e.get("chances_a"), e.get("chances_b"))
              if x is not None]
-    return " and ".join(parts) if parts else "at no decision"
+    return " and ".join(parts) if parts else "at no decision"  # (not a combo of either: unreachable)
 
 
 def describe(e: dict[str, Any]) -> str:

@@ -361,6 +361,37 @@ def render_games_html(games: dict[str, Any]) -> str:
 # ====================================================================== the diff
 
 
+def _differences(d: Any) -> list[str]:
+    """What differs, first: each difference, what the games made of it (plays and chances
+    a game of a combo, the paired games that went otherwise), the warnings, the summary."""
+    if not d.differences:
+        return []
+    from ddzrules.diff.exercised import describe
+
+    def per_game(x: Any) -> str:
+        return "—" if x is None else significant(x, 2)
+
+    games = d.games is not None
+    head = ["what differs", "kind"]
+    if games:
+        head += [f"plays a game in {d.a}", f"in {d.b}", f"chances a game in {d.a}", f"in {d.b}",
+                 "games that went otherwise", "exercised"]
+    rows = []
+    for e in d.differences:
+        row: list[Any] = [describe(e), e["kind"]]
+        if games:
+            row += [per_game(e.get("plays_a")), per_game(e.get("plays_b")), per_game(e.get("chances_a")),
+                    per_game(e.get("chances_b")),
+                    "— (not paired)" if e.get("games_otherwise") is None
+                    else f"{e['games_otherwise']:,} of {d.games['games']:,}", e.get("exercised")]
+        rows.append(row)
+    out = ["<h2>What differs</h2>", _table(head, rows)]
+    out += [f"<p class='warning'><strong>warning:</strong> {_text(w)}</p>" for w in d.warnings]
+    if d.summary:
+        out.append(f"<p class='summary'><strong>In plain words:</strong> {_text(d.summary)}</p>")
+    return out
+
+
 def render_html(d: Any, a: Any, b: Any) -> str:
     """The whole ``diff --html`` report as one HTML document (no external resources)."""
     verdict = ("<p class='same'>No difference.</p>" if d.same
@@ -368,6 +399,7 @@ def render_html(d: Any, a: Any, b: Any) -> str:
     parts = [f"<h1>ddzrules diff <code>{_text(d.a)}</code> → <code>{_text(d.b)}</code></h1>", verdict]
     for note in d.notes:
         parts.append(f"<p><em>{_text(note)}</em></p>")
+    parts += _differences(d)
     parts.append("<h2>Rules</h2>")
     parts.append(_table(["section", "what", d.a, d.b, "change"],
                         [[r["section"], r["what"], _short(r["a"]), _short(r["b"]), r["change"]]
@@ -408,5 +440,6 @@ def render_html(d: Any, a: Any, b: Any) -> str:
                               f"{fixed(100 * h['answers_differ_share'], 1)}%"]]))
     if d.games:
         parts.append("<h2>Games</h2>")
-        parts.extend(games_section(d.games))
+        combos = {n for e in d.differences if e.get("kind") == "combo" for n in (e["a"], e["b"]) if n}
+        parts.extend(games_section(d.games, combos))
     return _document(f"ddzrules diff {d.a} → {d.b}", parts)
