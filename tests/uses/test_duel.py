@@ -153,8 +153,26 @@ SECRET = "s3cr3t-content"
      ":4: not a line of JSON"),
     (lambda lines: lines + ['{"deal": 9, "outcome": [[0, 0, null]], "times": {"a": [], "b": []}}\n'],
      ":4: the outcome is not one result for each of the 2 seats"),
-    (lambda lines: lines + ['{"deal": 9, "outcome": [[0, 0, null], [0, 0, null]], "times": {"a": [-1], "b": []}}\n'],
-     ":4: side a's times"),
+    (lambda lines: lines + ['{"deal": 9, "outcome": [[0, 0, "farmer"], [0, 0, "landlord"]], "times": {"a": [-1], '
+                            '"b": []}}\n'], ":4: side a's times"),
+    # outcomes no deal can give (issue 43): a win gain between -1, 0 and 1, a fraction of a
+    # point, no role at a landlord table, a base game with no winner or no loser
+    (lambda lines: lines + ['{"deal": 9, "outcome": [[0.5, 0, "farmer"], [0, 0, "landlord"]], '
+                            '"times": {"a": [], "b": []}}\n'], ":4: seat 0's win gain is not -1, 0 or 1"),
+    (lambda lines: lines + ['{"deal": 9, "outcome": [[0, 0, "farmer"], [1, 2.5, "landlord"]], '
+                            '"times": {"a": [], "b": []}}\n'], ":4: seat 1's score gain is not a whole number"),
+    (lambda lines: lines + ['{"deal": 9, "outcome": [[0, 0, null], [0, 0, "landlord"]], '
+                            '"times": {"a": [], "b": []}}\n'], ":4: seat 0 has no role"),
+    (lambda lines: lines + ['{"deal": 9, "outcome": [[1, 2, "farmer"], [1, 4, "landlord"]], '
+                            '"times": {"a": [], "b": []}}\n'], ":4: every seat's win gain is 1"),
+    (lambda lines: lines + ['{"deal": 9, "outcome": [[-1, -2, "farmer"], [-1, 0, "landlord"]], '
+                            '"times": {"a": [], "b": []}}\n'], ":4: every seat's win gain is -1"),
+    # a key given twice (json took the last silently): named when it is a record's own
+    (lambda lines: lines + ['{"deal": 9, "outcome": [[1, 2, "farmer"], [0, 0, "landlord"]], "outcome": '
+                            '[[0, 0, "farmer"], [0, 0, "landlord"]], "times": {"a": [], "b": []}}\n'],
+     ":4: 'outcome' is given twice in one object"),
+    (lambda lines: [lines[0].replace('{', '{"' + SECRET + '": 1, "' + SECRET + '": 2, ', 1)] + lines[1:],
+     ":1: a key is given twice in one object"),
     (lambda lines: lines + ["[" * 100_000 + "\n"], ":4: not a line of JSON"),
     (lambda lines: lines + ['{"deal": 9' + " " * (2 * 1024 * 1024) + "}\n"], ":4: a line longer than"),
     # a number too large for a float, a role that is none, a douzero outcome of one game
@@ -228,3 +246,36 @@ def test_the_command_resumes_and_says_so(tmp_path: Path) -> None:
     text = CliRunner().invoke(main, args[:5] + ["5"] + args[6:])
     assert text.exit_code == 0 and "3 of the deals read from the duel's record" in text.output, text.output
     assert len(path.read_text().splitlines()) == 1 + 5
+
+
+def test_a_douzero_record_of_a_fraction_of_a_point_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "duel.jsonl"
+    duel("erren", "heuristic", "random", deals=2, seed=1, protocol="douzero", record=path)
+    lines = path.read_text().splitlines(keepends=True)
+    row = json.loads(lines[2])
+    row["outcome"][1][1] += 0.5
+    path.write_text(lines[0] + lines[1] + json.dumps(row) + "\n")
+    with pytest.raises(DdzError, match=":3: a game's points are not a whole number"):
+        duel("erren", "heuristic", "random", deals=2, seed=1, protocol="douzero", record=path)
+
+
+def test_a_role_at_a_table_without_a_landlord_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "duel.jsonl"
+    duel("paodekuai", "heuristic", "random", deals=1, seed=1, record=path)
+    lines = path.read_text().splitlines(keepends=True)
+    row = json.loads(lines[1])
+    assert all(seat[2] is None for seat in row["outcome"])  # as the duel wrote it
+    row["outcome"][0][2] = "landlord"
+    path.write_text(lines[0] + json.dumps(row) + "\n")
+    with pytest.raises(DdzError, match=":2: seat 0 has a role: a table without a landlord has no roles"):
+        duel("paodekuai", "heuristic", "random", deals=2, seed=1, record=path)
+
+
+@pytest.mark.parametrize(("spec", "protocol"), [("hubei-3p", "duplicate"), ("paodekuai", "duplicate"),
+                                                ("erren", "douzero")])
+def test_every_record_a_duel_writes_passes_its_checks(tmp_path: Path, spec: str, protocol: str) -> None:
+    """The checks refuse only what no deal gives: a duel's own record is read back whole."""
+    path = tmp_path / "duel.jsonl"
+    first = duel(spec, "heuristic", "random", deals=5, seed=3, protocol=protocol, record=path)
+    again = duel(spec, "heuristic", "random", deals=5, seed=3, protocol=protocol, record=path)
+    assert again["recorded"] == 5 and _strip(again) == _strip(first)
