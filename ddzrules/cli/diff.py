@@ -179,5 +179,4 @@ def _print_games(d: Any) -> None:
     console.print(styled("\n[bold]Games[/]"))
     # never or rarely played: flagged for the combos that differ only (the others' play
     # says nothing of the rules that differ)
-    combos = {n for e in d.differences if e.get("kind") == "combo" for n in (e["a"], e["b"]) if n}
-    console.print(format_comparison(d.games, combos))
+    console.print(format_comparison(d.games, d.differing_combos))

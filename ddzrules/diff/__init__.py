@@ -70,6 +70,12 @@ class Diff:
             and self.plays["only_a"] == 0 and self.plays["only_b"] == 0 \
             and self.plays["read_differently"] == 0 and self.comparisons["pairs"] == 0
 
+    @property
+    def differing_combos(self) -> frozenset[str]:
+        """The names, in either rule set, of the combos that differ: the games' never- and
+        rarely-played flags are of these (the others' play says nothing of the difference)."""
+        return frozenset(n for e in self.differences if e["kind"] == "combo" for n in (e["a"], e["b"]) if n)
+
     def to_dict(self) -> dict[str, Any]:
         return {"a": self.a, "b": self.b, "same": self.same, "rules": self.rules, "plays": self.plays,
                 "comparisons": self.comparisons, "hands": self.hands, "games": self.games,

@@ -440,6 +440,5 @@ def render_html(d: Any, a: Any, b: Any) -> str:
                               f"{fixed(100 * h['answers_differ_share'], 1)}%"]]))
     if d.games:
         parts.append("<h2>Games</h2>")
-        combos = {n for e in d.differences if e.get("kind") == "combo" for n in (e["a"], e["b"]) if n}
-        parts.extend(games_section(d.games, combos))
+        parts.extend(games_section(d.games, d.differing_combos))
     return _document(f"ddzrules diff {d.a} → {d.b}", parts)
