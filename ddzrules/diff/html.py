@@ -21,7 +21,15 @@ from collections.abc import Collection
 from html import escape
 from typing import Any
 
-from ddzrules.simulate import FIGURES, Figure, decimals_for, fixed, half_width, rarely_played, significant
+from ddzrules.simulate import (
+    FIGURES,
+    Figure,
+    decimals_for,
+    fixed,
+    half_width,
+    rarely_played,
+    significant,
+)
 
 # ====================================================================== text and tables
 

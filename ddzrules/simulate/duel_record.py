@@ -37,9 +37,9 @@ import json
 import math
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
-from collections.abc import Callable
 from typing import IO, Any, Self
 
 from ddzrules.errors import DdzError
@@ -236,7 +236,7 @@ class DuelRecord:
         return deal, outcome, {"a": [float(t) for t in times["a"]], "b": [float(t) for t in times["b"]]}
 
 
-def _whole(x: int | float) -> bool:
+def _whole(x: float) -> bool:
     """An integer's value (a game's scores are integers, so are their sums and differences)."""
     return type(x) is int or x.is_integer()
 

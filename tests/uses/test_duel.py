@@ -142,6 +142,11 @@ def test_a_record_of_another_duel_is_refused(tmp_path: Path) -> None:
 SECRET = "s3cr3t-content"
 
 
+def _deal(outcome: str, times_a: str = "[]") -> str:
+    """A deal's line of erren (two seats) with this outcome (JSON text)."""
+    return f'{{"deal": 9, "outcome": {outcome}, "times": {{"a": {times_a}, "b": []}}}}\n'
+
+
 @pytest.mark.parametrize(("edit", "words"), [
     (lambda lines: [f'{{"note": "{SECRET}"}}\n'] + lines[1:], ":1: not a duel record"),
     (lambda lines: lines + [f"{SECRET}\n"], ":4: not a line of JSON"),
@@ -153,24 +158,19 @@ SECRET = "s3cr3t-content"
      ":4: not a line of JSON"),
     (lambda lines: lines + ['{"deal": 9, "outcome": [[0, 0, null]], "times": {"a": [], "b": []}}\n'],
      ":4: the outcome is not one result for each of the 2 seats"),
-    (lambda lines: lines + ['{"deal": 9, "outcome": [[0, 0, "farmer"], [0, 0, "landlord"]], "times": {"a": [-1], '
-                            '"b": []}}\n'], ":4: side a's times"),
+    (lambda lines: lines + [_deal('[[0, 0, "farmer"], [0, 0, "landlord"]]', "[-1]")], ":4: side a's times"),
     # outcomes no deal can give (issue 43): a win gain between -1, 0 and 1, a fraction of a
     # point, no role at a landlord table, a base game with no winner or no loser
-    (lambda lines: lines + ['{"deal": 9, "outcome": [[0.5, 0, "farmer"], [0, 0, "landlord"]], '
-                            '"times": {"a": [], "b": []}}\n'], ":4: seat 0's win gain is not -1, 0 or 1"),
-    (lambda lines: lines + ['{"deal": 9, "outcome": [[0, 0, "farmer"], [1, 2.5, "landlord"]], '
-                            '"times": {"a": [], "b": []}}\n'], ":4: seat 1's score gain is not a whole number"),
-    (lambda lines: lines + ['{"deal": 9, "outcome": [[0, 0, null], [0, 0, "landlord"]], '
-                            '"times": {"a": [], "b": []}}\n'], ":4: seat 0 has no role"),
-    (lambda lines: lines + ['{"deal": 9, "outcome": [[1, 2, "farmer"], [1, 4, "landlord"]], '
-                            '"times": {"a": [], "b": []}}\n'], ":4: every seat's win gain is 1"),
-    (lambda lines: lines + ['{"deal": 9, "outcome": [[-1, -2, "farmer"], [-1, 0, "landlord"]], '
-                            '"times": {"a": [], "b": []}}\n'], ":4: every seat's win gain is -1"),
+    (lambda lines: lines + [_deal('[[0.5, 0, "farmer"], [0, 0, "landlord"]]')],
+     ":4: seat 0's win gain is not -1, 0 or 1"),
+    (lambda lines: lines + [_deal('[[0, 0, "farmer"], [1, 2.5, "landlord"]]')],
+     ":4: seat 1's score gain is not a whole number"),
+    (lambda lines: lines + [_deal('[[0, 0, null], [0, 0, "landlord"]]')], ":4: seat 0 has no role"),
+    (lambda lines: lines + [_deal('[[1, 2, "farmer"], [1, 4, "landlord"]]')], ":4: every seat's win gain is 1"),
+    (lambda lines: lines + [_deal('[[-1, -2, "farmer"], [-1, 0, "landlord"]]')], ":4: every seat's win gain is -1"),
     # a key given twice (json took the last silently): named when it is a record's own
-    (lambda lines: lines + ['{"deal": 9, "outcome": [[1, 2, "farmer"], [0, 0, "landlord"]], "outcome": '
-                            '[[0, 0, "farmer"], [0, 0, "landlord"]], "times": {"a": [], "b": []}}\n'],
-     ":4: 'outcome' is given twice in one object"),
+    (lambda lines: lines + [_deal('[[1, 2, "farmer"], [0, 0, "landlord"]], "outcome": [[0, 0, "farmer"], '
+                                  '[0, 0, "landlord"]]')], ":4: 'outcome' is given twice in one object"),
     (lambda lines: [lines[0].replace('{', '{"' + SECRET + '": 1, "' + SECRET + '": 2, ', 1)] + lines[1:],
      ":1: a key is given twice in one object"),
     (lambda lines: lines + ["[" * 100_000 + "\n"], ":4: not a line of JSON"),
