@@ -43,6 +43,7 @@ from types import TracebackType
 from typing import IO, Any, Self
 
 from ddzrules.errors import DdzError
+from ddzrules.records import duplicate_key, unique_pairs
 
 try:
     import fcntl
@@ -276,23 +277,6 @@ _KEYS = frozenset({"deal", "outcome", "times", "a", "b", "format", "spec", "spec
                    "bots", "players", "ddzrules"})
 
 
-class _Twice(ValueError):
-    """A JSON object that gives a key twice (json keeps the last, silently)."""
-
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
-
-
-def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise _Twice(key)
-        out[key] = value
-    return out
-
-
 def _parse(raw: bytes, where: str, number: int) -> Any:
     if len(raw) > MAX_LINE_BYTES:
         raise DdzError(f"{where}:{number}: a line longer than {MAX_LINE_BYTES:,} bytes")
@@ -301,10 +285,11 @@ def _parse(raw: bytes, where: str, number: int) -> Any:
         raise ValueError("not a finite number")
 
     try:
-        return json.loads(raw.decode("utf-8"), parse_constant=refuse, object_pairs_hook=_object)
-    except _Twice as e:
+        return json.loads(raw.decode("utf-8"), parse_constant=refuse, object_pairs_hook=unique_pairs)
+    except (UnicodeDecodeError, ValueError, RecursionError) as e:
+        twice = duplicate_key(e)
+        if twice is None:
+            raise DdzError(f"{where}:{number}: not a line of JSON") from None
         # a record's own key is named; another is the file's content, never echoed
-        key = repr(e.key) if e.key in _KEYS else "a key"
+        key = repr(twice) if twice in _KEYS else "a key"
         raise DdzError(f"{where}:{number}: {key} is given twice in one object (which one counts?)") from None
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        raise DdzError(f"{where}:{number}: not a line of JSON") from None
