@@ -371,13 +371,13 @@ def compare_specs(specs: list[str], games: int, seed: int, bots: list[str],
     Returns ``{"games", "seed", "bots", "confidence", "specs": [...],
     "comparisons": [...]}``: ``specs`` holds one :meth:`Accumulator.result` per spec
     (plus ``spec``, ``seed``, ``bots``, ``deal``), ``comparisons`` one entry per spec
-    after the first: ``{"spec", "baseline", "paired", "reason", "figures"}`` where
-    each figure is None (n/a in either) or ``{"difference", "paired", "unpaired",
-    "correlation", "narrowing"}`` (and ``games_alike``, the pairs whose two games went
-    alike action for action, None when not paired) — the difference is *spec − baseline*, ``paired``
-    the interval of the mean per-game difference (None when the decks differ),
-    ``unpaired`` the Welch interval of the same difference, ``narrowing`` the paired
-    width over the unpaired width.
+    after the first: ``{"spec", "baseline", "paired", "reason", "figures",
+    "games_alike"}`` where each figure is None (n/a in either) or ``{"difference",
+    "paired", "unpaired", "correlation", "narrowing"}`` — the difference is *spec −
+    baseline*, ``paired`` the interval of the mean per-game difference (None when the
+    decks differ), ``unpaired`` the Welch interval of the same difference, ``narrowing``
+    the paired width over the unpaired width — and ``games_alike`` the pairs whose two
+    games went alike, deal for deal and action for action (None when not paired).
 
     ``backend`` names a registered :class:`~ddzrules.simulate.backends.Backend`: ``"local"``
     (``workers`` processes; None means 1) or ``"ray"`` (Ray tasks by index range;
