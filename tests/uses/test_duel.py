@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ddzrules.cli import main
 from ddzrules.errors import DdzError
@@ -279,3 +281,43 @@ def test_every_record_a_duel_writes_passes_its_checks(tmp_path: Path, spec: str,
     first = duel(spec, "heuristic", "random", deals=5, seed=3, protocol=protocol, record=path)
     again = duel(spec, "heuristic", "random", deals=5, seed=3, protocol=protocol, record=path)
     assert again["recorded"] == 5 and _strip(again) == _strip(first)
+
+
+_HEAD = {"spec": "s", "spec_hash": "0" * 64, "protocol": "duplicate", "seed": 1, "bots": ["a", "b"], "players": 3,
+         "ddzrules": "0"}
+
+
+def _read_deal(tmp: Path, outcome: list[list[Any]], landlord_table: bool) -> None:
+    from ddzrules.simulate.duel_record import DuelRecord
+
+    path = tmp / "r.jsonl"
+    path.write_text(json.dumps({"format": "ddzrules-duel/1", **_HEAD}, sort_keys=True) + "\n"
+                    + json.dumps({"deal": 0, "outcome": outcome, "times": {"a": [], "b": []}}) + "\n")
+    with DuelRecord(path, _HEAD, landlord_table=landlord_table) as rec:
+        rec.read(1)
+
+
+@settings(max_examples=60, deadline=None)
+@given(base=st.lists(st.booleans(), min_size=3, max_size=3).filter(lambda w: 0 < sum(w) < 3),
+       won=st.lists(st.booleans(), min_size=3, max_size=3),
+       scores=st.lists(st.tuples(st.integers(-10**6, 10**6), st.integers(-10**6, 10**6)), min_size=3, max_size=3),
+       roles=st.lists(st.sampled_from(["landlord", "farmer"]), min_size=3, max_size=3),
+       as_float=st.booleans())
+def test_what_a_duplicate_deal_can_give_is_read(tmp_path_factory: pytest.TempPathFactory, base: list[bool],
+                                                won: list[bool], scores: list[tuple[int, int]], roles: list[str],
+                                                as_float: bool) -> None:
+    """Any outcome a deal can give — a base game with a winner and a loser, A's games won or
+    not, integer scores — is read (floats as the duel writes them, or ints)."""
+    number = float if as_float else int
+    outcome = [[number(int(w) - int(b)), number(x - y), role]
+               for w, b, (x, y), role in zip(won, base, scores, roles)]
+    _read_deal(tmp_path_factory.mktemp("ok"), outcome, landlord_table=True)
+
+
+@settings(max_examples=60, deadline=None)
+@given(win=st.floats(-1, 1).filter(lambda x: x not in (-1.0, 0.0, 1.0)), seat=st.integers(0, 2))
+def test_a_win_gain_no_deal_gives_is_refused(tmp_path_factory: pytest.TempPathFactory, win: float, seat: int) -> None:
+    outcome: list[list[Any]] = [[0, 0, None] for _ in range(3)]
+    outcome[seat][0] = win
+    with pytest.raises(DdzError, match=f":2: seat {seat}'s win gain is not -1, 0 or 1"):
+        _read_deal(tmp_path_factory.mktemp("bad"), outcome, landlord_table=False)
