@@ -557,17 +557,18 @@ def _bounded_int(text: str) -> int:
 
 
 class _DuplicateKey(ValueError):
-    """A JSON object with the same key twice (raised by :func:`_unique_pairs`)."""
+    """A JSON object with the same key twice (raised by :func:`unique_pairs`)."""
 
     def __init__(self, key: str) -> None:
         super().__init__(key)
         self.key = key
 
 
-def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """``object_pairs_hook`` refusing a key given twice: JSON readers disagree on which
     of the two counts, so such a record could replay one way here and show another
-    elsewhere (``"scores"`` twice, ``"spec"`` twice)."""
+    elsewhere (``"scores"`` twice, ``"spec"`` twice). The one hook of every JSON file
+    read as untrusted: game records, duel records."""
     out = dict(pairs)
     if len(out) != len(pairs):
         seen: set[str] = set()
@@ -578,9 +579,15 @@ def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def duplicate_key(error: BaseException) -> str | None:
+    """The key :func:`unique_pairs` found twice, when ``error`` is its refusal (None for
+    any other error): for a reader that uses the hook with its own messages."""
+    return error.key if isinstance(error, _DuplicateKey) else None
+
+
 def _json_decoder() -> json.JSONDecoder:
     return json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite_float,
-                            parse_int=_bounded_int, object_pairs_hook=_unique_pairs)
+                            parse_int=_bounded_int, object_pairs_hook=unique_pairs)
 
 
 #: the tokens of JSON text that say where a key is: strings, brackets and colons

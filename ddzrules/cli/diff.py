@@ -104,6 +104,7 @@ def _print(d: Any) -> None:
     console.print(styled("[bold]diff {} → {}[/]: {}", d.a, d.b, head))
     for note in d.notes:
         console.print(styled("[yellow]note:[/] {}", note))
+    _print_differences(d)
     if d.rules:
         console.print(styled("\n[bold]Rules[/]"))
         t = Table("section", "what", d.a, d.b, box=None)
@@ -147,8 +148,35 @@ def _print(d: Any) -> None:
         _print_games(d)
 
 
+def _print_differences(d: Any) -> None:
+    """What differs first: each combo, phase or parameter, what the games made of it, the
+    warnings for those they did not exercise, and the summary in plain words."""
+    if not d.differences:
+        return
+    from ddzrules.diff.exercised import describe
+    from ddzrules.simulate import significant
+
+    console.print(styled("\n[bold]What differs[/]"))
+    for e in d.differences:
+        line = f"  {describe(e)}"
+        if e.get("kind") == "combo" and "plays_a" in e:
+            parts = [f"{significant(p, 2)} plays and {significant(c, 2)} chances a game in {name}"
+                     for p, c, name in ((e["plays_a"], e["chances_a"], d.a), (e["plays_b"], e["chances_b"], d.b))
+                     if p is not None and c is not None]
+            line += ": " + "; ".join(parts)
+        if e.get("games_otherwise") is not None:
+            line += f" (games that went otherwise: {e['games_otherwise']} of {d.games['games']})"
+        console.print(line, markup=False, highlight=False)
+    for warning in d.warnings:
+        console.print(styled("[yellow]warning:[/] {}", warning))
+    if d.summary:
+        console.print(styled("[bold]In plain words:[/] {}", d.summary))
+
+
 def _print_games(d: Any) -> None:
     from ddzrules.simulate import format_comparison
 
     console.print(styled("\n[bold]Games[/]"))
-    console.print(format_comparison(d.games))
+    # never or rarely played: flagged for the combos that differ only (the others' play
+    # says nothing of the rules that differ)
+    console.print(format_comparison(d.games, d.differing_combos))

@@ -16,7 +16,10 @@ Sections, from the data up to the games:
   comparison keys under both rule sets, and one representative pair per pair of
   groups decides for all of them;
 * **hands** — the share of random hands whose leads, or answers, differ;
-* **games** — paired simulation (:func:`ddzrules.simulate.compare_specs`).
+* **games** — paired simulation (:func:`ddzrules.simulate.compare_specs`);
+* **differences** — first of the report: each combo, phase (a ``game:`` plugin) or
+  parameter that differs, how often the games exercised it, a warning when they did not,
+  and a summary in plain words (:mod:`ddzrules.diff.exercised`).
 
 >>> d = diff_specs(load_variant("hubei-3p"), load_variant("hubei-3p"))
 >>> d.same, d.plays["only_a"], d.comparisons["pairs"]
@@ -32,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ddzrules import cards as C
+from ddzrules.diff.exercised import differences, exercise, summary
 from ddzrules.moves import Move
 from ddzrules.variant import Variant, load_variant
 
@@ -52,6 +56,12 @@ class Diff:
     #: every play only one rule set has (the JSON gives counts and witnesses)
     only_a_plays: frozenset[str] = frozenset()
     only_b_plays: frozenset[str] = frozenset()
+    #: each difference of the rules, measured against the games when there are some
+    differences: list[dict[str, Any]] = field(default_factory=list)
+    #: the differences the games did not exercise, one warning each
+    warnings: list[str] = field(default_factory=list)
+    #: what the games say, in plain words (None without games, or without a difference)
+    summary: str | None = None
 
     @property
     def same(self) -> bool:
@@ -60,10 +70,17 @@ class Diff:
             and self.plays["only_a"] == 0 and self.plays["only_b"] == 0 \
             and self.plays["read_differently"] == 0 and self.comparisons["pairs"] == 0
 
+    @property
+    def differing_combos(self) -> frozenset[str]:
+        """The names, in either rule set, of the combos that differ: the games' never- and
+        rarely-played flags are of these (the others' play says nothing of the difference)."""
+        return frozenset(n for e in self.differences if e["kind"] == "combo" for n in (e["a"], e["b"]) if n)
+
     def to_dict(self) -> dict[str, Any]:
         return {"a": self.a, "b": self.b, "same": self.same, "rules": self.rules, "plays": self.plays,
                 "comparisons": self.comparisons, "hands": self.hands, "games": self.games,
-                "notes": self.notes}
+                "notes": self.notes, "differences": self.differences, "warnings": self.warnings,
+                "summary": self.summary}
 
 
 # ====================================================================== rules
@@ -391,11 +408,17 @@ def diff_specs(a: Variant, b: Variant, hands: int = 0, games: int = 0, seed: int
     same_deck = list(a.rules.deck) == list(b.rules.deck)
     if not same_deck:
         notes.append(f"the decks differ ({sum(a.rules.deck)} and {sum(b.rules.deck)} cards): plays and "
-                     "comparisons are compared over the card sets each deck allows; random hands and "
-                     "paired games need the same deck and are not compared")
-    d = Diff(a.name, b.name, rules_diff(a, b, renamed), plays_diff(ta, tb, renamed, witnesses),
+                     "comparisons are compared over the card sets each deck allows; random hands need the "
+                     "same deck and are not dealt")
+    rules = rules_diff(a, b, renamed)
+    zh = {name: str(c["zh"]) for name, c in (a.spec.data.get("combos") or {}).items()
+          if isinstance(c, dict) and c.get("zh")}
+    zh.update({name: str(c["zh"]) for name, c in (b.spec.data.get("combos") or {}).items()
+               if isinstance(c, dict) and c.get("zh") and name not in zh})
+    d = Diff(a.name, b.name, rules, plays_diff(ta, tb, renamed, witnesses),
              comparisons_diff(ta, tb, witnesses), notes=notes,
-             only_a_plays=frozenset(set(ta) - set(tb)), only_b_plays=frozenset(set(tb) - set(ta)))
+             only_a_plays=frozenset(set(ta) - set(tb)), only_b_plays=frozenset(set(tb) - set(ta)),
+             differences=differences(rules, renamed, zh))
     if hands and same_deck:
         d.hands = hands_diff(a, b, hands, seed)
     if games:
@@ -406,6 +429,14 @@ def diff_specs(a: Variant, b: Variant, hands: int = 0, games: int = 0, seed: int
         d.games = compare_specs(names, games=games, seed=seed,
                                 bots=bots or ["heuristic", "random", "random"], workers=workers,
                                 backend=backend, address=address, progress=progress)
+        comp = d.games["comparisons"][0]
+        if not comp["paired"]:
+            # the games are still compared: each figure with its unpaired (Welch) interval
+            notes.append(f"{comp['reason']}: the games are compared unpaired, each figure with its "
+                         "unpaired interval only")
+        if d.differences:
+            d.warnings = exercise(d.differences, d.games)
+            d.summary = summary(d.differences, d.games)
     return d
 
 

@@ -17,10 +17,19 @@ The command checks the output path before any work and writes the file in one st
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from html import escape
 from typing import Any
 
-from ddzrules.simulate import FIGURES, Figure, decimals_for, fixed, half_width, significant
+from ddzrules.simulate import (
+    FIGURES,
+    Figure,
+    decimals_for,
+    fixed,
+    half_width,
+    rarely_played,
+    significant,
+)
 
 # ====================================================================== text and tables
 
@@ -294,7 +303,7 @@ def _multiple_table(specs: list[dict[str, Any]]) -> str:
     return _table(head, rows)
 
 
-def games_section(games: dict[str, Any]) -> list[str]:
+def games_section(games: dict[str, Any], combos: Collection[str] | None = None) -> list[str]:
     """The games part of a report (a :func:`ddzrules.simulate.compare_specs` result):
     how they were made, every figure per rule set, every difference drawn, the
     multiple's distribution and the landlord win rates. Shared by ``diff --html`` and
@@ -309,7 +318,7 @@ def games_section(games: dict[str, Any]) -> list[str]:
     table = _multiple_table(specs)
     if table:
         out += ["<h3>Distribution of the multiple</h3>", table]
-    out += _plays_by_combo(games, conf)
+    out += _plays_by_combo(games, conf, combos)
     rates = [(s["spec"], (s.get("figures") or {}).get("landlord_won")) for s in specs]
     shown = [(name, r) for name, r in rates if isinstance(r, dict)]
     if shown:
@@ -319,7 +328,7 @@ def games_section(games: dict[str, Any]) -> list[str]:
     return out
 
 
-def _plays_by_combo(games: dict[str, Any], conf: str) -> list[str]:
+def _plays_by_combo(games: dict[str, Any], conf: str, combos: Collection[str] | None = None) -> list[str]:
     """What the bots played of each combo, a game, and the combos they never or rarely
     played: a difference in those rules is barely tested by the games."""
     specs = games.get("specs", [])
@@ -342,7 +351,7 @@ def _plays_by_combo(games: dict[str, Any], conf: str) -> list[str]:
             "barely tested.</p>"),
            _table(["combo", *[s["spec"] for s in specs]], [[n, *[cell(s, n) for s in specs]] for n in names])]
     for s in specs:
-        never, rare = s.get("combos_never_played", []), s.get("combos_rarely_played", [])
+        never, rare = rarely_played(s, combos)
         if never or rare:
             out.append(f"<p>{_text(s['spec'])}: never played by {bots}: {_text(', '.join(never)) or 'none'}; "
                        f"rarely played: {_text(', '.join(rare)) or 'none'}.</p>")
@@ -360,6 +369,37 @@ def render_games_html(games: dict[str, Any]) -> str:
 # ====================================================================== the diff
 
 
+def _differences(d: Any) -> list[str]:
+    """What differs, first: each difference, what the games made of it (plays and chances
+    a game of a combo, the paired games that went otherwise), the warnings, the summary."""
+    if not d.differences:
+        return []
+    from ddzrules.diff.exercised import describe
+
+    def per_game(x: Any) -> str:
+        return "—" if x is None else significant(x, 2)
+
+    games = d.games is not None
+    head = ["what differs", "kind"]
+    if games:
+        head += [f"plays a game in {d.a}", f"in {d.b}", f"chances a game in {d.a}", f"in {d.b}",
+                 "games that went otherwise", "exercised"]
+    rows = []
+    for e in d.differences:
+        row: list[Any] = [describe(e), e["kind"]]
+        if games:
+            row += [per_game(e.get("plays_a")), per_game(e.get("plays_b")), per_game(e.get("chances_a")),
+                    per_game(e.get("chances_b")),
+                    "— (not paired)" if e.get("games_otherwise") is None
+                    else f"{e['games_otherwise']:,} of {d.games['games']:,}", e.get("exercised")]
+        rows.append(row)
+    out = ["<h2>What differs</h2>", _table(head, rows)]
+    out += [f"<p class='warning'><strong>warning:</strong> {_text(w)}</p>" for w in d.warnings]
+    if d.summary:
+        out.append(f"<p class='summary'><strong>In plain words:</strong> {_text(d.summary)}</p>")
+    return out
+
+
 def render_html(d: Any, a: Any, b: Any) -> str:
     """The whole ``diff --html`` report as one HTML document (no external resources)."""
     verdict = ("<p class='same'>No difference.</p>" if d.same
@@ -367,6 +407,7 @@ def render_html(d: Any, a: Any, b: Any) -> str:
     parts = [f"<h1>ddzrules diff <code>{_text(d.a)}</code> → <code>{_text(d.b)}</code></h1>", verdict]
     for note in d.notes:
         parts.append(f"<p><em>{_text(note)}</em></p>")
+    parts += _differences(d)
     parts.append("<h2>Rules</h2>")
     parts.append(_table(["section", "what", d.a, d.b, "change"],
                         [[r["section"], r["what"], _short(r["a"]), _short(r["b"]), r["change"]]
@@ -407,5 +448,5 @@ def render_html(d: Any, a: Any, b: Any) -> str:
                               f"{fixed(100 * h['answers_differ_share'], 1)}%"]]))
     if d.games:
         parts.append("<h2>Games</h2>")
-        parts.extend(games_section(d.games))
+        parts.extend(games_section(d.games, d.differing_combos))
     return _document(f"ddzrules diff {d.a} → {d.b}", parts)

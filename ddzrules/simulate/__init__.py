@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from typing import Any
 
 from ddzrules.bots import check_bot
@@ -92,6 +92,7 @@ __all__ = [
     "play_counts_text",
     "play_game",
     "play_span",
+    "rarely_played",
     "register_backend",
     "rule_facts",
     "run_games",
@@ -159,6 +160,8 @@ class Accumulator:
         self.n = 0
         #: plays a game of each combo (the spec's, and any other name a play had)
         self.combo_plays: dict[str, Moments] = {name: Moments() for name in combos}
+        #: decisions a game where a play of each combo was among the choices
+        self.combo_chances: Counter[str] = Counter()
         self.combos = tuple(combos)
         self.moments = {name: Moments() for name in FIGURE_NAMES}
         self.all_bombs = Moments()  # bombs + rockets: the legacy bombs_per_game
@@ -181,6 +184,7 @@ class Accumulator:
                     m.add(0)
         for name, m in self.combo_plays.items():
             m.add(s.combo_plays.get(name, 0))
+        self.combo_chances.update(s.combo_chances)
         for name, value in s.figures().items():
             if value is not None:
                 self.moments[name].add(value)
@@ -248,6 +252,8 @@ class Accumulator:
             "combos_never_played": sorted(k for k, m in self.combo_plays.items() if m.total == 0),
             "combos_rarely_played": sorted(k for k, m in self.combo_plays.items()
                                            if 0 < m.total and m.mean < RARELY_PLAYED),
+            # added (issue 43): decisions a game where each combo could have been played
+            "chances_by_combo": {k: self.combo_chances[k] / n for k in sorted(self.combo_chances)},
         }
 
     def _plays_by_combo(self) -> dict[str, dict[str, Any]]:
@@ -276,10 +282,13 @@ class PairedAccumulator:
 
     def __init__(self) -> None:
         self.diffs = {name: Moments() for name in FIGURE_NAMES}
+        #: pairs whose two games went alike, deal for deal and action for action
+        self.alike = 0
 
     def add(self, a: GameSummary, b: GameSummary) -> None:
         if a.index != b.index:
             raise ValueError(f"games {a.index} and {b.index} are not a pair")
+        self.alike += bool(a.course) and a.course == b.course
         fb = b.figures()
         for name, x in a.figures().items():
             y = fb[name]
@@ -362,12 +371,13 @@ def compare_specs(specs: list[str], games: int, seed: int, bots: list[str],
     Returns ``{"games", "seed", "bots", "confidence", "specs": [...],
     "comparisons": [...]}``: ``specs`` holds one :meth:`Accumulator.result` per spec
     (plus ``spec``, ``seed``, ``bots``, ``deal``), ``comparisons`` one entry per spec
-    after the first: ``{"spec", "baseline", "paired", "reason", "figures"}`` where
-    each figure is None (n/a in either) or ``{"difference", "paired", "unpaired",
-    "correlation", "narrowing"}`` — the difference is *spec − baseline*, ``paired``
-    the interval of the mean per-game difference (None when the decks differ),
-    ``unpaired`` the Welch interval of the same difference, ``narrowing`` the paired
-    width over the unpaired width.
+    after the first: ``{"spec", "baseline", "paired", "reason", "figures",
+    "games_alike"}`` where each figure is None (n/a in either) or ``{"difference",
+    "paired", "unpaired", "correlation", "narrowing"}`` — the difference is *spec −
+    baseline*, ``paired`` the interval of the mean per-game difference (None when the
+    decks differ), ``unpaired`` the Welch interval of the same difference, ``narrowing``
+    the paired width over the unpaired width — and ``games_alike`` the pairs whose two
+    games went alike, deal for deal and action for action (None when not paired).
 
     ``backend`` names a registered :class:`~ddzrules.simulate.backends.Backend`: ``"local"``
     (``workers`` processes; None means 1) or ``"ray"`` (Ray tasks by index range;
@@ -424,8 +434,11 @@ def compare_specs(specs: list[str], games: int, seed: int, bots: list[str],
         figures = {name: _difference_entry(base.moments[name], accs[i].moments[name],
                                            p.diffs[name] if p is not None else None, confidence)
                    for name in FIGURE_NAMES}
+        # games_alike: the pairs played the same, action for action (None: not paired) —
+        # the rules that differ changed nothing any bot did in them
         comparisons.append({"spec": results[i]["spec"], "baseline": results[0]["spec"],
-                            "paired": p is not None, "reason": reason, "figures": figures})
+                            "paired": p is not None, "reason": reason, "figures": figures,
+                            "games_alike": p.alike if p is not None else None})
     return {"games": games, "seed": seed, "bots": list(bots), "confidence": confidence,
             "specs": results, "comparisons": comparisons}
 
@@ -526,12 +539,13 @@ def _columns(rows: list[list[str]]) -> str:
     return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows)
 
 
-def format_comparison(result: dict[str, Any]) -> str:
+def format_comparison(result: dict[str, Any], combos: Collection[str] | None = None) -> str:
     """A :func:`compare_specs` result as plain text (no markup): one table with the
     figures as rows and the specs as columns (``mean [low, high]``, ``n/a`` where a
     spec lacks the figure), then for each spec after the first its differences to the
     first — ``difference``, the paired and the unpaired interval and the ratio of
-    their widths."""
+    their widths. ``combos``: flag only these combos as never or rarely played (a diff's
+    differing combos: the others' play says nothing of the rules that differ)."""
     runs = result["specs"]
     conf = f"{result.get('confidence', CONFIDENCE):.0%}"
     head = (f"{result['games']} games per spec, seed {result['seed']}, bots "
@@ -553,13 +567,22 @@ def format_comparison(result: dict[str, Any]) -> str:
         for fig in FIGURES:
             rows.append([fig.label, *difference_cells(fig, comp["figures"][fig.name])])
         out.append(_columns(rows))
-    out += ["", play_counts_text(result)]
+    out += ["", play_counts_text(result, combos)]
     return "\n".join(out)
 
 
-def play_counts_text(result: dict[str, Any]) -> str:
+def rarely_played(run: dict[str, Any], combos: Collection[str] | None = None) -> tuple[list[str], list[str]]:
+    """The combos of a spec's games never played, and those rarely played (under
+    :data:`RARELY_PLAYED` a game); only those of ``combos`` when it is given."""
+    never = [c for c in run.get("combos_never_played", []) if combos is None or c in combos]
+    rare = [c for c in run.get("combos_rarely_played", []) if combos is None or c in combos]
+    return never, rare
+
+
+def play_counts_text(result: dict[str, Any], combos: Collection[str] | None = None) -> str:
     """What the bots played of each spec's combos: plays a game by combo (with the
-    interval), and the combos never or rarely played, whose rules the games hardly tested."""
+    interval), and the combos never or rarely played, whose rules the games hardly tested
+    (only those of ``combos`` when it is given)."""
     bots = ",".join(result["bots"])
     conf = f"{result.get('confidence', CONFIDENCE):.0%}"
     out = [f"plays a game by combo, as the bots {bots} played them (mean [{conf} interval]):"]
@@ -568,7 +591,7 @@ def play_counts_text(result: dict[str, Any]) -> str:
         cells = [f"{name} {fixed(e['mean'], 3)} [{fixed(e['low'], 3)}, {fixed(e['high'], 3)}]"
                  for name, e in plays.items() if e["plays"]]
         out.append(f"  {run['spec']}: " + ("; ".join(cells) if cells else "no plays"))
-        never, rare = run.get("combos_never_played", []), run.get("combos_rarely_played", [])
+        never, rare = rarely_played(run, combos)
         if never:
             out.append(f"    never played by {bots}: {', '.join(never)}")
         if rare:

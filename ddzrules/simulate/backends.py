@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import signal
 import threading
+from collections import Counter
 from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -95,9 +96,10 @@ def _play_index(args: tuple[int, int]) -> list[GameSummary]:
     out = []
     for rules, kinds in _worker_sets:
         agents = [make_bot(kind, gseed + 101 * (i + 1)) for i, kind in enumerate(kinds)]
+        chances: Counter[str] = Counter()
         game = play_game(rules, agents, gseed, MatchInfo(index, seed, previous_cards=prelude_cards(
-            rules, kinds, gseed, MatchInfo(index, seed))))
-        out.append(summarise(game, index))
+            rules, kinds, gseed, MatchInfo(index, seed))), chances=chances)
+        out.append(summarise(game, index, chances))
     return out
 
 

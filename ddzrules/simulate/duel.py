@@ -138,7 +138,8 @@ def duel(spec: str, bot_a: str, bot_b: str, deals: int, seed: int, protocol: str
             # the version too: another version's bots may play other moves
             log = held.enter_context(DuelRecord(record, {
                 "spec": rules.variant.name, "spec_hash": rules.variant.rules.content_hash, "protocol": protocol,
-                "seed": seed, "bots": [bot_a, bot_b], "players": rules.players, "ddzrules": ddzrules.__version__}))
+                "seed": seed, "bots": [bot_a, bot_b], "players": rules.players, "ddzrules": ddzrules.__version__},
+                landlord_table=rules.table_kind == "landlord"))
             recorded = log.read(deals)
             head["recorded"] = len(recorded)
         # the deals to play, as runs of indices (a few: a record is written in deal order)

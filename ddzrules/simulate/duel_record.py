@@ -10,7 +10,9 @@ that played).
 
 A record is read as untrusted input: a regular file (no symlink) of bounded size, read
 line by line, every line checked (types, ranges, lengths, finite numbers, roles, no deal
-twice, a bounded number of decision times) before any figure is taken from it; a bad one
+twice, no key twice in an object, a bounded number of decision times, and outcomes a deal
+can give: win gains of -1, 0 or 1, whole points, a role at every seat of a landlord table
+and at none of another) before any figure is taken from it; a bad one
 is refused with its line number and what is wrong, never its content, and the file is
 left as it was. A last line cut off by a stopped write (no newline) is dropped before the
 duel appends. The file is held open and locked while the duel runs: a second duel on it
@@ -35,11 +37,13 @@ import json
 import math
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any, Self
 
 from ddzrules.errors import DdzError
+from ddzrules.records import duplicate_key, unique_pairs
 
 try:
     import fcntl
@@ -72,9 +76,13 @@ class DuelRecord:
     seed, bots, players, ddzrules), held open and locked from :meth:`read` until it is
     closed (a context manager)."""
 
-    def __init__(self, path: str | os.PathLike[str], header: dict[str, Any]) -> None:
+    def __init__(self, path: str | os.PathLike[str], header: dict[str, Any],
+                 landlord_table: bool | None = None) -> None:
         self.path = Path(path)
         self.header = {"format": FORMAT, **header}
+        #: whether the spec's table has a landlord (None: not known, roles not checked
+        #: against it): a landlord table's every seat has a role, another table's none
+        self.landlord_table = landlord_table
         self._file: IO[bytes] | None = None
 
     def __enter__(self) -> Self:
@@ -206,6 +214,7 @@ class DuelRecord:
                 if (not isinstance(seat, list) or len(seat) != 3 or not _number(seat[0], 1.0)
                         or not _number(seat[1], MAX_POINTS) or seat[2] not in ROLES):
                     raise bad("a seat's result is not [win gain -1 to 1, score gain, landlord, farmer or null]")
+            _check_duplicate(outcome, self.landlord_table, bad)
             outcome = [tuple(seat) for seat in outcome]
         else:
             if not isinstance(outcome, list) or len(outcome) != 2:
@@ -214,6 +223,8 @@ class DuelRecord:
                 if (not isinstance(game, list) or len(game) != 2 or type(game[0]) is not bool
                         or not _number(game[1], MAX_POINTS)):
                     raise bad("a game's result is not [won, points]")
+                if not _whole(game[1]):
+                    raise bad("a game's points are not a whole number: a game's scores are integers")
             outcome = [tuple(game) for game in outcome]
         times = row["times"]
         if not isinstance(times, dict) or set(times) != {"a", "b"}:
@@ -226,12 +237,44 @@ class DuelRecord:
         return deal, outcome, {"a": [float(t) for t in times["a"]], "b": [float(t) for t in times["b"]]}
 
 
+def _whole(x: float) -> bool:
+    """An integer's value (a game's scores are integers, so are their sums and differences)."""
+    return type(x) is int or x.is_integer()
+
+
+def _check_duplicate(seats: list[list[Any]], landlord_table: bool | None,
+                     bad: Callable[[str], DdzError]) -> None:
+    """What a duplicate deal can give (each seat: A's game at that seat against the one
+    base game of B in every seat): a win gain of a game won or lost minus another, -1, 0 or
+    1; a score gain of whole points; a role at a landlord table's every seat, at no other;
+    and a base game with a winner and a loser (a gain of 1 at every seat says the base game
+    had no winner, of -1 no loser)."""
+    for i, (win, score, role) in enumerate(seats):
+        if win not in (-1, 0, 1):
+            raise bad(f"seat {i}'s win gain is not -1, 0 or 1 (a game won or lost, minus another)")
+        if not _whole(score):
+            raise bad(f"seat {i}'s score gain is not a whole number: a game's scores are integers")
+        if landlord_table is True and role is None:
+            raise bad(f"seat {i} has no role: at a landlord table every seat is the landlord or a farmer")
+        if landlord_table is False and role is not None:
+            raise bad(f"seat {i} has a role: a table without a landlord has no roles")
+    wins = {seat[0] for seat in seats}
+    if wins == {1} or wins == {-1}:
+        raise bad(f"every seat's win gain is {seats[0][0]}: the deal's base game would have had "
+                  f"no {'winner' if wins == {1} else 'loser'}")
+
+
 def _number(x: Any, bound: float) -> bool:
     """A finite JSON number (not a bool) of magnitude at most ``bound`` (an int of any
     size is compared as it is: no float conversion to overflow)."""
     if type(x) is int:
         return abs(x) <= bound
     return type(x) is float and math.isfinite(x) and abs(x) <= bound
+
+
+#: the keys a record's lines have, which a message may name (any other is the file's content)
+_KEYS = frozenset({"deal", "outcome", "times", "a", "b", "format", "spec", "spec_hash", "protocol", "seed",
+                   "bots", "players", "ddzrules"})
 
 
 def _parse(raw: bytes, where: str, number: int) -> Any:
@@ -242,6 +285,11 @@ def _parse(raw: bytes, where: str, number: int) -> Any:
         raise ValueError("not a finite number")
 
     try:
-        return json.loads(raw.decode("utf-8"), parse_constant=refuse)
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        raise DdzError(f"{where}:{number}: not a line of JSON") from None
+        return json.loads(raw.decode("utf-8"), parse_constant=refuse, object_pairs_hook=unique_pairs)
+    except (UnicodeDecodeError, ValueError, RecursionError) as e:
+        twice = duplicate_key(e)
+        if twice is None:
+            raise DdzError(f"{where}:{number}: not a line of JSON") from None
+        # a record's own key is named; another is the file's content, never echoed
+        key = repr(twice) if twice in _KEYS else "a key"
+        raise DdzError(f"{where}:{number}: {key} is given twice in one object (which one counts?)") from None

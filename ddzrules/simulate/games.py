@@ -26,13 +26,18 @@ def game_seed(seed: int, index: int) -> int:
 
 
 def play_game(rules: GameRules, agents: Sequence[Agent], seed: int, match: MatchInfo | None = None,
-              on_action: Callable[[Game, Any], None] | None = None) -> Game:
-    """Play one whole game; each seat's agent chooses among the legal actions."""
+              on_action: Callable[[Game, Any], None] | None = None,
+              chances: Counter[str] | None = None) -> Game:
+    """Play one whole game; each seat's agent chooses among the legal actions. With
+    ``chances``, each combo is counted once at every decision where one of the choices
+    was a play of it: how often the game gave a hand the chance to play it."""
     game = rules.new_game(seed, match)
     while not game.over:
         seat = game.to_act
         assert seat is not None
         legal = game.legal_actions()
+        if chances is not None:
+            chances.update({a.move.combo for a in legal if a.move is not None})
         action = agents[seat].act(game.view(seat), legal)
         game.apply(action)
         if on_action is not None:
@@ -277,6 +282,11 @@ class GameSummary:
     combo_plays: dict[str, int] = field(default_factory=dict)
     bombs_dealt: int | None = None
     bomb_dealt: bool | None = None
+    #: decisions where a play of the combo was among the choices, by combo (see play_game)
+    combo_chances: dict[str, int] = field(default_factory=dict)
+    #: a digest of the game's course (its deals and every action): two rule sets' games of
+    #: one seed with the same course were played alike, whatever the rules that differ
+    course: str = ""
 
     def figures(self) -> dict[str, float | None]:
         """Every figure of :data:`FIGURES`: booleans as 0/1, None where n/a."""
@@ -300,9 +310,21 @@ def dealt_bombs(game: Game) -> int:
     return out
 
 
-def summarise(game: Game, index: int) -> GameSummary:
+def course_digest(game: Game) -> str:
+    """A digest of what happened in ``game``: every deal's hands and kitty, and every
+    action (seat, kind, value). Equal digests: the same game, action for action."""
+    h = hashlib.sha256()
+    for deal in game.deals:
+        h.update(repr((deal.get("hands"), deal.get("kitty"))).encode())
+    for a in game.history:
+        h.update(repr((a.seat, a.kind, a.value)).encode())
+    return h.hexdigest()[:32]
+
+
+def summarise(game: Game, index: int, chances: Counter[str] | None = None) -> GameSummary:
     """The per-game figures of a finished game; at a table without a landlord the
-    landlord figures (win rate, stake, landlord score, score per stake) are None (n/a)."""
+    landlord figures (win rate, stake, landlord score, score per stake) are None (n/a).
+    ``chances``: what :func:`play_game` counted of the combos offered."""
     assert game.scores is not None
     facts = rule_facts(game.rules)
     plays = sum(1 for a in game.history if a.kind == "play")
@@ -335,7 +357,8 @@ def summarise(game: Game, index: int) -> GameSummary:
         unit=unit[1] if unit else facts.unit, score_per_stake=per_stake,
         winners=tuple(game.winners), combo_plays=dict(combos),
         bombs_dealt=(dealt := dealt_bombs(game)) if facts.has_bombs else None,
-        bomb_dealt=dealt > 0 if facts.has_bombs else None)
+        bomb_dealt=dealt > 0 if facts.has_bombs else None,
+        combo_chances=dict(chances) if chances is not None else {}, course=course_digest(game))
     _check_finite(summary, game.rules.variant.name)
     return summary
 

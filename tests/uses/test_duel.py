@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ddzrules.cli import main
 from ddzrules.errors import DdzError
@@ -142,6 +144,11 @@ def test_a_record_of_another_duel_is_refused(tmp_path: Path) -> None:
 SECRET = "s3cr3t-content"
 
 
+def _deal(outcome: str, times_a: str = "[]") -> str:
+    """A deal's line of erren (two seats) with this outcome (JSON text)."""
+    return f'{{"deal": 9, "outcome": {outcome}, "times": {{"a": {times_a}, "b": []}}}}\n'
+
+
 @pytest.mark.parametrize(("edit", "words"), [
     (lambda lines: [f'{{"note": "{SECRET}"}}\n'] + lines[1:], ":1: not a duel record"),
     (lambda lines: lines + [f"{SECRET}\n"], ":4: not a line of JSON"),
@@ -153,8 +160,21 @@ SECRET = "s3cr3t-content"
      ":4: not a line of JSON"),
     (lambda lines: lines + ['{"deal": 9, "outcome": [[0, 0, null]], "times": {"a": [], "b": []}}\n'],
      ":4: the outcome is not one result for each of the 2 seats"),
-    (lambda lines: lines + ['{"deal": 9, "outcome": [[0, 0, null], [0, 0, null]], "times": {"a": [-1], "b": []}}\n'],
-     ":4: side a's times"),
+    (lambda lines: lines + [_deal('[[0, 0, "farmer"], [0, 0, "landlord"]]', "[-1]")], ":4: side a's times"),
+    # outcomes no deal can give (issue 43): a win gain between -1, 0 and 1, a fraction of a
+    # point, no role at a landlord table, a base game with no winner or no loser
+    (lambda lines: lines + [_deal('[[0.5, 0, "farmer"], [0, 0, "landlord"]]')],
+     ":4: seat 0's win gain is not -1, 0 or 1"),
+    (lambda lines: lines + [_deal('[[0, 0, "farmer"], [1, 2.5, "landlord"]]')],
+     ":4: seat 1's score gain is not a whole number"),
+    (lambda lines: lines + [_deal('[[0, 0, null], [0, 0, "landlord"]]')], ":4: seat 0 has no role"),
+    (lambda lines: lines + [_deal('[[1, 2, "farmer"], [1, 4, "landlord"]]')], ":4: every seat's win gain is 1"),
+    (lambda lines: lines + [_deal('[[-1, -2, "farmer"], [-1, 0, "landlord"]]')], ":4: every seat's win gain is -1"),
+    # a key given twice (json took the last silently): named when it is a record's own
+    (lambda lines: lines + [_deal('[[1, 2, "farmer"], [0, 0, "landlord"]], "outcome": [[0, 0, "farmer"], '
+                                  '[0, 0, "landlord"]]')], ":4: 'outcome' is given twice in one object"),
+    (lambda lines: [lines[0].replace('{', '{"' + SECRET + '": 1, "' + SECRET + '": 2, ', 1)] + lines[1:],
+     ":1: a key is given twice in one object"),
     (lambda lines: lines + ["[" * 100_000 + "\n"], ":4: not a line of JSON"),
     (lambda lines: lines + ['{"deal": 9' + " " * (2 * 1024 * 1024) + "}\n"], ":4: a line longer than"),
     # a number too large for a float, a role that is none, a douzero outcome of one game
@@ -228,3 +248,76 @@ def test_the_command_resumes_and_says_so(tmp_path: Path) -> None:
     text = CliRunner().invoke(main, args[:5] + ["5"] + args[6:])
     assert text.exit_code == 0 and "3 of the deals read from the duel's record" in text.output, text.output
     assert len(path.read_text().splitlines()) == 1 + 5
+
+
+def test_a_douzero_record_of_a_fraction_of_a_point_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "duel.jsonl"
+    duel("erren", "heuristic", "random", deals=2, seed=1, protocol="douzero", record=path)
+    lines = path.read_text().splitlines(keepends=True)
+    row = json.loads(lines[2])
+    row["outcome"][1][1] += 0.5
+    path.write_text(lines[0] + lines[1] + json.dumps(row) + "\n")
+    with pytest.raises(DdzError, match=":3: a game's points are not a whole number"):
+        duel("erren", "heuristic", "random", deals=2, seed=1, protocol="douzero", record=path)
+
+
+def test_a_role_at_a_table_without_a_landlord_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "duel.jsonl"
+    duel("paodekuai", "heuristic", "random", deals=1, seed=1, record=path)
+    lines = path.read_text().splitlines(keepends=True)
+    row = json.loads(lines[1])
+    assert all(seat[2] is None for seat in row["outcome"])  # as the duel wrote it
+    row["outcome"][0][2] = "landlord"
+    path.write_text(lines[0] + json.dumps(row) + "\n")
+    with pytest.raises(DdzError, match=":2: seat 0 has a role: a table without a landlord has no roles"):
+        duel("paodekuai", "heuristic", "random", deals=2, seed=1, record=path)
+
+
+@pytest.mark.parametrize(("spec", "protocol"), [("hubei-3p", "duplicate"), ("paodekuai", "duplicate"),
+                                                ("erren", "douzero")])
+def test_every_record_a_duel_writes_passes_its_checks(tmp_path: Path, spec: str, protocol: str) -> None:
+    """The checks refuse only what no deal gives: a duel's own record is read back whole."""
+    path = tmp_path / "duel.jsonl"
+    first = duel(spec, "heuristic", "random", deals=5, seed=3, protocol=protocol, record=path)
+    again = duel(spec, "heuristic", "random", deals=5, seed=3, protocol=protocol, record=path)
+    assert again["recorded"] == 5 and _strip(again) == _strip(first)
+
+
+_HEAD = {"spec": "s", "spec_hash": "0" * 64, "protocol": "duplicate", "seed": 1, "bots": ["a", "b"], "players": 3,
+         "ddzrules": "0"}
+
+
+def _read_deal(tmp: Path, outcome: list[list[Any]], landlord_table: bool) -> None:
+    from ddzrules.simulate.duel_record import DuelRecord
+
+    path = tmp / "r.jsonl"
+    path.write_text(json.dumps({"format": "ddzrules-duel/1", **_HEAD}, sort_keys=True) + "\n"
+                    + json.dumps({"deal": 0, "outcome": outcome, "times": {"a": [], "b": []}}) + "\n")
+    with DuelRecord(path, _HEAD, landlord_table=landlord_table) as rec:
+        rec.read(1)
+
+
+@settings(max_examples=60, deadline=None)
+@given(base=st.lists(st.booleans(), min_size=3, max_size=3).filter(lambda w: 0 < sum(w) < 3),
+       won=st.lists(st.booleans(), min_size=3, max_size=3),
+       scores=st.lists(st.tuples(st.integers(-10**6, 10**6), st.integers(-10**6, 10**6)), min_size=3, max_size=3),
+       roles=st.lists(st.sampled_from(["landlord", "farmer"]), min_size=3, max_size=3),
+       as_float=st.booleans())
+def test_what_a_duplicate_deal_can_give_is_read(tmp_path_factory: pytest.TempPathFactory, base: list[bool],
+                                                won: list[bool], scores: list[tuple[int, int]], roles: list[str],
+                                                as_float: bool) -> None:
+    """Any outcome a deal can give — a base game with a winner and a loser, A's games won or
+    not, integer scores — is read (floats as the duel writes them, or ints)."""
+    number = float if as_float else int
+    outcome = [[number(int(w) - int(b)), number(x - y), role]
+               for w, b, (x, y), role in zip(won, base, scores, roles)]
+    _read_deal(tmp_path_factory.mktemp("ok"), outcome, landlord_table=True)
+
+
+@settings(max_examples=60, deadline=None)
+@given(win=st.floats(-1, 1).filter(lambda x: x not in (-1.0, 0.0, 1.0)), seat=st.integers(0, 2))
+def test_a_win_gain_no_deal_gives_is_refused(tmp_path_factory: pytest.TempPathFactory, win: float, seat: int) -> None:
+    outcome: list[list[Any]] = [[0, 0, None] for _ in range(3)]
+    outcome[seat][0] = win
+    with pytest.raises(DdzError, match=f":2: seat {seat}'s win gain is not -1, 0 or 1"):
+        _read_deal(tmp_path_factory.mktemp("bad"), outcome, landlord_table=False)
