@@ -69,7 +69,7 @@ def portable(error: BaseException) -> BaseException:
     import pickle
 
     try:
-        back = pickle.loads(pickle.dumps(error))  # noqa: S301 - our own bytes, just made
+        back = pickle.loads(pickle.dumps(error))
         if type(back) is type(error) and str(back) == str(error):
             return error
     except Exception:  # noqa: BLE001, S110 - any failure to pickle or unpickle: replaced below

@@ -92,7 +92,14 @@ from ddzrules.errors import IllegalActionError as IllegalActionError
 from ddzrules.errors import NotResetError as NotResetError
 from ddzrules.errors import SeedError as SeedError
 from ddzrules.moves import Move
-from ddzrules.runtime import Action, Game, GameRules, PluginRegistry, call_declared, load_plugin_class
+from ddzrules.runtime import (
+    Action,
+    Game,
+    GameRules,
+    PluginRegistry,
+    call_declared,
+    load_plugin_class,
+)
 
 #: the version of the action table's layout, in the cache key of the wild-only plays
 ENV_VERSION = 1

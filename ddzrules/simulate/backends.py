@@ -116,7 +116,7 @@ def _pool_play_index(args: tuple[int, int]) -> list[GameSummary]:
         raise _init_failure
     try:
         return _play_index(args)
-    except Exception as e:
+    except Exception as e:  # noqa: BLE001 - anything a game raised: handed to the parent
         raise portable(e) from None
 
 
@@ -131,7 +131,7 @@ def play_span(specs: Sequence[str], bots: Sequence[Sequence[str]], seed: int, st
     loaded once a process for the same specs, bots and plugins (``DDZRULES_PLUGINS``)."""
     try:
         return _play_span(specs, bots, seed, start, stop)
-    except Exception as e:  # what reaches the caller must unpickle there (see _pool_play_index)
+    except Exception as e:  # noqa: BLE001 - what reaches the caller must unpickle there (see _pool_play_index)
         raise portable(e) from None
 
 
@@ -271,5 +271,5 @@ def _map_item(job: tuple[Callable[..., list[Any]], tuple[Any, ...], int]) -> lis
     play, args, i = job
     try:
         return play(*args, i, i + 1)
-    except Exception as e:  # what reaches the parent must unpickle there (see _pool_play_index)
+    except Exception as e:  # noqa: BLE001 - what reaches the parent must unpickle there (see _pool_play_index)
         raise portable(e) from None
