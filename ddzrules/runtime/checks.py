@@ -128,6 +128,42 @@ def _check_seat(game: GameState, answer: Any, context: dict[str, Any]) -> Any:
     return _seat_of(game, answer, context.get("_what", "a seat"))
 
 
+#: the most values :func:`plain_answer` copies of one answer, at any depth, and how deep
+MAX_VALUES = 10_000
+MAX_DEPTH = 8
+
+
+def plain_answer(value: object) -> Any:
+    """A plugin's answer of mappings and lists (``ddzrules_describe``'s) copied into plain
+    built-in dicts, lists and strings, each read by the built-in type's own storage (a
+    subclass's ``__iter__`` or ``items`` that never ends is not called), at most
+    :data:`MAX_ITEMS` items a list, :data:`MAX_VALUES` values in all and :data:`MAX_DEPTH`
+    levels deep (ValueError past them); any other value as it is, for the hook's check to
+    judge. What the check then reads, and the caller keeps, is this copy."""
+    budget = [MAX_VALUES]
+
+    def copy(item: object, depth: int) -> Any:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise ValueError(f"answered more than {MAX_VALUES:,} values")
+        if isinstance(item, str):
+            return str.__str__(item)
+        if isinstance(item, (dict, list, tuple)) and depth >= MAX_DEPTH:
+            raise ValueError(f"answered values nested more than {MAX_DEPTH} deep")
+        if isinstance(item, dict):
+            if len(item) > MAX_ITEMS:
+                raise ValueError(f"answered a mapping of {len(item):,} keys; at most {MAX_ITEMS:,} are read")
+            return {copy(k, depth + 1): copy(v, depth + 1) for k, v in list(dict.items(item))}
+        if isinstance(item, (list, tuple)):
+            items = list(list.__iter__(item)) if isinstance(item, list) else list(tuple.__iter__(item))
+            if len(items) > MAX_ITEMS:
+                raise ValueError(f"answered a list of {len(items):,} items; at most {MAX_ITEMS:,} are read")
+            return [copy(x, depth + 1) for x in items]
+        return item
+
+    return copy(value, 0)
+
+
 def _check_wild(game: GameState, answer: Any, context: dict[str, Any]) -> Any:
     """One rank index, or a list of distinct ones, each a rank a wild card may stand for
     and none wild already: as a tuple."""

@@ -293,3 +293,65 @@ def test_a_super_double_validate_accepts_is_played(tmp_path: Path) -> None:
     game.apply(next(a for a in game.legal_actions() if a.kind == "super_double"))
     assert game.pair_factors[farmer] == FACTOR_LIMIT
     assert not math.isnan(game.multiple)
+
+
+class EndlessDict(dict):  # type: ignore[type-arg]
+    """A mapping whose items never end."""
+
+    def items(self) -> Any:
+        return itertools.repeat(("k", "v"))
+
+
+class Describer:
+    """Describes itself with what its ``kind`` says."""
+
+    name = "describer"
+    params_schema: ClassVar[dict[str, Any]] = {"type": "object"}
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        self.kind = params["kind"]
+
+    @hookimpl
+    def ddzrules_first_leader(self, game: Game) -> None:
+        return None
+
+    @hookimpl
+    def ddzrules_describe(self) -> Any:
+        rules = Endless("a rule")
+        if self.kind == "endless-rules":
+            return {"summary": "s", "rules": {"en": rules, "zh": ["规则"]}}
+        if self.kind == "endless-dict":
+            return {"summary": EndlessDict(en="s"), "params": [{"name": "p", "value": EndlessDict(a=1)}]}
+        if self.kind == "deep":
+            value: Any = 1
+            for _ in range(20):
+                value = [value]
+            return {"summary": "s", "params": [{"name": "p", "value": value}]}
+        return {"summary": "s", "rules": {"en": ["one"], "zh": ["一"]}}
+
+
+@pytest.mark.parametrize(("kind", "says"), [("endless-rules", None), ("endless-dict", None),
+                                            ("deep", "nested more than 8 deep"), ("ok", None)])
+def test_a_description_is_read_to_a_bound(tmp_path: Path, kind: str, says: str | None) -> None:
+    from ddzrules.sheets.facts import plugin_entry
+
+    found = registry()
+    found.register("describer", Describer)
+    path = spec_with(tmp_path, {"leader": {"plugin": "describer", "params": {"kind": kind}}})
+    rules = GameRules(load_variant(path), found)
+    (role, name, inst), = [a for a in rules.active if a[1] == "describer"]
+    probe = rules.new_game(0)
+    if kind == "ok":
+        assert plugin_entry(role, name, inst, rules.variant.spec.data["game"], probe).rules["zh"] == ("一",)
+        return
+    # an endless list or mapping is read by the built-in's own storage: its one item
+    entry_or_error: Any
+    try:
+        entry_or_error = plugin_entry(role, name, inst, rules.variant.spec.data["game"], probe)
+    except PluginError as e:
+        entry_or_error = e
+    if says is None:
+        assert not isinstance(entry_or_error, PluginError), entry_or_error
+    else:
+        assert isinstance(entry_or_error, PluginError) and says in str(entry_or_error)
+        assert entry_or_error.plugin == "describer" and entry_or_error.hook == "ddzrules_describe"
