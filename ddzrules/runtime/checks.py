@@ -278,8 +278,8 @@ def _check_declared(game: GameState | None, answer: Any, context: dict[str, Any]
     than ``play``, a value an int, a string or None; as a list of pairs."""
     pairs = answer_items(answer, "(kind, value) pairs")
     for p in pairs:
-        if not (type(p) is tuple and len(p) == 2 and type(p[0]) is str and p[0] != "play"
-                and (p[1] is None or type(p[1]) in (int, str))):
+        if not (isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str) and p[0] != "play"
+                and (p[1] is None or (isinstance(p[1], (int, str)) and not isinstance(p[1], bool)))):
             raise ValueError(f"answered {brief(p)}, not a (kind, value) pair: a kind a string other than "
                              "'play', a value an int, a string or None")
     return [(str(k), v) for k, v in pairs]
