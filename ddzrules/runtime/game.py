@@ -1088,6 +1088,10 @@ class Game:
                 self._turn = seat
                 return
             if self._redeal is not None:
+                if self.deal_number >= MAX_REDEALS:  # a phase that asks for deals for ever
+                    plugin, hook = self._owner
+                    raise PluginError(plugin, hook, f"its phase asked for a redeal after {MAX_REDEALS} "
+                                                    "redeals, the most a game takes")
                 self.redeal_reasons.append(self._redeal)
                 self.history.append(Action(-1, "redeal", self._redeal))
                 self._start_deal()

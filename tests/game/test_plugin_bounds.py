@@ -29,7 +29,7 @@ from ddzrules.runtime import (
     default_registry,
 )
 from ddzrules.runtime.checks import FACTOR_LIMIT, MAX_ITEMS
-from ddzrules.runtime.game import PHASE_TURNS
+from ddzrules.runtime.game import MAX_REDEALS, PHASE_TURNS
 from ddzrules.variant import load_variant
 
 
@@ -179,6 +179,29 @@ def test_a_phase_that_never_ends_is_stopped_at_its_bound(tmp_path: Path) -> None
     assert got.value.plugin == "forever-landlord" and got.value.hook == "ddzrules_landlord_phase"
     assert "has not ended after 300 actions" in str(got.value)
     assert len(game.history) == taken  # the refused action changed nothing
+
+
+class Redealing(Forever):
+    """A landlord phase whose one action asks for a redeal, deal after deal."""
+
+    def apply(self, game: Game, action: Action) -> None:
+        game.request_redeal("again")
+        self.turn = None  # type: ignore[assignment]
+
+    def to_act(self, game: Game) -> Any:
+        return self.turn
+
+
+def test_a_phase_asking_for_deals_for_ever_is_stopped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ForeverLandlord, "ddzrules_landlord_phase",
+                        hookimpl(lambda self, game: Redealing("")))
+    game = forever_rules(tmp_path).new_game(1)
+    with pytest.raises(PluginError) as got:
+        for _ in range(MAX_REDEALS + 2):
+            game.apply(Action(game.to_act, "wait"))  # type: ignore[arg-type]
+    assert got.value.plugin == "forever-landlord" and got.value.hook == "ddzrules_landlord_phase"
+    assert f"after {MAX_REDEALS} redeals" in str(got.value)
+    assert game.deal_number == MAX_REDEALS and len(game.redeal_reasons) == MAX_REDEALS  # unchanged
 
 
 def test_a_phase_offering_endless_options_is_refused(tmp_path: Path) -> None:
