@@ -151,15 +151,19 @@ def plain_answer(value: object) -> Any:
         if isinstance(item, (dict, list, tuple)) and depth >= MAX_DEPTH:
             raise ValueError(f"answered values nested more than {MAX_DEPTH} deep")
         if isinstance(item, dict):
-            if len(item) > MAX_ITEMS:
-                raise ValueError(f"answered a mapping of {len(item):,} keys; at most {MAX_ITEMS:,} are read")
+            size, kind = dict.__len__(item), "mapping"  # the built-in's own count, before any copy
+        elif isinstance(item, list):
+            size, kind = list.__len__(item), "list"
+        elif isinstance(item, tuple):
+            size, kind = tuple.__len__(item), "list"
+        else:
+            return item
+        if size > MAX_ITEMS:
+            raise ValueError(f"answered {size:,} items in one {kind}; at most {MAX_ITEMS:,} are read")
+        if isinstance(item, dict):
             return {copy(k, depth + 1): copy(v, depth + 1) for k, v in list(dict.items(item))}
-        if isinstance(item, (list, tuple)):
-            items = list(list.__iter__(item)) if isinstance(item, list) else list(tuple.__iter__(item))
-            if len(items) > MAX_ITEMS:
-                raise ValueError(f"answered a list of {len(items):,} items; at most {MAX_ITEMS:,} are read")
-            return [copy(x, depth + 1) for x in items]
-        return item
+        items = list(list.__iter__(item)) if isinstance(item, list) else list(tuple.__iter__(item))
+        return [copy(x, depth + 1) for x in items]
 
     return copy(value, 0)
 

@@ -345,6 +345,8 @@ class Describer:
             return {"summary": "s", "rules": {"en": rules, "zh": ["规则"]}}
         if self.kind == "endless-dict":
             return {"summary": EndlessDict(en="s"), "params": [{"name": "p", "value": EndlessDict(a=1)}]}
+        if self.kind == "too-many":
+            return {"summary": "s", "params": [{"name": f"p{i}", "value": i} for i in range(MAX_ITEMS + 1)]}
         if self.kind == "deep":
             value: Any = 1
             for _ in range(20):
@@ -354,7 +356,8 @@ class Describer:
 
 
 @pytest.mark.parametrize(("kind", "says"), [("endless-rules", None), ("endless-dict", None),
-                                            ("deep", "nested more than 8 deep"), ("ok", None)])
+                                            ("deep", "nested more than 8 deep"),
+                                            ("too-many", "1,001 items in one list"), ("ok", None)])
 def test_a_description_is_read_to_a_bound(tmp_path: Path, kind: str, says: str | None) -> None:
     from ddzrules.sheets.facts import plugin_entry
 
