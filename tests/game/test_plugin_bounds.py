@@ -15,7 +15,6 @@ from typing import Any, ClassVar
 import pytest
 
 from ddzrules.bots import make_bot
-from ddzrules.env import raw_env
 from ddzrules.errors import PluginError, SpecError, Stopped
 from ddzrules.hookspecs import hookimpl
 from ddzrules.lint import validate_spec
@@ -230,6 +229,9 @@ def test_the_environment_tables_declared_decisions_through_the_check(tmp_path: P
     path = spec_with(tmp_path, {"landlord": {"plugin": "forever-landlord", "params": {"kind": "declares-exit"}},
                                 "settlement": {"plugin": "stake-settlement", "params": {}}})
     (tmp_path / "forever.py").write_text(FOREVER_SOURCE, encoding="utf-8")
+    pytest.importorskip("pettingzoo")
+    from ddzrules.env import raw_env
+
     with pytest.raises(PluginError, match="ddzrules_actions: raised SystemExit"):
         raw_env(str(path), plugins=[f"{tmp_path / 'forever.py'}:ForeverLandlord"])
 
