@@ -150,3 +150,14 @@ def test_a_plugin_failing_in_a_worker_ends_the_run_with_its_message(tmp_path: Pa
     assert done.returncode == 1, done.stderr
     assert "plugin 'boom', ddzrules_on_play: raised RuntimeError: boom" in done.stderr + done.stdout
     assert "Traceback" not in done.stderr
+
+
+def _raises_unpicklable(a: int, start: int, stop: int) -> list[Any]:
+    raise Unpicklable(a, start)
+
+
+def test_a_map_task_hands_over_what_it_raises_as_it_unpickles() -> None:
+    # duel --workers runs its deals through LocalBackend.map, one _map_item a task
+    with pytest.raises(DdzError, match="Unpicklable: 7 and 0") as got:
+        backends._map_item((_raises_unpicklable, (7,), 0))
+    same(got.value, pickle.loads(pickle.dumps(got.value)))
