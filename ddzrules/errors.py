@@ -41,7 +41,58 @@ def has_lone_surrogate(value: object) -> bool:
 
 
 class DdzError(Exception):
-    """Base of every error caused by user input (cards, specs, plays)."""
+    """Base of every error caused by user input (cards, specs, plays).
+
+    Every error of ddzrules survives a process boundary (a worker of ``simulate --workers``
+    raises it, the parent reads it): an error pickles as its class, its ``args`` and its
+    attributes, and is unpickled without calling its ``__init__``, whose parameters are
+    not its ``args`` (``PluginError(plugin, hook, problem)`` has one message). Without it,
+    unpickling one in the parent failed, which stopped the pool's result thread and hung
+    the run."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _rebuilt, (type(self), self.args, dict(vars(self)))
+
+
+def _rebuilt(cls: type[BaseException], args: tuple[Any, ...], state: dict[str, Any]) -> BaseException:
+    """An error of ``cls`` with these ``args`` and attributes, its ``__init__`` not called."""
+    error = cls.__new__(cls, *args)
+    error.args = args
+    vars(error).update(state)
+    return error
+
+
+def portable(error: BaseException) -> BaseException:
+    """``error`` itself when it survives pickling (its type, message and attributes read back
+    alike), else a :class:`DdzError` saying what it was: what a worker process raises must
+    reach its parent, whatever a plugin or a bot raised inside it."""
+    import pickle
+
+    try:
+        back = pickle.loads(pickle.dumps(error))
+        if type(back) is type(error) and str(back) == str(error):
+            return error
+    except Exception:  # noqa: BLE001, S110 - any failure to pickle or unpickle: replaced below
+        pass
+    try:
+        text = str(error)
+    except Exception:  # noqa: BLE001 - a hostile __str__
+        text = ""
+    kind = escaped(type(error).__name__)
+    text = escaped(text)
+    text = text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE - 1] + "…"
+    return DdzError(f"{kind}: {text}" if text else kind)
+
+
+class Stopped(BaseException):
+    """The work stopped from outside (a signal: the playground stopping a worker). Not an
+    :class:`Exception`, so no handler of bad input catches it; and not plugin code's own
+    failure, so calls into plugins let it through, as they let ``KeyboardInterrupt``
+    through (a plugin's ``SystemExit`` or ``GeneratorExit`` is a PluginError)."""
+
+
+#: what calls into user code (plugins) let through: a stop from outside, not the code's failure
+STOPS: tuple[type[BaseException], ...] = (KeyboardInterrupt, Stopped)
 
 
 def brief(value: object, limit: int = 40) -> str:

@@ -25,9 +25,12 @@ validated before the instance is made) and ``name`` (its entry-point name).
 
 **What the runtime checks.** Every call of plugin code — a hook, or ``to_act``,
 ``options`` and ``apply`` of a phase a hook returned — goes through
-:func:`ddzrules.runtime.call_plugin`. An exception it raises, an answer its contract
-below does not allow (a wrong type, an iterator where a list is due, a seat that does not
-exist, a factor that is NaN, infinite, 0 or negative, a score that is no integer …), and a
+:func:`ddzrules.runtime.call_plugin`. Anything it raises (``SystemExit`` and other
+``BaseException`` too, but ``KeyboardInterrupt`` and :class:`~ddzrules.errors.Stopped`), an
+answer its contract below does not allow (a wrong type, an iterator where a list is due, a
+list of more than 1,000 items, a seat that does not exist, a factor that is NaN, infinite, 0
+or negative, a score that is no integer …), a deal's phases taking more than
+``players × 100 × the plugins that make phases`` actions (a phase that never ends), and a
 write to the game that breaks it (``game.stake`` not a finite number ≥ 0, ``game.landlord``
 not a seat, a pairwise factor or an added event's factor not a finite number above 0; at
 most 2**53 each) is a :class:`~ddzrules.errors.PluginError` naming the plugin and the hook.

@@ -9,7 +9,12 @@ rules only through the game: the legal actions, the plugins' phases and the sett
 so it plays every spec, phase and table the runtime does, with no per-spec code.
 
 Budgets: ``iters`` rollouts a decision (deterministic for a seed: the default) or ``ms``
-milliseconds a decision (a time cap; the choices then depend on the machine's speed). A
+milliseconds a decision (a time cap; the choices then depend on the machine's speed). The
+time cap bounds the whole decision, from the call of ``act``: the deadline is checked
+before each world is sampled, before each rollout and every few steps inside one (a rollout
+cut short is not counted); the candidates weighed so far are compared by their mean, and
+a decision whose time ran out before any rollout ended is the heuristic bot's. ``ms=1``
+took seconds: a whole world (every candidate's rollout) ran before the first check. A
 decision before the play phase (a bid, a call, a rob, a declaration such as 加倍 or 明牌)
 gets ``early_iters`` rollouts, by default a quarter of ``iters``: it weighs few options,
 and each of its rollouts plays a whole game, several times the cost of a play's rollout
@@ -21,7 +26,7 @@ from __future__ import annotations
 import gc
 import random
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
 from ddzrules import cards as C
@@ -43,6 +48,10 @@ ROLLOUT_NOISE = 0.1
 #: a game that runs past this many actions in a rollout is scored as it stands (never: a
 #: safety bound on a spec whose games would not end)
 ROLLOUT_LIMIT = 2000
+
+
+#: a rollout under a time cap reads the clock every this many steps
+CLOCK_EVERY = 8
 
 
 #: the cyclic collector's thresholds while a search runs (Python's are (700, 10, 10))
@@ -79,8 +88,11 @@ class SearchBot:
         self.ms = ms
         self.candidates = candidates
         self.fallback = HeuristicBot(seed)
+        #: the clock of the time cap, in seconds (a test gives its own)
+        self.clock: Callable[[], float] = time.perf_counter
 
     def act(self, view: PlayerView, legal: list[Action]) -> Action:
+        started = self.clock()  # the time cap counts from here: the whole decision
         if len(legal) == 1:
             return legal[0]
         if "_world" not in view.__dict__:  # a view with no game behind it: nothing to search
@@ -89,13 +101,44 @@ class SearchBot:
         if len(candidates) == 1:
             return candidates[0]
         with _few_collections():
+            if self.ms is not None:
+                return self._timed(view, candidates, started + self.ms / 1000)
             return self._search(view, candidates)
+
+    def _timed(self, view: PlayerView, candidates: list[Action], deadline: float) -> Action:
+        """:meth:`_search` under a time cap: the deadline checked before each world and each
+        rollout and inside rollouts; the best mean of the candidates weighed so far."""
+        worlds = random.Random(self.rng.getrandbits(64))
+        noise = random.Random(self.rng.getrandbits(64))
+        clock = self.clock
+        totals = [0.0] * len(candidates)
+        counts = [0] * len(candidates)
+        while clock() < deadline:
+            world = view.sample_world(worlds)
+            for i, action in enumerate(candidates):
+                if clock() >= deadline:
+                    break
+                game = world.copy()
+                try:
+                    game.apply(action)
+                except PlayError:  # not legal in this world (a plugin's options read hidden cards)
+                    value: float | None = float("-inf")
+                else:
+                    value = rollout(game, view.seat, noise, deadline, clock)
+                if value is None:  # cut short by the deadline: not counted
+                    break
+                totals[i] += value
+                counts[i] += 1
+        weighed = [i for i in range(len(candidates)) if counts[i]]
+        if not weighed:
+            return self.fallback.act(view, candidates)
+        best = max(weighed, key=lambda i: (totals[i] / counts[i], -i))  # a tie: the earlier
+        return candidates[best]
 
     def _search(self, view: PlayerView, candidates: list[Action]) -> Action:
         worlds = random.Random(self.rng.getrandbits(64))
         noise = random.Random(self.rng.getrandbits(64))
         totals = [0.0] * len(candidates)
-        deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000
         budget = self.iters if view.phase == "play" else self.early_iters
         done = 0
         while True:
@@ -103,10 +146,7 @@ class SearchBot:
             for i, action in enumerate(candidates):
                 totals[i] += self._value(world, action, view.seat, noise)
             done += len(candidates)
-            if deadline is not None:
-                if time.perf_counter() >= deadline:
-                    break
-            elif done + len(candidates) > budget:
+            if done + len(candidates) > budget:
                 break
         best = max(range(len(candidates)), key=lambda i: (totals[i], -i))  # a tie: the earlier
         return candidates[best]
@@ -135,16 +175,20 @@ class SearchBot:
             game.apply(action)
         except PlayError:  # not legal in this world (a plugin's options read hidden cards)
             return float("-inf")
-        return rollout(game, seat, noise)
+        return rollout(game, seat, noise)  # type: ignore[return-value]  # no deadline: a score
 
 
-def rollout(game: World, seat: int, rng: random.Random) -> float:
+def rollout(game: World, seat: int, rng: random.Random, deadline: float | None = None,
+            clock: Callable[[], float] = time.perf_counter) -> float | None:
     """Play ``game`` to its end with the rollout policy for every seat (:func:`rollout_play`
     in the play phase, on the plays as Moves: no action is made per play; else
-    :func:`rollout_action`); ``seat``'s score."""
-    for _ in range(ROLLOUT_LIMIT):
+    :func:`rollout_action`); ``seat``'s score. With a ``deadline`` (of ``clock``), None when
+    it passes first (read every :data:`CLOCK_EVERY` steps)."""
+    for step in range(ROLLOUT_LIMIT):
         if game.over:
             break
+        if deadline is not None and not step % CLOCK_EVERY and clock() >= deadline:
+            return None
         if game.phase == "play":
             moves, can_pass = game.legal_plays()
             to_act = game.to_act

@@ -29,7 +29,7 @@ from ddzrules.cli import (
     user_errors,
     user_plugins,
 )
-from ddzrules.errors import DdzError, PlayError, brief, escaped
+from ddzrules.errors import STOPS, DdzError, PlayError, brief, escaped
 from ddzrules.outputs import check_output_path
 from ddzrules.records import game_record, load_record, replay, write_record
 from ddzrules.runtime import (
@@ -472,7 +472,9 @@ def _described_defaults(cls: type) -> dict[str, dict[str, Any]]:
         inst = cls({})
         describe = getattr(inst, "ddzrules_describe", None)
         out = describe() if callable(describe) else None
-    except Exception:  # noqa: BLE001 - a plugin's own code: no defaults shown then
+    except STOPS:
+        raise
+    except BaseException:  # noqa: BLE001 - a plugin's own code (SystemExit …): no defaults shown then
         return {}
     if not isinstance(out, dict) or not isinstance(out.get("params"), list):
         return {}

@@ -92,7 +92,14 @@ from ddzrules.errors import IllegalActionError as IllegalActionError
 from ddzrules.errors import NotResetError as NotResetError
 from ddzrules.errors import SeedError as SeedError
 from ddzrules.moves import Move
-from ddzrules.runtime import Action, Game, GameRules, PluginRegistry, load_plugin_class
+from ddzrules.runtime import (
+    Action,
+    Game,
+    GameRules,
+    PluginRegistry,
+    call_declared,
+    load_plugin_class,
+)
 
 #: the version of the action table's layout, in the cache key of the wild-only plays
 ENV_VERSION = 1
@@ -300,25 +307,12 @@ def _registry(plugins: Sequence[str]) -> PluginRegistry | None:
 
 def _declared(name: str, inst: Any) -> list[ActionKey] | None:
     """What ``inst`` answers to ``ddzrules_actions`` (None: it has no such hook), checked
-    against the hook's contract: a list of (kind, value) pairs, a kind a string, a value an
-    int, a string or None. A failure or another answer is a DdzError naming the plugin."""
-    declare: Any = getattr(inst, "ddzrules_actions", None)
-    if not callable(declare) or not hasattr(declare, "ddzrules_impl"):
-        return None
-    try:
-        answer = declare()
-    except Exception as e:  # noqa: BLE001 - plugin code: any failure is its own
-        raise DdzError(f"plugin {name!r}: ddzrules_actions raised {type(e).__name__}") from None
-    if answer is None:
-        return None
-    ok = isinstance(answer, list) and all(
-        isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str) and p[0] != "play"
-        and (p[1] is None or (isinstance(p[1], int | str) and not isinstance(p[1], bool)))
-        for p in answer)
-    if not ok:
-        raise DdzError(f"plugin {name!r}: ddzrules_actions must answer a list of (kind, value) pairs, "
-                       f"a kind a string other than 'play', a value an int, a string or None")
-    return [(str(k), v) for k, v in answer]
+    against the hook's contract by the runtime (:func:`~ddzrules.runtime.call_declared`):
+    a list of at most :data:`~ddzrules.runtime.checks.MAX_ITEMS` (kind, value) pairs, a kind
+    a string, a value an int, a string or None. A failure (SystemExit included) or another
+    answer is a PluginError naming the plugin and the hook."""
+    declared: list[ActionKey] | None = call_declared(name, inst, "ddzrules_actions")
+    return declared
 
 
 def _nonplay_actions(rules: GameRules) -> list[ActionKey]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import operator
+from itertools import islice
 from typing import Any
 
 from ddzrules import cards as C
@@ -19,6 +20,13 @@ FACTOR_LIMIT = 2**53
 SCORE_LIMIT = 2**63
 #: how much of an exception's text a PluginError quotes (one line, control characters escaped)
 _QUOTE_LIMIT = 200
+#: the most items the runtime reads of a list a plugin answers (the phases a hook makes, the
+#: actions a phase offers, the events of one call, the decisions ddzrules_actions declares):
+#: one item past it is read, never more, and the answer is refused; an answer whose size the
+#: call fixes is held to that size (a restriction to the actions it was given, a deal to the
+#: deck, scores to the seats). A list that claims to be one but iterates for ever was read
+#: until memory ran out.
+MAX_ITEMS = 1000
 
 
 def raised_text(e: BaseException) -> str:
@@ -50,6 +58,26 @@ def number_problem(value: object, zero_ok: bool) -> str | None:
     return None
 
 
+def param_numbers(params: object, path: tuple[str | int, ...] = ()) -> list[tuple[tuple[str | int, ...], str]]:
+    """Every number of a plugin's parameters (at any depth) the runtime could not take, with
+    its key path and why: above 2**53 in size (a factor, a stake or a score built from it is
+    refused past :data:`FACTOR_LIMIT`). GameRules checks a plugin's parameters with it when
+    it activates the plugin, so validate (which activates them) refuses at the parameter
+    what a game would refuse when it met it. Bounded: a spec holds at most 20,000 values."""
+    out: list[tuple[tuple[str | int, ...], str]] = []
+    stack: list[tuple[tuple[str | int, ...], object]] = [(path, params)]
+    while stack:
+        where, value = stack.pop()
+        if isinstance(value, dict):
+            stack += [(where + (k,), v) for k, v in value.items()]
+        elif isinstance(value, list):
+            stack += [(where + (i,), v) for i, v in enumerate(value)]
+        elif isinstance(value, (int, float)) and not isinstance(value, bool) and not -FACTOR_LIMIT <= value <= FACTOR_LIMIT:
+            out.append((where, (f"{brief(value)} is beyond ±2**53, the largest number the runtime "
+                                "takes of a factor, a stake or a score")))
+    return sorted(out, key=lambda found: str(found[0]))
+
+
 def factor_problem(value: object) -> str | None:
     """Why ``value`` is not a multiplier or pairwise factor (a finite number above 0)."""
     return number_problem(value, zero_ok=False)
@@ -77,27 +105,76 @@ def _seat_of(game: GameState, value: object, what: str) -> int:
     return seat
 
 
-def _sequence(value: object, what: str) -> list[Any]:
-    """A plugin's list (or tuple) answer as a list; ValueError for anything else (an
-    iterator or generator, which could be endless, included)."""
+def answer_items(value: object, what: str, limit: int = MAX_ITEMS) -> list[Any]:
+    """A plugin's list (or tuple) answer as a list of at most ``limit`` items; ValueError for
+    anything else (an iterator or generator, which could be endless, included) and for more
+    items, of which one past the limit is read (a list subclass's own iteration, which may
+    not end, included)."""
+    kind = type(value)
+    if kind is list or kind is tuple:  # the usual answer: its length is its own
+        if len(value) > limit:  # type: ignore[arg-type]
+            raise ValueError(f"answered {len(value):,} {what}; at most {limit:,} are read")  # type: ignore[arg-type]
+        return list(value)  # type: ignore[call-overload]
     if not isinstance(value, (list, tuple)):
         raise ValueError(f"answered {brief(value)}, not a list of {what}")  # noqa: TRY004 - the checks' one kind
-    return list(value)
+    items = list(islice(value, limit + 1))
+    if len(items) > limit:
+        raise ValueError(f"answered more than {limit:,} {what}; at most {limit:,} are read")
+    return items
+
 
 
 def _check_seat(game: GameState, answer: Any, context: dict[str, Any]) -> Any:
     return _seat_of(game, answer, context.get("_what", "a seat"))
 
 
+#: the most values :func:`plain_answer` copies of one answer, at any depth, and how deep
+MAX_VALUES = 10_000
+MAX_DEPTH = 8
+
+
+def plain_answer(value: object) -> Any:
+    """A plugin's answer of mappings and lists (``ddzrules_describe``'s) copied into plain
+    built-in dicts, lists and strings, each read by the built-in type's own storage (a
+    subclass's ``__iter__`` or ``items`` that never ends is not called), at most
+    :data:`MAX_ITEMS` items a list, :data:`MAX_VALUES` values in all and :data:`MAX_DEPTH`
+    levels deep (ValueError past them); any other value as it is, for the hook's check to
+    judge. What the check then reads, and the caller keeps, is this copy."""
+    budget = [MAX_VALUES]
+
+    def copy(item: object, depth: int) -> Any:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise ValueError(f"answered more than {MAX_VALUES:,} values")
+        if isinstance(item, str):
+            return str.__str__(item)
+        if isinstance(item, (dict, list, tuple)) and depth >= MAX_DEPTH:
+            raise ValueError(f"answered values nested more than {MAX_DEPTH} deep")
+        if isinstance(item, dict):
+            size, kind = dict.__len__(item), "mapping"  # the built-in's own count, before any copy
+        elif isinstance(item, list):
+            size, kind = list.__len__(item), "list"
+        elif isinstance(item, tuple):
+            size, kind = tuple.__len__(item), "list"
+        else:
+            return item
+        if size > MAX_ITEMS:
+            raise ValueError(f"answered {size:,} items in one {kind}; at most {MAX_ITEMS:,} are read")
+        if isinstance(item, dict):
+            return {copy(k, depth + 1): copy(v, depth + 1) for k, v in list(dict.items(item))}
+        items = list(list.__iter__(item)) if isinstance(item, list) else list(tuple.__iter__(item))
+        return [copy(x, depth + 1) for x in items]
+
+    return copy(value, 0)
+
+
 def _check_wild(game: GameState, answer: Any, context: dict[str, Any]) -> Any:
     """One rank index, or a list of distinct ones, each a rank a wild card may stand for
     and none wild already: as a tuple."""
     stand_for = game.variant.rules.stand_for
-    if isinstance(answer, (list, tuple)) and not answer:
+    items = answer_items(answer, "wild ranks", len(C.RANKS)) if isinstance(answer, (list, tuple)) else [answer]
+    if not items:
         return ()  # an empty list: no wild rank now, as None
-    items = answer if isinstance(answer, (list, tuple)) else [answer]
-    if len(items) > len(C.RANKS):
-        raise ValueError(f"answered {len(items)} wild ranks")
     already = set(C.wild_tuple(game.wild))
     ranks: list[int] = []
     for item in items:
@@ -128,7 +205,7 @@ def _check_phase(game: GameState, answer: Any, context: dict[str, Any]) -> Any:
 
 
 def _check_phases(game: GameState, answer: Any, context: dict[str, Any]) -> Any:
-    phases = _sequence(answer, "phases")
+    phases = answer_items(answer, "phases")
     for phase in phases:
         if not _is_phase(phase):
             raise ValueError(f"answered {brief(phase)} among its phases, not a phase "
@@ -139,8 +216,8 @@ def _check_phases(game: GameState, answer: Any, context: dict[str, Any]) -> Any:
 def _check_restriction(game: GameState, answer: Any, context: dict[str, Any]) -> Any:
     """The allowed actions as the very objects of ``actions`` (an equal action stands for
     the one it equals)."""
-    allowed = _sequence(answer, "actions")
     actions: list[Action] = context["actions"]
+    allowed = answer_items(answer, "actions", len(actions))
     ids = set(map(id, actions))
     out = []
     for a in allowed:
@@ -153,7 +230,7 @@ def _check_restriction(game: GameState, answer: Any, context: dict[str, Any]) ->
 
 
 def _check_events(game: GameState, answer: Any, context: dict[str, Any]) -> Any:
-    events = _sequence(answer, "MultiplierEvents")
+    events = answer_items(answer, "MultiplierEvents")
     for event in events:
         problem = event_problem(event)
         if problem is not None:
@@ -162,7 +239,7 @@ def _check_events(game: GameState, answer: Any, context: dict[str, Any]) -> Any:
 
 
 def _check_scores(game: GameState, answer: Any, context: dict[str, Any]) -> Any:
-    scores = _sequence(answer, "scores")
+    scores = answer_items(answer, "scores")
     if len(scores) != game.players:
         raise ValueError(f"answered {len(scores)} scores for {game.players} seats")
     out = []
@@ -177,7 +254,7 @@ def _check_scores(game: GameState, answer: Any, context: dict[str, Any]) -> Any:
 
 
 def _check_options(game: GameState, answer: Any, context: dict[str, Any]) -> Any:
-    options = _sequence(answer, "actions")
+    options = answer_items(answer, "actions")
     seat = context["seat"]
     if not options:
         raise ValueError(f"offered seat {seat} no action")
@@ -188,8 +265,8 @@ def _check_options(game: GameState, answer: Any, context: dict[str, Any]) -> Any
 
 
 def _check_deal(game: GameState, answer: Any, context: dict[str, Any]) -> Any:
-    cards = _sequence(answer, "cards")
     deck = context["deck"]
+    cards = answer_items(answer, "cards")
     if len(cards) != len(deck):
         raise ValueError(f"dealt {len(cards)} cards from a deck of {len(deck)}")
     for c in cards:
@@ -198,6 +275,18 @@ def _check_deal(game: GameState, answer: Any, context: dict[str, Any]) -> Any:
     if sorted(cards) != sorted(deck):
         raise ValueError("dealt other cards than the deck's")
     return list(cards)
+
+
+def _check_declared(game: GameState | None, answer: Any, context: dict[str, Any]) -> Any:
+    """``ddzrules_actions``' answer: at most MAX_ITEMS (kind, value) pairs, a kind a string other
+    than ``play``, a value an int, a string or None; as a list of pairs."""
+    pairs = answer_items(answer, "(kind, value) pairs")
+    for p in pairs:
+        if not (isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str) and p[0] != "play"
+                and (p[1] is None or (isinstance(p[1], (int, str)) and not isinstance(p[1], bool)))):
+            raise ValueError(f"answered {brief(p)}, not a (kind, value) pair: a kind a string other than "
+                             "'play', a value an int, a string or None")
+    return [(str(k), v) for k, v in pairs]
 
 
 def _check_to_act(game: GameState, answer: Any, context: dict[str, Any]) -> Any:
@@ -220,6 +309,7 @@ HOOK_CHECKS: dict[str, Any] = {
     "ddzrules_on_game_end": _check_events,
     "ddzrules_settle": _check_scores,
     "ddzrules_settle_escape": _check_scores,
+    "ddzrules_actions": _check_declared,  # called by tooling only (call_declared)
 }
 NO_CONTEXT: dict[str, Any] = {}
 #: the methods of a phase, checked as the hooks are

@@ -19,7 +19,7 @@ import pluggy
 from ddzrules import cards as C
 from ddzrules import hookspecs
 from ddzrules._build import python_class
-from ddzrules.errors import DdzError, PlayError, PluginError, Problem, SpecError, brief
+from ddzrules.errors import STOPS, DdzError, PlayError, PluginError, Problem, SpecError, brief
 from ddzrules.moves import Move
 from ddzrules.runtime.checks import (
     FACTOR_LIMIT,
@@ -29,6 +29,7 @@ from ddzrules.runtime.checks import (
     event_problem,
     factor_problem,
     number_problem,
+    param_numbers,
     raised_text,
 )
 from ddzrules.runtime.loading import PluginRegistry, default_registry, implemented_hooks
@@ -66,6 +67,13 @@ ROLE_HOOKS = {
     "settlement": "ddzrules_settle",
 }
 MAX_REDEALS = 100
+#: the most actions one seat may take in one phase, on average: a deal's phases (landlord,
+#: declarations) may take at most ``players × PHASE_TURNS × the plugins that make phases``
+#: actions between them (GameRules.phase_actions: 600 for a three-seat table with a landlord
+#: plugin and a declaration plugin), past which the phase's plugin is failing (a phase that
+#: never ended played for ever). A real bidding takes a few actions a seat.
+PHASE_TURNS = 100
+_PHASE_HOOKS = ("ddzrules_landlord_phase", "ddzrules_declaration_phases")
 
 
 
@@ -157,6 +165,9 @@ class GameRules:
                                                                   f"which a {self.table_kind} table "
                                                                   "does not have"))
         self.restricted = bool(self.hook.ddzrules_restrict_actions.get_hookimpls())
+        #: the most actions a deal's phases may take between them (see PHASE_TURNS)
+        self.phase_actions = self.players * PHASE_TURNS * max(1, sum(
+            1 for _, _, inst in self.active if set(_PHASE_HOOKS) & set(implemented_hooks(inst))))
         #: a plugin draws wild ranks once the landlord is known (地癞子)
         self.wild_later = bool(self.hook.ddzrules_landlord_wild_rank.get_hookimpls())
         if problems:
@@ -252,7 +263,9 @@ class GameRules:
             cls = registry.get(name) if name else None
         except DdzError:
             raise
-        except (Exception, SystemExit) as e:  # noqa: BLE001 - an entry point's import is plugin code
+        except STOPS:
+            raise
+        except BaseException as e:  # noqa: BLE001 - an entry point's import is plugin code
             problems.append(self.spec.problem(path + ("plugin",), f"plugin {name!r} could not be "
                                                                   f"loaded: it {raised_text(e)}"))
             return None
@@ -280,6 +293,9 @@ class GameRules:
                                                                       f"{key!r}{more}"))
                 continue
             problems.append(self.spec.problem(where, f"plugin {name!r}: {msg}"))
+        for where, problem in param_numbers(params):  # the runtime's own limit, met at the parameter
+            bad = True
+            problems.append(self.spec.problem(path + ("params",) + where, f"plugin {name!r}: {problem}"))
         if bad:
             return None
         required_hook = ROLE_HOOKS[role]
@@ -290,13 +306,17 @@ class GameRules:
         registered = f"{role}:{name}:{len(self.active)}"
         try:
             inst = cls(params)
-        except (Exception, SystemExit) as e:  # noqa: BLE001 - plugin code: any failure is its own
+        except STOPS:
+            raise
+        except BaseException as e:  # noqa: BLE001 - plugin code: any failure is its own
             problems.append(self.spec.problem(path + ("params",), f"plugin {name!r} could not be made "
                                                                   f"with these params: it {raised_text(e)}"))
             return None
         try:
             self.pm.register(inst, name=registered)
-        except (Exception, SystemExit) as e:  # noqa: BLE001 - pluggy refuses a hook's signature
+        except STOPS:
+            raise
+        except BaseException as e:  # noqa: BLE001 - pluggy refuses a hook's signature
             problems.append(self.spec.problem(path + ("plugin",), f"plugin {name!r} cannot be "
                                                                   f"registered: {raised_text(e)[len('raised '):]}"))
             return None
@@ -359,7 +379,9 @@ def call_plugin(game: Game, plugin: str, hook: str, function: Any, args: list[An
     before = -1 if game._guarded else len(game._events)  # in a transaction: see Game._audit
     try:
         answer = function(*args)
-    except (Exception, SystemExit) as e:  # plugin code: any failure is its own
+    except BaseException as e:  # plugin code: any failure is its own (SystemExit, GeneratorExit …)
+        if isinstance(e, STOPS):  # Ctrl-C, a stopped worker: not the plugin's
+            raise
         raise PluginError(plugin, _hook_name(hook, method), raised_text(e)) from e
     if answer is not None and check is not None:
         answer = _checked(game, plugin, hook, check, answer, context, method)
@@ -370,6 +392,32 @@ def call_plugin(game: Game, plugin: str, hook: str, function: Any, args: list[An
         if problem is not None:
             raise PluginError(plugin, _hook_name(hook, method), problem)
     return answer
+
+
+def call_declared(plugin: str, inst: Any, hook: str) -> Any:
+    """Call hook ``hook`` of a plugin instance that tooling calls, never a game
+    (``ddzrules_actions``): None when it has none, else its answer checked by the hook's
+    contract (:data:`HOOK_CHECKS`, a list read to a bound). Whatever it raises (SystemExit
+    included) and an answer the contract does not allow are a PluginError naming the
+    plugin and the hook."""
+    function = getattr(inst, hook, None)
+    if not callable(function) or not hasattr(function, "ddzrules_impl"):
+        return None
+    try:
+        answer = function()
+    except BaseException as e:  # plugin code: any failure is its own
+        if isinstance(e, STOPS):
+            raise
+        raise PluginError(plugin, hook, raised_text(e)) from e
+    check = HOOK_CHECKS.get(hook)
+    if answer is None or check is None:
+        return answer
+    try:
+        return check(None, answer, NO_CONTEXT)
+    except ValueError as e:
+        raise PluginError(plugin, hook, str(e)) from None
+    except Exception as e:  # an answer whose own methods raise when read
+        raise PluginError(plugin, hook, f"answered {brief(answer)}, which cannot be read ({raised_text(e)})") from e
 
 
 def _hook_name(hook: str, method: str) -> str:
@@ -1040,6 +1088,10 @@ class Game:
                 self._turn = seat
                 return
             if self._redeal is not None:
+                if self.deal_number >= MAX_REDEALS:  # a phase that asks for deals for ever
+                    plugin, hook = self._owner
+                    raise PluginError(plugin, hook, f"its phase asked for a redeal after {MAX_REDEALS} "
+                                                    "redeals, the most a game takes")
                 self.redeal_reasons.append(self._redeal)
                 self.history.append(Action(-1, "redeal", self._redeal))
                 self._start_deal()
@@ -1533,6 +1585,13 @@ class Game:
             self._apply_play(action)
             return
         assert self._current is not None
+        limit = self.rules.phase_actions
+        if len(self.history) - self._deal_start() >= limit:  # what a phase took: not play's
+            plugin, hook = self._owner
+            raise PluginError(plugin, hook, f"its phase {brief(getattr(self._current, 'name', '?'))} has not "
+                                            f"ended after {limit:,} actions of this deal's phases, the most "
+                                            f"{self.players} seats may take ({PHASE_TURNS} a seat for each "
+                                            "plugin that makes phases)")
         options = self._phase_call("options")
         chosen = next((o for o in options if action.matches(o)), None)
         if chosen is None:

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 import jsonschema
 
 from ddzrules import hookspecs
-from ddzrules.errors import DdzError
+from ddzrules.errors import STOPS, DdzError
 
 # ====================================================================== plugins
 
@@ -55,7 +55,9 @@ def import_class(target: str, option: str = "--plugin") -> type:
         raise
     except ModuleNotFoundError as e:
         raise DdzError(f"{option} {target!r}: no module named {e.name!r}") from None
-    except (Exception, SystemExit) as e:  # noqa: BLE001 - user code: any failure is reported
+    except STOPS:
+        raise
+    except BaseException as e:  # noqa: BLE001 - user code: any failure is reported (SystemExit …)
         raise DdzError(f"{option} {target!r}: importing {module_name} raised "
                        f"{type(e).__name__}: {e}") from None
     cls = getattr(module, attr, None)
@@ -86,7 +88,9 @@ def load_plugin_class(target: str) -> tuple[str, type]:
     if defaults_ok:  # a plugin that cannot even be built with its defaults fails here, plainly
         try:
             cls({})
-        except (Exception, SystemExit) as e:  # noqa: BLE001 - user code
+        except STOPS:
+            raise
+        except BaseException as e:  # noqa: BLE001 - user code (SystemExit …)
             raise DdzError(f"--plugin {target!r}: {attr}({{}}) raised {type(e).__name__}: {e}") from None
     return name, cls
 

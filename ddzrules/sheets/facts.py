@@ -19,6 +19,7 @@ from ddzrules import cards as C
 from ddzrules.compiler import UNBOUNDED, KickerRule, Shape
 from ddzrules.errors import brief
 from ddzrules.moves import Move
+from ddzrules.runtime.checks import plain_answer
 from ddzrules.sheets.words import LANGS, text, units
 from ddzrules.spec import bundled_root
 from ddzrules.variant import Variant, load_variant
@@ -570,7 +571,10 @@ def _check_description(game: Any, answer: Any, context: dict[str, Any]) -> dict[
     mapping of ``summary`` (a string, or one per language), ``rules`` (a list of strings,
     or one per language), ``params`` (a list of mappings with a string ``name``) — or a
     ValueError saying what is wrong (call_plugin makes a check's ValueError, never a
-    TypeError, the PluginError that says what the plugin answered)."""
+    TypeError, the PluginError that says what the plugin answered). Read as a bounded plain
+    copy (:func:`~ddzrules.runtime.checks.plain_answer`: a list that iterates for ever is not
+    read), which is what the sheet keeps."""
+    answer = plain_answer(answer)
     if not isinstance(answer, dict):
         raise ValueError(f"answered {brief(answer)}, not a mapping of summary, rules and params")  # noqa: TRY004
     summary = answer.get("summary")

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ddzrules.bots import make_bot
-from ddzrules.errors import brief
+from ddzrules.errors import brief, portable
 from ddzrules.runtime import GameRules, MatchInfo, PluginRegistry
 from ddzrules.simulate.games import GameSummary, game_seed, play_game, prelude_cards, summarise
 
@@ -56,6 +56,9 @@ def check_workers(workers: int | None, option: str = "workers") -> None:
 
 # per-process state of the worker pool: (rules, bot kind per seat) per rule set
 _worker_sets: list[tuple[GameRules, list[str]]] = []
+#: what a pool worker's initializer raised: each of its tasks raises it (an initializer
+#: that raises makes the pool start another worker, for ever, and the run hangs)
+_init_failure: BaseException | None = None
 
 
 def _init_worker(specs: Sequence[str], bots: Sequence[Sequence[str]],
@@ -69,8 +72,12 @@ def _init_worker(specs: Sequence[str], bots: Sequence[Sequence[str]],
 def _init_pool_worker(specs: Sequence[str], bots: Sequence[Sequence[str]]) -> None:
     """A pool worker: Ctrl-C is the parent's to handle (it terminates the pool), so a
     worker ignores SIGINT instead of printing its own KeyboardInterrupt traceback."""
+    global _init_failure
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _init_worker(specs, bots)
+    try:
+        _init_worker(specs, bots)
+    except Exception as e:  # noqa: BLE001 - raised again by every task, in the parent
+        _init_failure = portable(e)
 
 
 @contextmanager
@@ -103,6 +110,18 @@ def _play_index(args: tuple[int, int]) -> list[GameSummary]:
     return out
 
 
+def _pool_play_index(args: tuple[int, int]) -> list[GameSummary]:
+    """:func:`_play_index` in a pool worker: what it raises reaches the parent, which raises
+    it again (an error that does not unpickle there stops the pool's result thread, and the
+    run waited for ever), as :func:`~ddzrules.errors.portable` makes it."""
+    if _init_failure is not None:
+        raise _init_failure
+    try:
+        return _play_index(args)
+    except Exception as e:  # noqa: BLE001 - anything a game raised: handed to the parent
+        raise portable(e) from None
+
+
 #: the rule sets of :func:`play_span` in this process, by (specs, bots, plugins)
 _span_sets: dict[tuple[Any, ...], list[tuple[GameRules, list[str]]]] = {}
 
@@ -112,6 +131,14 @@ def play_span(specs: Sequence[str], bots: Sequence[Sequence[str]], seed: int, st
     """The summaries of games ``start`` to ``stop - 1`` of a run seeded ``seed`` under every
     spec: a remote worker's task (:mod:`ddzrules.simulate.ray_backend`). The rules are
     loaded once a process for the same specs, bots and plugins (``DDZRULES_PLUGINS``)."""
+    try:
+        return _play_span(specs, bots, seed, start, stop)
+    except Exception as e:  # noqa: BLE001 - what reaches the caller must unpickle there (see _pool_play_index)
+        raise portable(e) from None
+
+
+def _play_span(specs: Sequence[str], bots: Sequence[Sequence[str]], seed: int, start: int,
+               stop: int) -> list[list[GameSummary]]:
     global _worker_sets
     key = (tuple(specs), tuple(tuple(b) for b in bots), os.environ.get(PluginRegistry.ENV))
     if key not in _span_sets:
@@ -211,7 +238,7 @@ class LocalBackend:
         # however the run ends — finished, an error, Ctrl-C or SIGTERM raised in this
         # process, or the consumer dropping this generator — the workers are stopped
         try:
-            yield from pool.imap(_play_index, jobs, chunksize=chunksize)
+            yield from pool.imap(_pool_play_index, jobs, chunksize=chunksize)
         finally:
             pool.terminate()
             pool.join()
@@ -244,4 +271,7 @@ class LocalBackend:
 def _map_item(job: tuple[Callable[..., list[Any]], tuple[Any, ...], int]) -> list[Any]:
     """One item of :meth:`LocalBackend.map` in a pool worker."""
     play, args, i = job
-    return play(*args, i, i + 1)
+    try:
+        return play(*args, i, i + 1)
+    except Exception as e:  # noqa: BLE001 - what reaches the parent must unpickle there (see _pool_play_index)
+        raise portable(e) from None

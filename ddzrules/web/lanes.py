@@ -31,6 +31,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from ddzrules.errors import JobError as JobError  # noqa: PLC0414 - re-exported for the app
+from ddzrules.errors import Stopped
 
 
 @dataclass(frozen=True)
@@ -43,9 +44,10 @@ class Limits:
     request_bytes: int = 2 * 2**20
 
 
-class _Stopped(BaseException):
+class _Stopped(Stopped):
     """Raised in the worker by ``SIGTERM``: not an :class:`Exception` (no job's handler
-    catches it), nor ``SystemExit`` (plugin loading catches that)."""
+    catches it), and a :class:`~ddzrules.errors.Stopped`, which calls into plugin code let
+    through (they make a plugin's own SystemExit a PluginError)."""
 
 
 def _stopped(signum: int, frame: object) -> None:

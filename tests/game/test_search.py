@@ -9,13 +9,14 @@ import dataclasses
 import operator
 import random
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from ddzrules import cards as C
-from ddzrules.bots import SearchBot, check_bot, make_bot, parse_bot
+from ddzrules.bots import HeuristicBot, SearchBot, check_bot, make_bot, parse_bot
 from ddzrules.moves import Move
 from ddzrules.runtime import Action, Game, GameRules
 from ddzrules.simulate import play_game
@@ -585,3 +586,59 @@ def test_a_lead_of_keys_where_every_play_breaks_a_bomb(other: int) -> None:
     chosen = _choose(game, moves, can_pass)
     assert chosen == _choose(game, tuple(moves), can_pass)
     assert moves[chosen].tier < 0 and moves[chosen].packed & _bomb_fields(hand)
+
+
+class TickingClock:
+    """A clock that moves on ``tick`` seconds each time it is read, and counts the reads."""
+
+    def __init__(self, tick: float) -> None:
+        self.now = 0.0
+        self.tick = tick
+        self.reads = 0
+
+    def __call__(self) -> float:
+        self.reads += 1
+        self.now += self.tick
+        return self.now
+
+
+def _a_decision(spec: str = "hubei-3p") -> tuple[Any, list[Any]]:
+    """A game at a play decision of several choices: its view and legal actions."""
+    game = GameRules.load(spec).new_game(seed=4, landlord=0)
+    return game.view(game.to_act), game.legal_actions()
+
+
+def test_the_time_cap_bounds_the_whole_decision() -> None:
+    """search:ms=1 took seconds: every candidate's rollout of a first world ran before the
+    deadline was read. With a clock past the deadline at its second read, the decision
+    reads it a few times and makes no rollout (the heuristic's choice)."""
+    view, legal = _a_decision()
+    assert len(legal) > 2
+    bot = SearchBot(seed=1, ms=1)
+    bot.clock = TickingClock(1.0)
+    chosen = bot.act(view, legal)
+    assert chosen in legal
+    assert bot.clock.reads <= 3
+    assert chosen == HeuristicBot(1).act(view, bot._candidates(view, legal))
+
+
+def test_a_rollout_is_cut_short_at_the_deadline() -> None:
+    """The deadline is read inside a rollout: a clock that reaches it after a few reads stops
+    the search within a rollout's CLOCK_EVERY steps, however long the games."""
+    from ddzrules.bots.search import CLOCK_EVERY, rollout
+
+    start = GameRules.load("hubei-3p").new_game(seed=4, landlord=0)
+    game = start.copy()
+    clock = TickingClock(0.001)
+    assert rollout(game, 0, random.Random(1), deadline=0.0025, clock=clock) is None  # type: ignore[arg-type]
+    assert clock.reads == 3 and len(game.history) <= 3 * CLOCK_EVERY
+    played = start.copy()
+    assert rollout(played, 0, random.Random(1)) is not None and played.over  # type: ignore[arg-type]
+
+
+def test_a_time_cap_with_time_weighs_the_candidates_by_their_mean() -> None:
+    view, legal = _a_decision()
+    bot = SearchBot(seed=1, ms=5)
+    bot.clock = TickingClock(0.00001)  # 500 reads: several worlds
+    assert bot.act(view, legal) in legal
+    assert bot.clock.reads > 100

@@ -73,6 +73,14 @@ def test_validate_and_sheet_take_the_plugin(house: Path) -> None:
     assert "| `super` | `4` | the factor of 超级加倍 |" in sheet
 
 
+def test_validate_refuses_a_factor_the_runtime_would(house: Path) -> None:
+    # 超级加倍 of 1e20: validate said ok, and the game failed when a player super-doubled
+    (house / "big.yaml").write_text(SPEC.replace("{super: 4}", "{super: 1.0e+20}"), encoding="utf-8")
+    code, out = cli("validate", "big.yaml", "--plugin", TARGET)
+    assert code == 1, out
+    assert "big.yaml:6:23: game.declarations.0.params.super: plugin 'super-double': 1e+20 is beyond ±2**53" in out
+
+
 def test_play_record_and_replay(house: Path) -> None:
     code, out = cli("play", "house.yaml", "--auto", "--bots", "search:iters=24", "--seed", "4",
                     "--plugin", TARGET, "--record", "game.json")
