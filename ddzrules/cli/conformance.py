@@ -54,7 +54,7 @@ def conformance() -> None:
 @user_errors
 def generate(spec: str, output: str, level: str, seed: int, as_json: bool) -> None:
     """Generate a suite from SPEC into a directory: manifest.json and one JSONL file per category."""
-    from ddzrules.conformance import check_suite_directory, write_suite
+    from ddzrules.conformance import beats_coverage, check_suite_directory, write_suite
     from ddzrules.conformance import generate as make
     from ddzrules.variant import load_variant
 
@@ -63,16 +63,27 @@ def generate(spec: str, output: str, level: str, seed: int, as_json: bool) -> No
     with _spinner() as status:
         suite = make(v, level=level, seed=seed,
                      progress=lambda c: status.update(f"generating {c} vectors …"))
+        status.update("measuring what the moves vectors test …")
+        covered, relations = beats_coverage(v, suite.vectors["moves"])
     write_suite(suite, output)
     counts = suite.manifest["counts"]
+    # the spec's beats relations (combo led, combo answering, may it beat) the moves vectors
+    # test, measured on the vectors written, in both polarities
+    beats = {name: {"tested": sum(1 for r in covered if r[2] is polarity),
+                    "relations": sum(1 for r in relations if r[2] is polarity)}
+             for name, polarity in (("beats", True), ("cannot_beat", False))}
     if as_json:
-        emit_json({"suite": output, "spec": v.name, "level": level, "seed": seed, "counts": counts})
+        emit_json({"suite": output, "spec": v.name, "level": level, "seed": seed, "counts": counts,
+                   "beats_relations": beats})
         return
     console.print(styled("[bold]{}[/] suite ({}, seed {}) written to {}", v.name, level, seed, output))
     table = Table("category", "vectors", box=None)
     for c, n in counts.items():
         table.add_row(styled("{}", c), styled("{}", f"{n:,}"))
     console.print(table)
+    console.print(styled("beats relations tested (combo led × combo answering): {} of {} that may beat, "
+                         "{} of {} that may not", *(f"{beats[k][f]:,}" for k in ("beats", "cannot_beat")
+                                                     for f in ("tested", "relations"))))
 
 
 def _check_options(engine: str, opts: dict[str, str], spec: str | None) -> None:
