@@ -740,7 +740,12 @@ def perft(v: Variant, pos: Position, depth: int, budget: int | None = None) -> t
         {"pass": divide["pass"]} if "pass" in divide else {})
 
 
-def gen_perft(v: Variant, level: Level, rng: random.Random) -> list[dict[str, Any]]:
+def gen_perft(v: Variant, level: Level, rng: random.Random, limits: Limits | None = None) -> list[dict[str, Any]]:
+    """Perft vectors of seeded random deals, each position to the level's depth — or to the
+    depth before the one whose search passes ``limits.max_perft_nodes`` positions, which a
+    run with those limits would refuse (it expects more sequences than the limit allows, or
+    its search passes its budget): a suite ``generate`` makes is one ``run`` accepts."""
+    bound = (limits or Limits()).max_perft_nodes
     players, hand_size, kitty = deal_sizes(v)
     full = C.deck_list(v.rules.deck)
     out: list[dict[str, Any]] = []
@@ -755,7 +760,10 @@ def gen_perft(v: Variant, level: Level, rng: random.Random) -> list[dict[str, An
                     "landlord": landlord, "to_act": landlord, "wild": wild_text(draw_wild(v, rng))}
         pos = Position.from_dict(v, position)
         for depth in range(1, level.perft_depth + 1):
-            nodes, divide = perft(v, pos, depth)
+            try:  # a search within the bound counts at most that many sequences
+                nodes, divide = perft(v, pos, depth, budget=bound)
+            except BudgetExceeded:
+                break
             out.append({"position": position, "depth": depth,
                         "expect": {"nodes": nodes, "divide": divide},
                         "covers": f"perft/position-{p + 1}-depth-{depth}"})
@@ -812,8 +820,9 @@ def gen_games(v: Variant, level: Level, seed: int) -> list[dict[str, Any]]:
 
 
 def generate(v: Variant, level: str = "standard", seed: int = 0,
-             progress: Callable[[str], None] | None = None) -> Suite:
-    """Generate every category's vectors for ``v`` (deterministic in spec, seed and level)."""
+             progress: Callable[[str], None] | None = None, limits: Limits | None = None) -> Suite:
+    """Generate every category's vectors for ``v`` (deterministic in spec, seed and level),
+    within what a run with ``limits`` (the defaults of ``conformance run``) accepts."""
     try:
         lv = LEVELS[level]
     except KeyError:
@@ -829,7 +838,7 @@ def generate(v: Variant, level: str = "standard", seed: int = 0,
         "compare": lambda: gen_compare(v, u, lv, rng_for("compare")),
         "moves": lambda: gen_moves(v, u, lv, rng_for("moves")),
         "census": lambda: gen_census(v),
-        "perft": lambda: gen_perft(v, lv, rng_for("perft")),
+        "perft": lambda: gen_perft(v, lv, rng_for("perft"), limits),
         "games": lambda: gen_games(v, lv, seed),
     }
     vectors: dict[str, list[dict[str, Any]]] = {}

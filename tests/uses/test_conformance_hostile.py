@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import random
 import threading
 import time
 import tracemalloc
@@ -24,12 +25,16 @@ from ddzrules import cards as C
 from ddzrules import load_variant
 from ddzrules.cli import main
 from ddzrules.conformance import (
+    LEVELS,
     MAX_LINE_BYTES,
     MAX_VECTORS,
     Limits,
     Position,
     SuiteError,
+    _impossible,
+    _Table,
     check_suite,
+    gen_perft,
     generate,
     load_manifest,
     perft,
@@ -40,6 +45,7 @@ from ddzrules.conformance import (
 from ddzrules.conformance.run import junit_xml, run_suite
 from ddzrules.engines import BudgetExceeded, Unsupported
 from ddzrules.engines.native import NativeEngine
+from ddzrules.spec import bundled_names
 
 Line = dict[str, Any] | bytes
 
@@ -593,6 +599,37 @@ def test_a_generated_suite_is_within_every_limit(tmp_path: Path) -> None:
     write_suite(generate(load_variant("hubei-4p-2deck"), level="standard", seed=0), d)
     tally = check_suite(d, load_manifest(d), ["classify", "compare", "moves", "census", "perft", "games"])
     assert 0 < tally.vectors < MAX_VECTORS and 0 < tally.work < Limits().max_work
+
+
+@pytest.mark.parametrize("spec", bundled_names())
+def test_every_bundled_specs_perft_vectors_are_within_the_limits_generated_for(spec: str) -> None:
+    """tiandi-laizi's standard suite held a perft vector expecting 2,440,303 sequences, which
+    `conformance run` refused (--max-perft-nodes 1,000,000) right after `generate` wrote it.
+    A position now stops at the depth before the one past the limit: here a limit of 3,000
+    positions, so that every spec's standard positions reach it cheaply."""
+    v = load_variant(spec)
+    limits = Limits(max_perft_nodes=3_000)
+    vectors = gen_perft(v, LEVELS["standard"], random.Random(0), limits)
+    table = _Table.of(v)
+    assert vectors and all(x["depth"] >= 1 for x in vectors)
+    for x in vectors:
+        assert _impossible(table, "perft", x, limits) is None
+        budget = perft_budget(x["depth"], x["expect"]["nodes"], limits)
+        assert perft(v, Position.from_dict(v, x["position"]), x["depth"], budget)[0] == x["expect"]["nodes"]
+    deepest = {x["position"]["hands"][0]: x["depth"] for x in vectors}
+    for x in vectors:  # a position stopped short stops where the next depth passes the limit
+        if x["depth"] == deepest[x["position"]["hands"][0]] < LEVELS["standard"].perft_depth:
+            with pytest.raises(BudgetExceeded):
+                perft(v, Position.from_dict(v, x["position"]), x["depth"] + 1, limits.max_perft_nodes)
+
+
+def test_a_suite_generate_makes_is_one_run_accepts_under_the_same_limits(tmp_path: Path) -> None:
+    v = load_variant("tiandi-laizi")
+    limits = Limits(max_perft_nodes=200)
+    d = tmp_path / "s"
+    write_suite(generate(v, level="smoke", seed=0, limits=limits), d)
+    tally = check_suite(d, load_manifest(d), ["perft", "games"], limits=limits)
+    assert tally.vectors > 0 and run_suite(d, "ddzrules", categories=["perft"], limits=limits).ok
 
 
 def test_a_junit_fifo_is_refused_before_the_run(base: Path, tmp_path: Path) -> None:
