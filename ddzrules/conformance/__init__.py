@@ -995,45 +995,97 @@ def schema(name: str) -> dict[str, Any]:
     return data
 
 
-class _BadJson(ValueError):
-    """A JSON text this reader refuses although it parses (a huge number, NaN)."""
+class _Refused:
+    """A number this reader refuses although JSON parses it (a huge integer, NaN), left in
+    the parsed value where it stood so that the refusal can name its field."""
+
+    __slots__ = ("why",)
+
+    def __init__(self, why: str) -> None:
+        self.why = why
 
 
-def _parse_int(text: str) -> int:
+def _parse_int(text: str) -> int | _Refused:
     digits = len(text.lstrip("-"))
-    if digits > MAX_INT_DIGITS:
-        raise _BadJson(f"an integer of {digits:,} digits (at most {MAX_INT_DIGITS})")
+    if digits > MAX_INT_DIGITS:  # int() of it would cost time (and past 4,300 digits, raise)
+        return _Refused(f"an integer of {digits:,} digits (at most {MAX_INT_DIGITS})")
     return int(text)
 
 
-def _parse_float(text: str) -> float:
+def _parse_float(text: str) -> float | _Refused:
     if len(text) > 40:
-        raise _BadJson(f"a number written with {len(text):,} characters (at most 40)")
+        return _Refused(f"a number written with {len(text):,} characters (at most 40)")
     value = float(text)
     if not math.isfinite(value):
-        raise _BadJson("a number too large for a float")
+        return _Refused("a number too large for a float")
     return value
 
 
-def _parse_constant(name: str) -> Any:
-    raise _BadJson(f"{name} is not a JSON number")
+def _parse_constant(name: str) -> _Refused:
+    return _Refused(f"{name} is not a JSON number")
+
+
+#: the tokens of a JSON text that can be numbers: a string is matched whole, so that no
+#: digit inside one is taken for a number
+_NUMBER_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN|-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?)')
+
+
+def _refused_at(text: str, data: Any) -> tuple[int, str, str]:
+    """The offset of the first refused number of ``text``, the path of its field in
+    ``data`` (``expect/nodes``; a key that is not plain as ``<key>``) and why it is refused:
+    both the first in the order of the text, which is the parsed value's order."""
+    offset = 0
+    for m in _NUMBER_TOKEN.finditer(text):
+        token = m.group(1)
+        if token is None:
+            continue
+        value = (_parse_constant(token) if token[-1] in "yN" else
+                 _parse_float(token) if m.group(2) or m.group(3) else _parse_int(token))
+        if isinstance(value, _Refused):
+            offset = m.start()
+            break
+    stack: list[tuple[Any, tuple[str, ...]]] = [(data, ())]
+    while stack:  # depth first, in order: the first refused value met is the text's first
+        node, path = stack.pop()
+        if isinstance(node, _Refused):
+            where = "/".join(p if p.isdigit() or _PLAIN_KEY.fullmatch(p) else "<key>" for p in path)
+            return offset, where or "top level", node.why
+        items = (node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ())
+        stack.extend(reversed([(v, (*path, str(k))) for k, v in items]))
+    raise AssertionError("a refused number was parsed but not found")  # pragma: no cover
 
 
 def _loads(raw: bytes, where: str, one_line: bool = True) -> Any:
     """Strict JSON: UTF-8, no NaN or Infinity, no huge numbers, bounded nesting, text only.
-    ``where`` names the file and, for ``one_line`` text, the line."""
+    ``where`` names the file and, for ``one_line`` text, the line; a refused number is
+    named by its column (line and column) and its field."""
+    refused = [False]
+
+    def flag(parse: Callable[[str], Any]) -> Callable[[str], Any]:
+        def parsed(token: str) -> Any:
+            value = parse(token)
+            if isinstance(value, _Refused):
+                refused[0] = True
+            return value
+        return parsed
+
     try:
         text = raw.decode("utf-8")
-        data = json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant)
+        data = json.loads(text, parse_int=flag(_parse_int), parse_float=flag(_parse_float),
+                          parse_constant=flag(_parse_constant))
     except UnicodeDecodeError as e:
         raise SuiteError(f"{where}: not UTF-8 text (byte {e.start + 1})") from None
     except json.JSONDecodeError as e:
         place = f"{e.colno}" if one_line else f"{e.lineno}:{e.colno}"
         raise SuiteError(f"{where}:{place}: not valid JSON: {e.msg}") from None
-    except _BadJson as e:
-        raise SuiteError(f"{where}: {e}") from None
     except RecursionError:
         raise SuiteError(f"{where}: nested too deeply") from None
+    if refused[0]:
+        offset, field, why = _refused_at(text, data)
+        line = text.count("\n", 0, offset) + 1
+        column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+        place = f"{column}" if one_line else f"{line}:{column}"
+        raise SuiteError(f"{where}:{place}: {field}: {why}")
     if SURROGATE_ESCAPE.search(text) and has_lone_surrogate(data):
         raise SuiteError(f"{where}: a string holding an unpaired surrogate escape (\\ud800-\\udfff), "
                          "which is not text")

@@ -478,6 +478,26 @@ def test_json_a_suite_cannot_hold_is_refused_with_its_line(base: Path, tmp_path:
     assert "\x1b" not in r.output and "[31m" not in r.output  # the file's content is not echoed
 
 
+@pytest.mark.parametrize("value, why", [
+    (b"1" * 101, "an integer of 101 digits (at most 20)"),
+    (b"NaN", "NaN is not a JSON number"),
+    (b"-Infinity", "-Infinity is not a JSON number"),
+    (b"1e999", "a number too large for a float"),
+    (b"0." + b"5" * 60, "a number written with 62 characters (at most 40)"),
+])
+def test_a_refused_number_is_named_by_its_field_line_and_column(base: Path, tmp_path: Path, value: bytes,
+                                                                why: str) -> None:
+    """Issue 43: a forged 101-digit integer or NaN was refused without saying where it was."""
+    head = b'{"id": "classify-000002", "cards": "3", "covers": "x: 12345", "expect": {"readings": [], "play": '
+    d = make_suite(base, tmp_path / "s", {"classify": [classify(1), head + value + b"}}\n"]})
+    refused(run(d), f"classify.jsonl:2:{len(head) + 1}: expect/play: {why}", why)
+    # in the manifest: its line and column, and the field
+    text = (d / "manifest.json").read_text(encoding="utf-8").replace('"seed": 1', '"seed": 1,\n  "seed2": 7')
+    (d / "manifest.json").write_text(text.replace('"seed2": 7', '"seed2": ' + value.decode()), encoding="utf-8")
+    line = text.split('"seed2"')[0].count("\n") + 1
+    refused(run(d), f"manifest.json:{line}:12: seed2: {why}", why)
+
+
 def test_an_overlong_line_is_refused_without_reading_it_whole(base: Path, tmp_path: Path) -> None:
     long = b'{"id": "classify-000001", "covers": "' + b"x" * (4 * MAX_LINE_BYTES) + b'"}\n'
     d = make_suite(base, tmp_path / "s", {"classify": [long]})
