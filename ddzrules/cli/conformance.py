@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Self
@@ -20,7 +21,7 @@ from ddzrules.cli import (
     styled,
     user_errors,
 )
-from ddzrules.conformance import MAX_PERFT_NODES, MAX_VECTORS, MAX_WORK
+from ddzrules.conformance import MAX_PERFT_NODES, LISTED_UNITS, MAX_SECONDS, MAX_VECTORS, MAX_WORK, STEP_UNITS
 from ddzrules.errors import DdzError, brief
 from ddzrules.outputs import check_output_path, write_file
 
@@ -100,6 +101,13 @@ def _check_options(engine: str, opts: dict[str, str], spec: str | None) -> None:
     check_options(engine, cls, opts)
 
 
+def _seconds(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    """click's FloatRange lets NaN through (every comparison with it is false)."""
+    if math.isnan(value):
+        raise click.BadParameter("nan is not a number of seconds", ctx, param)
+    return value
+
+
 @conformance.command()
 @click.argument("suite", metavar="DIR")
 @click.option("--engine", "engine", required=True,
@@ -120,15 +128,18 @@ def _check_options(engine: str, opts: dict[str, str], spec: str | None) -> None:
               help="Refuse a suite with more vectors than this in the categories run.")
 @click.option("--max-work", type=click.IntRange(1), default=MAX_WORK, show_default=True,
               help="Refuse a suite asking more work than this: a unit a vector, a perft vector its "
-                   "search budget, a game its actions.")
+                   f"search budget, a game {STEP_UNITS} an action and {LISTED_UNITS} for each action its "
+                   "replay lists.")
 @click.option("--max-perft-nodes", type=click.IntRange(1), default=MAX_PERFT_NODES, show_default=True,
               help="Refuse a perft vector expecting more sequences than this; no perft search visits "
                    "more positions.")
+@click.option("--max-seconds", type=click.FloatRange(0.001, 86_400), default=MAX_SECONDS, show_default=True,
+              callback=_seconds, help="Stop the run (its check and the engine's answers) after this many seconds.")
 @json_option
 @user_errors
 def run(suite: str, engine: str, spec: str | None, options: tuple[str, ...], categories: tuple[str, ...],
         junit: str | None, max_groups: int, strict: bool, max_vectors: int, max_work: int,
-        max_perft_nodes: int, as_json: bool) -> None:
+        max_perft_nodes: int, max_seconds: float, as_json: bool) -> None:
     """Run a suite against an engine. Exit 0 when nothing failed (skips are not passes), 1 otherwise.
 
     The suite is checked whole before the engine is asked anything: a vector that cannot
@@ -152,7 +163,8 @@ def run(suite: str, engine: str, spec: str | None, options: tuple[str, ...], cat
     _check_options(engine, opts, spec)
     if spec:
         opts["spec"] = spec
-    limits = Limits(max_vectors=max_vectors, max_work=max_work, max_perft_nodes=max_perft_nodes)
+    limits = Limits(max_vectors=max_vectors, max_work=max_work, max_perft_nodes=max_perft_nodes,
+                    max_seconds=max_seconds)
     if junit is not None:  # before the run: a FIFO would block the write, a directory fail it
         # nor a file of the suite (--junit DIR/manifest.json replaced the suite's manifest)
         suite_files = sorted(Path(suite).glob("*.json*")) if Path(suite).is_dir() else []

@@ -23,6 +23,7 @@ import os
 import random
 import re
 import stat
+import time
 from array import array
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
@@ -955,11 +956,23 @@ MAX_PERFT_NODES = 1_000_000
 #: positions a perft search may visit beyond depth × (its expected count + 1): room for
 #: the sequences that end the game early, which the expected count does not include
 PERFT_SLACK = 10_000
+#: a unit of work is about what a perft search spends on one position (~4 µs on the
+#: development machine); a step of a game's replay costs about a hundred (~0.35 ms: the
+#: runtime applies the action, lists what the next seat may do and compares the record's),
+#: so a games vector counts this many units an action …
+STEP_UNITS = 100
+#: … and these for each action the replay lists, counted as it lists them (~15 µs each in a
+#: fresh game, its vector's schema check included): what a spec's hands cost (three decks
+#: list hundreds of plays a step) is counted, not assumed
+LISTED_UNITS = 4
+#: default time limit of a run, in seconds (``conformance run --max-seconds``): checked before
+#: each vector and each step of a game's replay, whatever the units say
+MAX_SECONDS = 600.0
 #: a games vector is checked by replaying it as a record of the suite's spec, which the
-#: replay reads whole (its hash, its shape): a unit of work per this many bytes of that
+#: replay reads whole (its hash, its shape): a step's units per this many bytes of that
 #: spec, on top of the game's actions (none for a spec of the usual size, ~10 kB; the
 #: replay of an action and the reading of 16 kB take about the same time)
-SPEC_BYTES_PER_UNIT = 16 * 1024
+SPEC_BYTES_PER_STEP = 16 * 1024
 
 
 @dataclass(frozen=True)
@@ -969,11 +982,14 @@ class Limits:
     ``max_vectors`` bounds the vectors of the categories run (and so the memory of the
     report); ``max_perft_nodes`` the sequences a perft vector may expect and the
     positions its search may visit; ``max_work`` the suite's work in all: one unit a
-    vector, a perft vector its search budget (:func:`perft_budget`), a game its actions."""
+    vector, a perft vector its search budget (:func:`perft_budget`), a game
+    :data:`STEP_UNITS` an action and one for each action its replay lists."""
 
     max_vectors: int = MAX_VECTORS
     max_work: int = MAX_WORK
     max_perft_nodes: int = MAX_PERFT_NODES
+    #: seconds a run (its check and its engine's answers) may take; None: no time limit
+    max_seconds: float | None = MAX_SECONDS
 
 
 def perft_budget(depth: int, nodes: int, limits: Limits) -> int:
@@ -1312,22 +1328,34 @@ def _impossible(t: _Table, category: str, vec: dict[str, Any], limits: Limits) -
 
 def vector_work(category: str, vec: dict[str, Any], limits: Limits, spec_bytes: int = 0) -> int:
     """A vector's share of :attr:`Limits.max_work`; ``spec_bytes``, the size of the suite's
-    resolved spec as JSON, counts for a game (see :data:`SPEC_BYTES_PER_UNIT`)."""
+    resolved spec as JSON, counts for a game (see :data:`SPEC_BYTES_PER_STEP`). A game's
+    share is what is known before its replay: the replay adds a unit for each action it
+    lists (:func:`_not_its_game`)."""
     if category == "perft":
         return perft_budget(vec["depth"], vec["expect"]["nodes"], limits)
     if category == "games":
-        return 1 + len(vec["actions"]) + spec_bytes // SPEC_BYTES_PER_UNIT
+        return 1 + STEP_UNITS * (len(vec["actions"]) + spec_bytes // SPEC_BYTES_PER_STEP)
     return 1
 
 
-def _not_its_game(manifest: dict[str, Any], vec: dict[str, Any]) -> str | None:
+#: how the work of a suite is counted, as its refusal says it
+_WORK = (f"a unit a vector, a perft vector its search budget, a game {STEP_UNITS} an action "
+         f"and its spec's size and {LISTED_UNITS} for each action its replay lists")
+
+
+class _PastTheLimit(Exception):
+    """A games vector's replay passed the suite's work limit or the run's time limit:
+    (the index of the step, the message)."""
+
+
+def _not_its_game(manifest: dict[str, Any], vec: dict[str, Any], tally: Tally | None = None) -> str | None:
     """Why a schema-valid games vector is no game of the suite's spec, or None. The vector
     is read as a game record of the suite's resolved spec and replayed by the library's own
     runtime (:func:`ddzrules.records.replay`): its seed must deal its deals, each action must
     be one the rules allow when it is taken (redeal markers where the rules deal again), its
     last must end the game, each check must list the legal actions of its step, and its
-    expected outcome must be the game's. The replay costs what the vector's work counts (a
-    unit an action). The answer names the place in the vector and what the rules say, never
+    expected outcome must be the game's. The replay adds to ``tally``'s work a unit for each
+    action it lists, and stops when the work passes the limit. The answer names the place in the vector and what the rules say, never
     the vector's own values (a suite is someone else's file)."""
     from ddzrules.records import FINAL_FIGURES, game_record, replay
     from ddzrules.records import FORMAT as RECORD_FORMAT
@@ -1358,15 +1386,25 @@ def _not_its_game(manifest: dict[str, Any], vec: dict[str, Any]) -> str | None:
             final = seen["final"] = game_record(game)
             record.update({k: final[k] for k in FINAL_FIGURES})
             return
+        listed = game.legal_actions()  # what the next step reads (kept by the game: not listed twice)
+        if tally is not None:
+            tally.work += LISTED_UNITS * len(listed)
+            if tally.work > tally.limits.max_work:
+                raise _PastTheLimit(i + 1, f"the suite's work passes the limit of {tally.limits.max_work:,} units "
+                                           f"while its game is replayed ({_WORK}; --max-work raises it)")
+            if tally.past_deadline():
+                raise _PastTheLimit(i + 1, tally.deadline_message())
         step = str(len(game.history))  # the vector's checks are keyed so
         if step in unchecked:
             unchecked.discard(step)
-            legal = sorted(str(a) for a in game.legal_actions())
+            legal = sorted(str(a) for a in listed)
             if "check" not in seen and legal != sorted(checks[step]):
                 seen["check"] = (step, len(legal))
 
     try:
         replay(record, check_disk=False, observe=observe)
+    except _PastTheLimit as e:
+        return f"actions/{e.args[0]}: {e.args[1]}"
     except ReplayError as e:
         if "game" not in seen:  # refused before the deal: a record replay cannot read, or another deal
             err = next(iter(_validator("record").iter_errors(record)), None)
@@ -1425,6 +1463,19 @@ class Tally:
     work: int = 0
     ids: dict[str, str] = field(default_factory=dict)  # vector id -> file:line of its first use
     lines: dict[str, array] = field(default_factory=dict)
+    #: when the run's time limit passes (time.monotonic()); set from the limits when None
+    deadline: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.deadline is None and self.limits.max_seconds is not None:
+            self.deadline = time.monotonic() + self.limits.max_seconds
+
+    def past_deadline(self) -> bool:
+        return self.deadline is not None and time.monotonic() > self.deadline
+
+    def deadline_message(self) -> str:
+        return (f"the run passed its time limit of {self.limits.max_seconds:,g} s (--max-seconds raises it; "
+                "the suite's work is bounded in units too, --max-work)")
 
 
 def iter_vectors(directory: str | Path, manifest: dict[str, Any], category: str,
@@ -1462,6 +1513,8 @@ def iter_vectors(directory: str | Path, manifest: dict[str, Any], category: str,
                 break
             lineno += 1
             where = f"{path}:{lineno}"
+            if tally.past_deadline():
+                raise SuiteError(f"{where}: {tally.deadline_message()}")
             size += len(line)
             if size > MAX_FILE_BYTES:  # it grew after it was measured
                 raise SuiteError(f"{path}: larger than the limit of {MAX_FILE_BYTES:,} bytes")
@@ -1498,10 +1551,9 @@ def iter_vectors(directory: str | Path, manifest: dict[str, Any], category: str,
             tally.work += vector_work(category, vec, tally.limits, spec_bytes)
             if tally.work > tally.limits.max_work:
                 raise SuiteError(f"{where}: the suite's work passes the limit of {tally.limits.max_work:,} "
-                                 "units (a unit a vector, a perft vector its search budget, a game its "
-                                 "actions and its spec's size; --max-work raises it)")
-            if category == "games":  # replayed last: its cost is the work just counted
-                bad = _not_its_game(manifest, vec)
+                                 f"units ({_WORK}; --max-work raises it)")
+            if category == "games":  # replayed last, counting what it lists as it goes
+                bad = _not_its_game(manifest, vec, tally)
                 if bad is not None:
                     raise SuiteError(f"{where}: {bad}")
             seen.append(_fingerprint(line))

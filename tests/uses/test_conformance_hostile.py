@@ -28,6 +28,9 @@ from ddzrules.conformance import (
     LEVELS,
     MAX_LINE_BYTES,
     MAX_VECTORS,
+    MAX_WORK,
+    LISTED_UNITS,
+    STEP_UNITS,
     Limits,
     Position,
     SuiteError,
@@ -152,12 +155,83 @@ def test_read_vectors_alone_keeps_the_vector_limit(base: Path, tmp_path: Path) -
         read_vectors(d, load_manifest(d), "classify", limits=Limits(max_vectors=3))
 
 
+def listed_in_replay(game: dict[str, Any], spec: str | Path) -> int:
+    """The actions a replay of ``game`` lists: the legal actions of every step but the last,
+    counted here by playing the vector's actions through the runtime."""
+    from ddzrules.records import find_action
+    from ddzrules.runtime import GameRules, MatchInfo
+
+    rules = GameRules(load_variant(str(spec)))
+    match = game["match"]
+    g = rules.new_game(game["seed"], MatchInfo(match["index"], match["seed"]))
+    listed = 0
+    for i, data in enumerate(game["actions"]):
+        if data["kind"] != "redeal":
+            listed += len(g.legal_actions())
+            g.apply(find_action(g, data, i))
+    assert g.over
+    return listed
+
+
 def test_the_suites_work_is_bounded(base: Path, tmp_path: Path) -> None:
     games = first(base, "games")
     d = make_suite(base, tmp_path / "s", {"classify": [classify(i) for i in range(1, 4)], "games": [games]})
-    work = 3 + 1 + len(games["actions"])
+    work = 3 + 1 + STEP_UNITS * len(games["actions"]) + LISTED_UNITS * listed_in_replay(games, "hubei-3p")
+    assert check_suite(d, load_manifest(d), ["classify", "games"]).work == work
     assert run(d, "--max-work", str(work)).exit_code == 0
     refused(run(d, "--max-work", str(work - 1)), "games.jsonl:1:", "the suite's work passes the limit")
+
+
+THREE_DECKS = """name: three-deck
+extends: hubei-3p
+deck: {decks: 3, jokers: true}
+deal: {hand: 50, kitty: 12}
+"""
+
+
+def test_costly_games_count_what_their_replay_lists(base: Path, tmp_path: Path) -> None:
+    """Issue 43: a games vector counted 1 + its actions whatever its spec cost to replay, so
+    copies of one genuine game of a three-deck spec (hands of 50 cards, hundreds of plays
+    listed a step) ran at 1.8 ms a unit and the default --max-work admitted hours. The
+    replay now adds a unit for each action it lists, and stops at the limit."""
+    from ddzrules.conformance import LEVELS, gen_games
+    from ddzrules.spec import spec_from_data
+
+    (tmp_path / "three.yaml").write_text(THREE_DECKS, encoding="utf-8")
+    v = load_variant(str(tmp_path / "three.yaml"))
+    (game,) = gen_games(v, replace(LEVELS["smoke"], games=1), 0)
+    listed = listed_in_replay(game, tmp_path / "three.yaml")
+    per_copy = 1 + STEP_UNITS * len(game["actions"]) + LISTED_UNITS * listed
+    # as many units an action again as a step of hubei-3p lists: the count tracks the spec
+    ordinary = first(base, "games")
+    assert listed / len(game["actions"]) > 5 * listed_in_replay(ordinary, "hubei-3p") / len(ordinary["actions"])
+    copies = [{**game, "id": f"games-{i:06d}"} for i in range(1, 101)]
+    d = make_suite(base, tmp_path / "s", {"games": copies}, spec="three-deck", spec_resolved=v.spec.data,
+                   spec_hash=spec_from_data(v.spec.data, "test").content_hash)
+    limit = 3 * per_copy + per_copy // 2  # three copies and a half: stopped inside the fourth's replay
+    with pytest.raises(SuiteError, match=r"games\.jsonl:4: actions/\d+: the suite's work passes the limit of"):
+        check_suite(d, load_manifest(d), ["games"], limits=Limits(max_work=limit))
+    assert check_suite(d, load_manifest(d), ["games"], limits=Limits(max_work=100 * per_copy)).work == \
+        100 * per_copy
+    # the defaults admit a few hundred copies (a minute or two), not 280,000 (1 + 70 units each: hours)
+    assert MAX_WORK // per_copy < 1_000
+
+
+def test_a_run_stops_at_its_time_limit(base: Path, tmp_path: Path) -> None:
+    """Whatever the units say, a run has a deadline (--max-seconds, 600 by default): checked
+    before each vector and each step of a game's replay."""
+    games = [{**first(base, "games"), "id": f"games-{i:06d}"} for i in range(1, 4)]
+    d = make_suite(base, tmp_path / "s", {"games": games})
+    refused(run(d, "--max-seconds", "0.001"), "games.jsonl:", "the run passed its time limit of 0.001 s")
+    # inside a game: a deadline past when the replay starts stops it at its first step
+    from ddzrules.conformance import Tally, _not_its_game
+
+    late = Tally(Limits(max_seconds=1.0), deadline=time.monotonic() - 1)
+    assert _not_its_game(load_manifest(d), games[0], late) == \
+        "actions/0: " + late.deadline_message() == "actions/0: " + \
+        "the run passed its time limit of 1 s (--max-seconds raises it; the suite's work is bounded in units too, --max-work)"
+    assert run(d, "--max-seconds", "nan").exit_code == 2
+    assert run(d).exit_code == 0
 
 
 # ---------------------------------------------------------------- perft
@@ -393,16 +467,17 @@ def test_a_game_that_is_not_its_seeds_is_refused_before_the_engine_is_asked(
 def test_a_games_vector_counts_the_spec_it_is_replayed_under(base: Path, tmp_path: Path) -> None:
     # the replay reads the suite's spec whole for every game: a spec of megabytes (a long
     # title) makes each game cost more work, so the limit bounds the time of the check
-    from ddzrules.conformance import SPEC_BYTES_PER_UNIT
+    from ddzrules.conformance import SPEC_BYTES_PER_STEP
     from ddzrules.spec import spec_from_data
 
     manifest = json.loads((base / "manifest.json").read_text(encoding="utf-8"))
-    data = {**manifest["spec_resolved"], "title": {"en": "x" * (40 * SPEC_BYTES_PER_UNIT)}}
+    data = {**manifest["spec_resolved"], "title": {"en": "x" * (40 * SPEC_BYTES_PER_STEP)}}
     game = first(base, "games")
     d = make_suite(base, tmp_path / "s", {"games": [game]}, spec_resolved=data,
                    spec_hash=spec_from_data(data, "test").content_hash)
     work = check_suite(d, load_manifest(d), ["games"]).work
-    assert 1 + len(game["actions"]) + 40 <= work <= 1 + len(game["actions"]) + 41
+    known = 1 + STEP_UNITS * len(game["actions"]) + LISTED_UNITS * listed_in_replay(game, "hubei-3p")
+    assert known + STEP_UNITS * 40 <= work <= known + STEP_UNITS * 41
 
 
 def test_a_manifest_naming_another_spec_than_the_one_it_carries_is_refused(base: Path, tmp_path: Path) -> None:
