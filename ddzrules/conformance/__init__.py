@@ -512,7 +512,7 @@ def _extremes(moves: Iterable[Move], k: int = 2) -> list[Move]:
         by_family[(m.combo, m.size, m.length)].append(m)
     out: list[Move] = []
     for fam in sorted(by_family):
-        ms = sorted(by_family[fam], key=lambda m: (m.strength, play_sort_key(m.cards)))
+        ms = sorted(by_family[fam], key=lambda m: (m.strength, m.packed))
         out += ms[:k] + [m for m in ms[-k:] if m not in ms[:k]]
     return out
 
@@ -550,7 +550,7 @@ class _Beats:
                         cb = counts[b.packed]
                         if any(x + y > d for x, y, d in zip(ca, cb, deck)):
                             continue  # no deal holds both
-                        cards = (play_sort_key(a.cards), play_sort_key(b.cards))
+                        cards = (a.packed, b.packed)  # a tie-break: any fixed order
                         same_shape = (b.size, b.length) == (a.size, a.length)
                         if b.beats(a):
                             offer((name_a, name_b, True), (not same_shape, b.strength,
