@@ -21,7 +21,14 @@ from ddzrules.cli import (
     styled,
     user_errors,
 )
-from ddzrules.conformance import MAX_PERFT_NODES, LISTED_UNITS, MAX_SECONDS, MAX_VECTORS, MAX_WORK, STEP_UNITS
+from ddzrules.conformance import (
+    LISTED_UNITS,
+    MAX_PERFT_NODES,
+    MAX_SECONDS,
+    MAX_VECTORS,
+    MAX_WORK,
+    STEP_UNITS,
+)
 from ddzrules.errors import DdzError, brief
 from ddzrules.outputs import check_output_path, write_file
 

@@ -26,10 +26,10 @@ from ddzrules import load_variant
 from ddzrules.cli import main
 from ddzrules.conformance import (
     LEVELS,
+    LISTED_UNITS,
     MAX_LINE_BYTES,
     MAX_VECTORS,
     MAX_WORK,
-    LISTED_UNITS,
     STEP_UNITS,
     Limits,
     Position,
