@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Self
@@ -20,7 +21,14 @@ from ddzrules.cli import (
     styled,
     user_errors,
 )
-from ddzrules.conformance import MAX_PERFT_NODES, MAX_VECTORS, MAX_WORK
+from ddzrules.conformance import (
+    LISTED_UNITS,
+    MAX_PERFT_NODES,
+    MAX_SECONDS,
+    MAX_VECTORS,
+    MAX_WORK,
+    STEP_UNITS,
+)
 from ddzrules.errors import DdzError, brief
 from ddzrules.outputs import check_output_path, write_file
 
@@ -54,7 +62,7 @@ def conformance() -> None:
 @user_errors
 def generate(spec: str, output: str, level: str, seed: int, as_json: bool) -> None:
     """Generate a suite from SPEC into a directory: manifest.json and one JSONL file per category."""
-    from ddzrules.conformance import check_suite_directory, write_suite
+    from ddzrules.conformance import beats_coverage, check_suite_directory, write_suite
     from ddzrules.conformance import generate as make
     from ddzrules.variant import load_variant
 
@@ -63,16 +71,27 @@ def generate(spec: str, output: str, level: str, seed: int, as_json: bool) -> No
     with _spinner() as status:
         suite = make(v, level=level, seed=seed,
                      progress=lambda c: status.update(f"generating {c} vectors …"))
+        status.update("measuring what the moves vectors test …")
+        covered, relations = beats_coverage(v, suite.vectors["moves"])
     write_suite(suite, output)
     counts = suite.manifest["counts"]
+    # the spec's beats relations (combo led, combo answering, may it beat) the moves vectors
+    # test, measured on the vectors written, in both polarities
+    beats = {name: {"tested": sum(1 for r in covered if r[2] is polarity),
+                    "relations": sum(1 for r in relations if r[2] is polarity)}
+             for name, polarity in (("beats", True), ("cannot_beat", False))}
     if as_json:
-        emit_json({"suite": output, "spec": v.name, "level": level, "seed": seed, "counts": counts})
+        emit_json({"suite": output, "spec": v.name, "level": level, "seed": seed, "counts": counts,
+                   "beats_relations": beats})
         return
     console.print(styled("[bold]{}[/] suite ({}, seed {}) written to {}", v.name, level, seed, output))
     table = Table("category", "vectors", box=None)
     for c, n in counts.items():
         table.add_row(styled("{}", c), styled("{}", f"{n:,}"))
     console.print(table)
+    console.print(styled("beats relations tested (combo led × combo answering): {} of {} that may beat, "
+                         "{} of {} that may not", *(f"{beats[k][f]:,}" for k in ("beats", "cannot_beat")
+                                                     for f in ("tested", "relations"))))
 
 
 def _check_options(engine: str, opts: dict[str, str], spec: str | None) -> None:
@@ -87,6 +106,13 @@ def _check_options(engine: str, opts: dict[str, str], spec: str | None) -> None:
         raise DdzError(f"--spec goes with --engine ddzrules: the {engine} engine answers by its own "
                        f"rules ({options_phrase(known)})")
     check_options(engine, cls, opts)
+
+
+def _seconds(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    """click's FloatRange lets NaN through (every comparison with it is false)."""
+    if math.isnan(value):
+        raise click.BadParameter("nan is not a number of seconds", ctx, param)
+    return value
 
 
 @conformance.command()
@@ -109,15 +135,18 @@ def _check_options(engine: str, opts: dict[str, str], spec: str | None) -> None:
               help="Refuse a suite with more vectors than this in the categories run.")
 @click.option("--max-work", type=click.IntRange(1), default=MAX_WORK, show_default=True,
               help="Refuse a suite asking more work than this: a unit a vector, a perft vector its "
-                   "search budget, a game its actions.")
+                   f"search budget, a game {STEP_UNITS} an action and {LISTED_UNITS} for each action its "
+                   "replay lists.")
 @click.option("--max-perft-nodes", type=click.IntRange(1), default=MAX_PERFT_NODES, show_default=True,
               help="Refuse a perft vector expecting more sequences than this; no perft search visits "
                    "more positions.")
+@click.option("--max-seconds", type=click.FloatRange(0.001, 86_400), default=MAX_SECONDS, show_default=True,
+              callback=_seconds, help="Stop the run (its check and the engine's answers) after this many seconds.")
 @json_option
 @user_errors
 def run(suite: str, engine: str, spec: str | None, options: tuple[str, ...], categories: tuple[str, ...],
         junit: str | None, max_groups: int, strict: bool, max_vectors: int, max_work: int,
-        max_perft_nodes: int, as_json: bool) -> None:
+        max_perft_nodes: int, max_seconds: float, as_json: bool) -> None:
     """Run a suite against an engine. Exit 0 when nothing failed (skips are not passes), 1 otherwise.
 
     The suite is checked whole before the engine is asked anything: a vector that cannot
@@ -141,7 +170,8 @@ def run(suite: str, engine: str, spec: str | None, options: tuple[str, ...], cat
     _check_options(engine, opts, spec)
     if spec:
         opts["spec"] = spec
-    limits = Limits(max_vectors=max_vectors, max_work=max_work, max_perft_nodes=max_perft_nodes)
+    limits = Limits(max_vectors=max_vectors, max_work=max_work, max_perft_nodes=max_perft_nodes,
+                    max_seconds=max_seconds)
     if junit is not None:  # before the run: a FIFO would block the write, a directory fail it
         # nor a file of the suite (--junit DIR/manifest.json replaced the suite's manifest)
         suite_files = sorted(Path(suite).glob("*.json*")) if Path(suite).is_dir() else []

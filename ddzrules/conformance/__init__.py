@@ -23,6 +23,7 @@ import os
 import random
 import re
 import stat
+import time
 from array import array
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
@@ -491,7 +492,145 @@ def gen_moves(v: Variant, u: _Universe, level: Level, rng: random.Random) -> lis
             other = C.counts_to_string(C.counts_of(deck[size:2 * size]))
             after = _a_lead(v, other, rng, hand, w)
             out.append(_moves_vector(v, hand, after, f"wild/answer-{n}-wilds", w))
+    return out + gen_beats(v, u)  # last, so the vectors before keep their ids
+
+
+# ====================================================================== beats
+
+#: a relation of the spec's "beats": (the combo led, the combo answering, whether a play of
+#: the second may beat a play of the first) — each ordered pair of combos (bomb tiers and the
+#: rocket are combos) in both polarities, where the spec has such plays
+Relation = tuple[str, str, bool]
+
+
+def _extremes(moves: Iterable[Move], k: int = 2) -> list[Move]:
+    """The ``k`` weakest and ``k`` strongest plays of each family of ``moves``: beating is
+    monotone in a family's order, so whether some play of one combo beats some play of
+    another (or fails to) shows on these, the deck's room for both permitting."""
+    by_family: dict[tuple[str, int, int], list[Move]] = defaultdict(list)
+    for m in moves:
+        by_family[(m.combo, m.size, m.length)].append(m)
+    out: list[Move] = []
+    for fam in sorted(by_family):
+        ms = sorted(by_family[fam], key=lambda m: (m.strength, m.packed))
+        out += ms[:k] + [m for m in ms[-k:] if m not in ms[:k]]
     return out
+
+
+class _Beats:
+    """The spec's beats relations between combos, each with a witness: a single-reading
+    play ``a`` led and a play ``b`` (read as the answering combo) that one deck holds together
+    with ``a``. A positive witness is the weakest answer that beats (the nearest to the
+    boundary); a negative one the play an engine is likeliest to let through wrongly — of
+    ``a``'s size, above its rank, the strongest — none of whose readings beats ``a``."""
+
+    def __init__(self, v: Variant, u: _Universe) -> None:
+        deck = v.rules.deck
+        led = {name: _extremes(m for m in ms if len(u.table[m.cards]) == 1) for name, ms in u.by_combo.items()}
+        answer = {name: _extremes(ms) for name, ms in u.by_combo.items()}
+        counts: dict[int, list[int]] = {}
+        for ms in (*led.values(), *answer.values()):
+            for m in ms:
+                counts.setdefault(m.packed, C.unpack(m.packed))
+        self.witness: dict[Relation, tuple[Move, Move]] = {}
+        #: negatives within one combo beyond the witness: an equal rank, a lower one, another shape
+        self.extra: dict[tuple[str, str], tuple[Move, Move]] = {}
+        names = [c.name for c in v.rules.combos if u.by_combo.get(c.name)]
+        best: dict[Relation | tuple[str, str], tuple[Any, Move, Move]] = {}
+
+        def offer(key: Relation | tuple[str, str], rank: Any, a: Move, b: Move) -> None:
+            if key not in best or rank < best[key][0]:
+                best[key] = (rank, a, b)
+
+        for name_a in names:
+            for a in led[name_a]:
+                ca = counts[a.packed]
+                for name_b in names:
+                    for b in answer[name_b]:
+                        cb = counts[b.packed]
+                        if any(x + y > d for x, y, d in zip(ca, cb, deck)):
+                            continue  # no deal holds both
+                        cards = (a.packed, b.packed)  # a tie-break: any fixed order
+                        same_shape = (b.size, b.length) == (a.size, a.length)
+                        if b.beats(a):
+                            offer((name_a, name_b, True), (not same_shape, b.strength,
+                                                           tuple(-x for x in a.strength), cards), a, b)
+                        elif not any(r.beats(a) for r in u.table[b.cards]):
+                            above = b.rank > a.rank
+                            offer((name_a, name_b, False), (b.size != a.size, not above,
+                                                            tuple(-x for x in b.strength), cards), a, b)
+                            if name_a != name_b:
+                                continue
+                            # within a combo: the same shape at an equal or lower rank, and
+                            # another shape (a chain's length, a bomb's size) above it
+                            what = ("other-shape" if not same_shape and above else "" if not same_shape
+                                    else "equal-rank" if b.rank == a.rank else "lower-rank")
+                            if what:
+                                offer((name_a, what), (b.size != a.size, tuple(-x for x in b.strength), cards),
+                                      a, b)
+        for key, (_, a, b) in best.items():
+            if len(key) == 3:
+                self.witness[key] = (a, b)  # type: ignore[index]
+            else:
+                self.extra[key] = (a, b)  # type: ignore[index]
+        order = {name: i for i, name in enumerate(names)}
+        self.relations: list[Relation] = sorted(self.witness, key=lambda r: (order[r[0]], order[r[1]], not r[2]))
+
+
+def _beats_tag(r: Relation) -> str:
+    return f"{r[1]}-on-{r[0]}/{'beats' if r[2] else 'cannot-beat'}"
+
+
+def gen_beats(v: Variant, u: _Universe) -> list[dict[str, Any]]:
+    """Moves vectors for every beats relation of the spec (``_Beats``), both polarities:
+    the answering play alone is the hand, the led play is ``after``. A hand that can answer
+    must list the play; a hand holding only a play of that combo which cannot must not —
+    a bomb after the rocket, a lower bomb tier after a higher, a chain of another kind
+    or length of the same size above the led one."""
+    beats = _Beats(v, u)
+    out: list[dict[str, Any]] = []
+    seen: set[tuple[str, str]] = set()
+    cases = [(a, b, _beats_tag(r)) for r, (a, b) in ((r, beats.witness[r]) for r in beats.relations)]
+    cases += [(a, b, f"{name}-on-{name}/cannot-beat-{what}") for (name, what), (a, b) in
+              sorted(beats.extra.items(), key=lambda kv: (kv[0][0], kv[0][1]))]
+    for a, b, tag in cases:
+        if (b.cards, a.cards) not in seen:
+            seen.add((b.cards, a.cards))
+            out.append(_moves_vector(v, b.cards, a.cards, tag))
+    return out
+
+
+def beats_relations(v: Variant) -> list[Relation]:
+    """The spec's beats relations (``_Beats``): (A, B, True) when a play of combo B may beat
+    a play of combo A that one deal holds with it, (A, B, False) when one may not."""
+    return _Beats(v, _Universe(v)).relations
+
+
+def beats_coverage(v: Variant, moves: Iterable[dict[str, Any]]) -> tuple[set[Relation], list[Relation]]:
+    """Which of the spec's beats relations (``_Beats``) a suite's moves vectors test, and
+    all of them: (A, B, True) is tested by a vector answering a single-reading play of A from
+    a hand holding a play of B that beats it; (A, B, False) by one whose hand holds a play of
+    B none of whose readings beats it (so it must be missing from the answer). Vectors with
+    wild cards are left out (their plays' readings depend on the wild rank)."""
+    u = _Universe(v)
+    relations = _Beats(v, u).relations
+    of_led: dict[str, set[Relation]] = defaultdict(set)
+    for r in relations:
+        of_led[r[0]].add(r)
+    covered: set[Relation] = set()
+    for vec in reversed(list(moves)):  # the beats vectors, last, cover most: the rest is mostly skipped
+        if vec.get("wild") is not None or vec.get("after") is None:
+            continue
+        led = v.classify(vec["after"])
+        if len(led) != 1 or of_led[led[0].combo] <= covered:
+            continue
+        a = led[0]
+        for m in v.legal_moves(vec["hand"]):  # leading: every play the hand holds
+            if m.beats(a):
+                covered.add((a.combo, m.combo, True))
+            elif not any(r.beats(a) for r in u.table.get(m.cards, (m,))):
+                covered.add((a.combo, m.combo, False))
+    return covered & set(relations), relations
 
 
 # ====================================================================== census
@@ -602,7 +741,12 @@ def perft(v: Variant, pos: Position, depth: int, budget: int | None = None) -> t
         {"pass": divide["pass"]} if "pass" in divide else {})
 
 
-def gen_perft(v: Variant, level: Level, rng: random.Random) -> list[dict[str, Any]]:
+def gen_perft(v: Variant, level: Level, rng: random.Random, limits: Limits | None = None) -> list[dict[str, Any]]:
+    """Perft vectors of seeded random deals, each position to the level's depth — or to the
+    depth before the one whose search passes ``limits.max_perft_nodes`` positions, which a
+    run with those limits would refuse (it expects more sequences than the limit allows, or
+    its search passes its budget): a suite ``generate`` makes is one ``run`` accepts."""
+    bound = (limits or Limits()).max_perft_nodes
     players, hand_size, kitty = deal_sizes(v)
     full = C.deck_list(v.rules.deck)
     out: list[dict[str, Any]] = []
@@ -617,7 +761,10 @@ def gen_perft(v: Variant, level: Level, rng: random.Random) -> list[dict[str, An
                     "landlord": landlord, "to_act": landlord, "wild": wild_text(draw_wild(v, rng))}
         pos = Position.from_dict(v, position)
         for depth in range(1, level.perft_depth + 1):
-            nodes, divide = perft(v, pos, depth)
+            try:  # a search within the bound counts at most that many sequences
+                nodes, divide = perft(v, pos, depth, budget=bound)
+            except BudgetExceeded:
+                break
             out.append({"position": position, "depth": depth,
                         "expect": {"nodes": nodes, "divide": divide},
                         "covers": f"perft/position-{p + 1}-depth-{depth}"})
@@ -674,8 +821,9 @@ def gen_games(v: Variant, level: Level, seed: int) -> list[dict[str, Any]]:
 
 
 def generate(v: Variant, level: str = "standard", seed: int = 0,
-             progress: Callable[[str], None] | None = None) -> Suite:
-    """Generate every category's vectors for ``v`` (deterministic in spec, seed and level)."""
+             progress: Callable[[str], None] | None = None, limits: Limits | None = None) -> Suite:
+    """Generate every category's vectors for ``v`` (deterministic in spec, seed and level),
+    within what a run with ``limits`` (the defaults of ``conformance run``) accepts."""
     try:
         lv = LEVELS[level]
     except KeyError:
@@ -691,7 +839,7 @@ def generate(v: Variant, level: str = "standard", seed: int = 0,
         "compare": lambda: gen_compare(v, u, lv, rng_for("compare")),
         "moves": lambda: gen_moves(v, u, lv, rng_for("moves")),
         "census": lambda: gen_census(v),
-        "perft": lambda: gen_perft(v, lv, rng_for("perft")),
+        "perft": lambda: gen_perft(v, lv, rng_for("perft"), limits),
         "games": lambda: gen_games(v, lv, seed),
     }
     vectors: dict[str, list[dict[str, Any]]] = {}
@@ -808,11 +956,23 @@ MAX_PERFT_NODES = 1_000_000
 #: positions a perft search may visit beyond depth × (its expected count + 1): room for
 #: the sequences that end the game early, which the expected count does not include
 PERFT_SLACK = 10_000
+#: a unit of work is about what a perft search spends on one position (~4 µs on the
+#: development machine); a step of a game's replay costs about a hundred (~0.35 ms: the
+#: runtime applies the action, lists what the next seat may do and compares the record's),
+#: so a games vector counts this many units an action …
+STEP_UNITS = 100
+#: … and these for each action the replay lists, counted as it lists them (~15 µs each in a
+#: fresh game, its vector's schema check included): what a spec's hands cost (three decks
+#: list hundreds of plays a step) is counted, not assumed
+LISTED_UNITS = 4
+#: default time limit of a run, in seconds (``conformance run --max-seconds``): checked before
+#: each vector and each step of a game's replay, whatever the units say
+MAX_SECONDS = 600.0
 #: a games vector is checked by replaying it as a record of the suite's spec, which the
-#: replay reads whole (its hash, its shape): a unit of work per this many bytes of that
+#: replay reads whole (its hash, its shape): a step's units per this many bytes of that
 #: spec, on top of the game's actions (none for a spec of the usual size, ~10 kB; the
 #: replay of an action and the reading of 16 kB take about the same time)
-SPEC_BYTES_PER_UNIT = 16 * 1024
+SPEC_BYTES_PER_STEP = 16 * 1024
 
 
 @dataclass(frozen=True)
@@ -822,11 +982,14 @@ class Limits:
     ``max_vectors`` bounds the vectors of the categories run (and so the memory of the
     report); ``max_perft_nodes`` the sequences a perft vector may expect and the
     positions its search may visit; ``max_work`` the suite's work in all: one unit a
-    vector, a perft vector its search budget (:func:`perft_budget`), a game its actions."""
+    vector, a perft vector its search budget (:func:`perft_budget`), a game
+    :data:`STEP_UNITS` an action and one for each action its replay lists."""
 
     max_vectors: int = MAX_VECTORS
     max_work: int = MAX_WORK
     max_perft_nodes: int = MAX_PERFT_NODES
+    #: seconds a run (its check and its engine's answers) may take; None: no time limit
+    max_seconds: float | None = MAX_SECONDS
 
 
 def perft_budget(depth: int, nodes: int, limits: Limits) -> int:
@@ -848,45 +1011,97 @@ def schema(name: str) -> dict[str, Any]:
     return data
 
 
-class _BadJson(ValueError):
-    """A JSON text this reader refuses although it parses (a huge number, NaN)."""
+class _Refused:
+    """A number this reader refuses although JSON parses it (a huge integer, NaN), left in
+    the parsed value where it stood so that the refusal can name its field."""
+
+    __slots__ = ("why",)
+
+    def __init__(self, why: str) -> None:
+        self.why = why
 
 
-def _parse_int(text: str) -> int:
+def _parse_int(text: str) -> int | _Refused:
     digits = len(text.lstrip("-"))
-    if digits > MAX_INT_DIGITS:
-        raise _BadJson(f"an integer of {digits:,} digits (at most {MAX_INT_DIGITS})")
+    if digits > MAX_INT_DIGITS:  # int() of it would cost time (and past 4,300 digits, raise)
+        return _Refused(f"an integer of {digits:,} digits (at most {MAX_INT_DIGITS})")
     return int(text)
 
 
-def _parse_float(text: str) -> float:
+def _parse_float(text: str) -> float | _Refused:
     if len(text) > 40:
-        raise _BadJson(f"a number written with {len(text):,} characters (at most 40)")
+        return _Refused(f"a number written with {len(text):,} characters (at most 40)")
     value = float(text)
     if not math.isfinite(value):
-        raise _BadJson("a number too large for a float")
+        return _Refused("a number too large for a float")
     return value
 
 
-def _parse_constant(name: str) -> Any:
-    raise _BadJson(f"{name} is not a JSON number")
+def _parse_constant(name: str) -> _Refused:
+    return _Refused(f"{name} is not a JSON number")
+
+
+#: the tokens of a JSON text that can be numbers: a string is matched whole, so that no
+#: digit inside one is taken for a number
+_NUMBER_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN|-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?)')
+
+
+def _refused_at(text: str, data: Any) -> tuple[int, str, str]:
+    """The offset of the first refused number of ``text``, the path of its field in
+    ``data`` (``expect/nodes``; a key that is not plain as ``<key>``) and why it is refused:
+    both the first in the order of the text, which is the parsed value's order."""
+    offset = 0
+    for m in _NUMBER_TOKEN.finditer(text):
+        token = m.group(1)
+        if token is None:
+            continue
+        value = (_parse_constant(token) if token[-1] in "yN" else
+                 _parse_float(token) if m.group(2) or m.group(3) else _parse_int(token))
+        if isinstance(value, _Refused):
+            offset = m.start()
+            break
+    stack: list[tuple[Any, tuple[str, ...]]] = [(data, ())]
+    while stack:  # depth first, in order: the first refused value met is the text's first
+        node, path = stack.pop()
+        if isinstance(node, _Refused):
+            where = "/".join(p if p.isdigit() or _PLAIN_KEY.fullmatch(p) else "<key>" for p in path)
+            return offset, where or "top level", node.why
+        items = (node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ())
+        stack.extend(reversed([(v, (*path, str(k))) for k, v in items]))
+    raise AssertionError("a refused number was parsed but not found")  # pragma: no cover
 
 
 def _loads(raw: bytes, where: str, one_line: bool = True) -> Any:
     """Strict JSON: UTF-8, no NaN or Infinity, no huge numbers, bounded nesting, text only.
-    ``where`` names the file and, for ``one_line`` text, the line."""
+    ``where`` names the file and, for ``one_line`` text, the line; a refused number is
+    named by its column (line and column) and its field."""
+    refused = [False]
+
+    def flag(parse: Callable[[str], Any]) -> Callable[[str], Any]:
+        def parsed(token: str) -> Any:
+            value = parse(token)
+            if isinstance(value, _Refused):
+                refused[0] = True
+            return value
+        return parsed
+
     try:
         text = raw.decode("utf-8")
-        data = json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant)
+        data = json.loads(text, parse_int=flag(_parse_int), parse_float=flag(_parse_float),
+                          parse_constant=flag(_parse_constant))
     except UnicodeDecodeError as e:
         raise SuiteError(f"{where}: not UTF-8 text (byte {e.start + 1})") from None
     except json.JSONDecodeError as e:
         place = f"{e.colno}" if one_line else f"{e.lineno}:{e.colno}"
         raise SuiteError(f"{where}:{place}: not valid JSON: {e.msg}") from None
-    except _BadJson as e:
-        raise SuiteError(f"{where}: {e}") from None
     except RecursionError:
         raise SuiteError(f"{where}: nested too deeply") from None
+    if refused[0]:
+        offset, field, why = _refused_at(text, data)
+        line = text.count("\n", 0, offset) + 1
+        column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+        place = f"{column}" if one_line else f"{line}:{column}"
+        raise SuiteError(f"{where}:{place}: {field}: {why}")
     if SURROGATE_ESCAPE.search(text) and has_lone_surrogate(data):
         raise SuiteError(f"{where}: a string holding an unpaired surrogate escape (\\ud800-\\udfff), "
                          "which is not text")
@@ -1113,22 +1328,34 @@ def _impossible(t: _Table, category: str, vec: dict[str, Any], limits: Limits) -
 
 def vector_work(category: str, vec: dict[str, Any], limits: Limits, spec_bytes: int = 0) -> int:
     """A vector's share of :attr:`Limits.max_work`; ``spec_bytes``, the size of the suite's
-    resolved spec as JSON, counts for a game (see :data:`SPEC_BYTES_PER_UNIT`)."""
+    resolved spec as JSON, counts for a game (see :data:`SPEC_BYTES_PER_STEP`). A game's
+    share is what is known before its replay: the replay adds a unit for each action it
+    lists (:func:`_not_its_game`)."""
     if category == "perft":
         return perft_budget(vec["depth"], vec["expect"]["nodes"], limits)
     if category == "games":
-        return 1 + len(vec["actions"]) + spec_bytes // SPEC_BYTES_PER_UNIT
+        return 1 + STEP_UNITS * (len(vec["actions"]) + spec_bytes // SPEC_BYTES_PER_STEP)
     return 1
 
 
-def _not_its_game(manifest: dict[str, Any], vec: dict[str, Any]) -> str | None:
+#: how the work of a suite is counted, as its refusal says it
+_WORK = (f"a unit a vector, a perft vector its search budget, a game {STEP_UNITS} an action "
+         f"and its spec's size and {LISTED_UNITS} for each action its replay lists")
+
+
+class _PastTheLimit(Exception):
+    """A games vector's replay passed the suite's work limit or the run's time limit:
+    (the index of the step, the message)."""
+
+
+def _not_its_game(manifest: dict[str, Any], vec: dict[str, Any], tally: Tally | None = None) -> str | None:
     """Why a schema-valid games vector is no game of the suite's spec, or None. The vector
     is read as a game record of the suite's resolved spec and replayed by the library's own
     runtime (:func:`ddzrules.records.replay`): its seed must deal its deals, each action must
     be one the rules allow when it is taken (redeal markers where the rules deal again), its
     last must end the game, each check must list the legal actions of its step, and its
-    expected outcome must be the game's. The replay costs what the vector's work counts (a
-    unit an action). The answer names the place in the vector and what the rules say, never
+    expected outcome must be the game's. The replay adds to ``tally``'s work a unit for each
+    action it lists, and stops when the work passes the limit. The answer names the place in the vector and what the rules say, never
     the vector's own values (a suite is someone else's file)."""
     from ddzrules.records import FINAL_FIGURES, game_record, replay
     from ddzrules.records import FORMAT as RECORD_FORMAT
@@ -1159,15 +1386,25 @@ def _not_its_game(manifest: dict[str, Any], vec: dict[str, Any]) -> str | None:
             final = seen["final"] = game_record(game)
             record.update({k: final[k] for k in FINAL_FIGURES})
             return
+        listed = game.legal_actions()  # what the next step reads (kept by the game: not listed twice)
+        if tally is not None:
+            tally.work += LISTED_UNITS * len(listed)
+            if tally.work > tally.limits.max_work:
+                raise _PastTheLimit(i + 1, f"the suite's work passes the limit of {tally.limits.max_work:,} units "
+                                           f"while its game is replayed ({_WORK}; --max-work raises it)")
+            if tally.past_deadline():
+                raise _PastTheLimit(i + 1, tally.deadline_message())
         step = str(len(game.history))  # the vector's checks are keyed so
         if step in unchecked:
             unchecked.discard(step)
-            legal = sorted(str(a) for a in game.legal_actions())
+            legal = sorted(str(a) for a in listed)
             if "check" not in seen and legal != sorted(checks[step]):
                 seen["check"] = (step, len(legal))
 
     try:
         replay(record, check_disk=False, observe=observe)
+    except _PastTheLimit as e:
+        return f"actions/{e.args[0]}: {e.args[1]}"
     except ReplayError as e:
         if "game" not in seen:  # refused before the deal: a record replay cannot read, or another deal
             err = next(iter(_validator("record").iter_errors(record)), None)
@@ -1226,6 +1463,19 @@ class Tally:
     work: int = 0
     ids: dict[str, str] = field(default_factory=dict)  # vector id -> file:line of its first use
     lines: dict[str, array] = field(default_factory=dict)
+    #: when the run's time limit passes (time.monotonic()); set from the limits when None
+    deadline: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.deadline is None and self.limits.max_seconds is not None:
+            self.deadline = time.monotonic() + self.limits.max_seconds
+
+    def past_deadline(self) -> bool:
+        return self.deadline is not None and time.monotonic() > self.deadline
+
+    def deadline_message(self) -> str:
+        return (f"the run passed its time limit of {self.limits.max_seconds:,g} s (--max-seconds raises it; "
+                "the suite's work is bounded in units too, --max-work)")
 
 
 def iter_vectors(directory: str | Path, manifest: dict[str, Any], category: str,
@@ -1263,6 +1513,8 @@ def iter_vectors(directory: str | Path, manifest: dict[str, Any], category: str,
                 break
             lineno += 1
             where = f"{path}:{lineno}"
+            if tally.past_deadline():
+                raise SuiteError(f"{where}: {tally.deadline_message()}")
             size += len(line)
             if size > MAX_FILE_BYTES:  # it grew after it was measured
                 raise SuiteError(f"{path}: larger than the limit of {MAX_FILE_BYTES:,} bytes")
@@ -1299,10 +1551,9 @@ def iter_vectors(directory: str | Path, manifest: dict[str, Any], category: str,
             tally.work += vector_work(category, vec, tally.limits, spec_bytes)
             if tally.work > tally.limits.max_work:
                 raise SuiteError(f"{where}: the suite's work passes the limit of {tally.limits.max_work:,} "
-                                 "units (a unit a vector, a perft vector its search budget, a game its "
-                                 "actions and its spec's size; --max-work raises it)")
-            if category == "games":  # replayed last: its cost is the work just counted
-                bad = _not_its_game(manifest, vec)
+                                 f"units ({_WORK}; --max-work raises it)")
+            if category == "games":  # replayed last, counting what it lists as it goes
+                bad = _not_its_game(manifest, vec, tally)
                 if bad is not None:
                     raise SuiteError(f"{where}: {bad}")
             seen.append(_fingerprint(line))
@@ -1362,5 +1613,5 @@ def suite_variant(manifest: dict[str, Any]) -> Variant:
 
 
 __all__ = ["CATEGORIES", "FORMAT", "LEVELS", "Limits", "Position", "Suite", "SuiteError", "Tally",
-           "check_suite", "generate", "iter_vectors", "load_manifest", "load_variant", "perft",
+           "beats_coverage", "beats_relations", "check_suite", "generate", "iter_vectors", "load_manifest", "load_variant", "perft",
            "perft_budget", "read_vectors", "suite_variant", "write_suite"]

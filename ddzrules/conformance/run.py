@@ -444,7 +444,7 @@ def run_suite(directory: str | Path, engine_name: str, options: dict[str, str] |
     outcomes: list[Outcome] = []
     counts: dict[str, dict[str, int]] = {}
     skip_reasons: dict[str, str] = {}
-    tally = Tally(limits)  # the second reading: each line must be the one checked
+    tally = Tally(limits, deadline=checked.deadline)  # the second reading: each line must be the one checked
     done = 0
     for category in chosen:
         c = counts[category] = {"passed": 0, "failed": 0, "known": 0, "skipped": 0}

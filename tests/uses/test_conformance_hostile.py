@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import random
 import threading
 import time
 import tracemalloc
@@ -24,12 +25,19 @@ from ddzrules import cards as C
 from ddzrules import load_variant
 from ddzrules.cli import main
 from ddzrules.conformance import (
+    LEVELS,
+    LISTED_UNITS,
     MAX_LINE_BYTES,
     MAX_VECTORS,
+    MAX_WORK,
+    STEP_UNITS,
     Limits,
     Position,
     SuiteError,
+    _impossible,
+    _Table,
     check_suite,
+    gen_perft,
     generate,
     load_manifest,
     perft,
@@ -40,6 +48,7 @@ from ddzrules.conformance import (
 from ddzrules.conformance.run import junit_xml, run_suite
 from ddzrules.engines import BudgetExceeded, Unsupported
 from ddzrules.engines.native import NativeEngine
+from ddzrules.spec import bundled_names
 
 Line = dict[str, Any] | bytes
 
@@ -146,12 +155,83 @@ def test_read_vectors_alone_keeps_the_vector_limit(base: Path, tmp_path: Path) -
         read_vectors(d, load_manifest(d), "classify", limits=Limits(max_vectors=3))
 
 
+def listed_in_replay(game: dict[str, Any], spec: str | Path) -> int:
+    """The actions a replay of ``game`` lists: the legal actions of every step but the last,
+    counted here by playing the vector's actions through the runtime."""
+    from ddzrules.records import find_action
+    from ddzrules.runtime import GameRules, MatchInfo
+
+    rules = GameRules(load_variant(str(spec)))
+    match = game["match"]
+    g = rules.new_game(game["seed"], MatchInfo(match["index"], match["seed"]))
+    listed = 0
+    for i, data in enumerate(game["actions"]):
+        if data["kind"] != "redeal":
+            listed += len(g.legal_actions())
+            g.apply(find_action(g, data, i))
+    assert g.over
+    return listed
+
+
 def test_the_suites_work_is_bounded(base: Path, tmp_path: Path) -> None:
     games = first(base, "games")
     d = make_suite(base, tmp_path / "s", {"classify": [classify(i) for i in range(1, 4)], "games": [games]})
-    work = 3 + 1 + len(games["actions"])
+    work = 3 + 1 + STEP_UNITS * len(games["actions"]) + LISTED_UNITS * listed_in_replay(games, "hubei-3p")
+    assert check_suite(d, load_manifest(d), ["classify", "games"]).work == work
     assert run(d, "--max-work", str(work)).exit_code == 0
     refused(run(d, "--max-work", str(work - 1)), "games.jsonl:1:", "the suite's work passes the limit")
+
+
+THREE_DECKS = """name: three-deck
+extends: hubei-3p
+deck: {decks: 3, jokers: true}
+deal: {hand: 50, kitty: 12}
+"""
+
+
+def test_costly_games_count_what_their_replay_lists(base: Path, tmp_path: Path) -> None:
+    """Issue 43: a games vector counted 1 + its actions whatever its spec cost to replay, so
+    copies of one genuine game of a three-deck spec (hands of 50 cards, hundreds of plays
+    listed a step) ran at 1.8 ms a unit and the default --max-work admitted hours. The
+    replay now adds a unit for each action it lists, and stops at the limit."""
+    from ddzrules.conformance import LEVELS, gen_games
+    from ddzrules.spec import spec_from_data
+
+    (tmp_path / "three.yaml").write_text(THREE_DECKS, encoding="utf-8")
+    v = load_variant(str(tmp_path / "three.yaml"))
+    (game,) = gen_games(v, replace(LEVELS["smoke"], games=1), 0)
+    listed = listed_in_replay(game, tmp_path / "three.yaml")
+    per_copy = 1 + STEP_UNITS * len(game["actions"]) + LISTED_UNITS * listed
+    # as many units an action again as a step of hubei-3p lists: the count tracks the spec
+    ordinary = first(base, "games")
+    assert listed / len(game["actions"]) > 5 * listed_in_replay(ordinary, "hubei-3p") / len(ordinary["actions"])
+    copies = [{**game, "id": f"games-{i:06d}"} for i in range(1, 101)]
+    d = make_suite(base, tmp_path / "s", {"games": copies}, spec="three-deck", spec_resolved=v.spec.data,
+                   spec_hash=spec_from_data(v.spec.data, "test").content_hash)
+    limit = 3 * per_copy + per_copy // 2  # three copies and a half: stopped inside the fourth's replay
+    with pytest.raises(SuiteError, match=r"games\.jsonl:4: actions/\d+: the suite's work passes the limit of"):
+        check_suite(d, load_manifest(d), ["games"], limits=Limits(max_work=limit))
+    assert check_suite(d, load_manifest(d), ["games"], limits=Limits(max_work=100 * per_copy)).work == \
+        100 * per_copy
+    # the defaults admit a few hundred copies (a minute or two), not 280,000 (1 + 70 units each: hours)
+    assert MAX_WORK // per_copy < 1_000
+
+
+def test_a_run_stops_at_its_time_limit(base: Path, tmp_path: Path) -> None:
+    """Whatever the units say, a run has a deadline (--max-seconds, 600 by default): checked
+    before each vector and each step of a game's replay."""
+    games = [{**first(base, "games"), "id": f"games-{i:06d}"} for i in range(1, 4)]
+    d = make_suite(base, tmp_path / "s", {"games": games})
+    refused(run(d, "--max-seconds", "0.001"), "games.jsonl:", "the run passed its time limit of 0.001 s")
+    # inside a game: a deadline past when the replay starts stops it at its first step
+    from ddzrules.conformance import Tally, _not_its_game
+
+    late = Tally(Limits(max_seconds=1.0), deadline=time.monotonic() - 1)
+    assert _not_its_game(load_manifest(d), games[0], late) == \
+        "actions/0: " + late.deadline_message() == "actions/0: " + \
+        "the run passed its time limit of 1 s (--max-seconds raises it; the suite's work is bounded in units too, --max-work)"
+    assert run(d, "--max-seconds", "nan").exit_code == 2
+    assert run(d).exit_code == 0
 
 
 # ---------------------------------------------------------------- perft
@@ -387,16 +467,17 @@ def test_a_game_that_is_not_its_seeds_is_refused_before_the_engine_is_asked(
 def test_a_games_vector_counts_the_spec_it_is_replayed_under(base: Path, tmp_path: Path) -> None:
     # the replay reads the suite's spec whole for every game: a spec of megabytes (a long
     # title) makes each game cost more work, so the limit bounds the time of the check
-    from ddzrules.conformance import SPEC_BYTES_PER_UNIT
+    from ddzrules.conformance import SPEC_BYTES_PER_STEP
     from ddzrules.spec import spec_from_data
 
     manifest = json.loads((base / "manifest.json").read_text(encoding="utf-8"))
-    data = {**manifest["spec_resolved"], "title": {"en": "x" * (40 * SPEC_BYTES_PER_UNIT)}}
+    data = {**manifest["spec_resolved"], "title": {"en": "x" * (40 * SPEC_BYTES_PER_STEP)}}
     game = first(base, "games")
     d = make_suite(base, tmp_path / "s", {"games": [game]}, spec_resolved=data,
                    spec_hash=spec_from_data(data, "test").content_hash)
     work = check_suite(d, load_manifest(d), ["games"]).work
-    assert 1 + len(game["actions"]) + 40 <= work <= 1 + len(game["actions"]) + 41
+    known = 1 + STEP_UNITS * len(game["actions"]) + LISTED_UNITS * listed_in_replay(game, "hubei-3p")
+    assert known + STEP_UNITS * 40 <= work <= known + STEP_UNITS * 41
 
 
 def test_a_manifest_naming_another_spec_than_the_one_it_carries_is_refused(base: Path, tmp_path: Path) -> None:
@@ -470,6 +551,26 @@ def test_json_a_suite_cannot_hold_is_refused_with_its_line(base: Path, tmp_path:
     r = run(d)
     refused(r, "classify.jsonl:2", message)
     assert "\x1b" not in r.output and "[31m" not in r.output  # the file's content is not echoed
+
+
+@pytest.mark.parametrize("value, why", [
+    (b"1" * 101, "an integer of 101 digits (at most 20)"),
+    (b"NaN", "NaN is not a JSON number"),
+    (b"-Infinity", "-Infinity is not a JSON number"),
+    (b"1e999", "a number too large for a float"),
+    (b"0." + b"5" * 60, "a number written with 62 characters (at most 40)"),
+])
+def test_a_refused_number_is_named_by_its_field_line_and_column(base: Path, tmp_path: Path, value: bytes,
+                                                                why: str) -> None:
+    """Issue 43: a forged 101-digit integer or NaN was refused without saying where it was."""
+    head = b'{"id": "classify-000002", "cards": "3", "covers": "x: 12345", "expect": {"readings": [], "play": '
+    d = make_suite(base, tmp_path / "s", {"classify": [classify(1), head + value + b"}}\n"]})
+    refused(run(d), f"classify.jsonl:2:{len(head) + 1}: expect/play: {why}", why)
+    # in the manifest: its line and column, and the field
+    text = (d / "manifest.json").read_text(encoding="utf-8").replace('"seed": 1', '"seed": 1,\n  "seed2": 7')
+    (d / "manifest.json").write_text(text.replace('"seed2": 7', '"seed2": ' + value.decode()), encoding="utf-8")
+    line = text.split('"seed2"')[0].count("\n") + 1
+    refused(run(d), f"manifest.json:{line}:12: seed2: {why}", why)
 
 
 def test_an_overlong_line_is_refused_without_reading_it_whole(base: Path, tmp_path: Path) -> None:
@@ -593,6 +694,37 @@ def test_a_generated_suite_is_within_every_limit(tmp_path: Path) -> None:
     write_suite(generate(load_variant("hubei-4p-2deck"), level="standard", seed=0), d)
     tally = check_suite(d, load_manifest(d), ["classify", "compare", "moves", "census", "perft", "games"])
     assert 0 < tally.vectors < MAX_VECTORS and 0 < tally.work < Limits().max_work
+
+
+@pytest.mark.parametrize("spec", bundled_names())
+def test_every_bundled_specs_perft_vectors_are_within_the_limits_generated_for(spec: str) -> None:
+    """tiandi-laizi's standard suite held a perft vector expecting 2,440,303 sequences, which
+    `conformance run` refused (--max-perft-nodes 1,000,000) right after `generate` wrote it.
+    A position now stops at the depth before the one past the limit: here a limit of 3,000
+    positions, so that every spec's standard positions reach it cheaply."""
+    v = load_variant(spec)
+    limits = Limits(max_perft_nodes=3_000)
+    vectors = gen_perft(v, LEVELS["standard"], random.Random(0), limits)
+    table = _Table.of(v)
+    assert vectors and all(x["depth"] >= 1 for x in vectors)
+    for x in vectors:
+        assert _impossible(table, "perft", x, limits) is None
+        budget = perft_budget(x["depth"], x["expect"]["nodes"], limits)
+        assert perft(v, Position.from_dict(v, x["position"]), x["depth"], budget)[0] == x["expect"]["nodes"]
+    deepest = {x["position"]["hands"][0]: x["depth"] for x in vectors}
+    for x in vectors:  # a position stopped short stops where the next depth passes the limit
+        if x["depth"] == deepest[x["position"]["hands"][0]] < LEVELS["standard"].perft_depth:
+            with pytest.raises(BudgetExceeded):
+                perft(v, Position.from_dict(v, x["position"]), x["depth"] + 1, limits.max_perft_nodes)
+
+
+def test_a_suite_generate_makes_is_one_run_accepts_under_the_same_limits(tmp_path: Path) -> None:
+    v = load_variant("tiandi-laizi")
+    limits = Limits(max_perft_nodes=200)
+    d = tmp_path / "s"
+    write_suite(generate(v, level="smoke", seed=0, limits=limits), d)
+    tally = check_suite(d, load_manifest(d), ["perft", "games"], limits=limits)
+    assert tally.vectors > 0 and run_suite(d, "ddzrules", categories=["perft"], limits=limits).ok
 
 
 def test_a_junit_fifo_is_refused_before_the_run(base: Path, tmp_path: Path) -> None:
