@@ -4,6 +4,9 @@ what an action was, who won, and why a play cannot be made now. What the command
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 from ddzrules import cards as C
 from ddzrules.errors import PlayError
 from ddzrules.runtime.game import Game
@@ -85,11 +88,81 @@ def illegal_reason(game: Game, view: PlayerView, cards: str) -> str:
 
 
 def first_leader_text(game: Game, human: int | None = None) -> str | None:
-    """At a table without a landlord, once the tricks begin: who leads the first trick and
-    why (None elsewhere: at a landlord table the landlord leads, as the log already says)."""
-    if game.phase != "play" or game.landlord is not None or game.first_leader is None:
+    """Once the tricks begin: who leads the first trick and why (the card they hold, the
+    table's rule, or, at a landlord table, that the landlord leads). None before."""
+    if game.phase != "play" or game.first_leader is None:
         return None
     info = game.public.get("first_leader") or {}
-    why = f" (holds a {info['card']})" if info.get("card") else (
-        f" ({info['rule']})" if info.get("rule") else "")
+    if info.get("card"):
+        why = f" (holds a {info['card']})"
+    elif info.get("rule"):
+        why = f" ({info['rule']})"
+    elif game.landlord is not None and game.first_leader == game.landlord:
+        why = " (the landlord leads the first trick)"
+    else:  # a plugin chose without saying why
+        why = " (chosen by the table's rules)"
     return f"{seat_name(game, game.first_leader, human)} leads first{why}"
+
+
+@dataclass(frozen=True)
+class Before:
+    """What an action may change that the log reports: taken just before it is applied."""
+
+    phase: str
+    landlord: int | None
+    wild: C.WildKey | None
+    deal_number: int
+    history: int
+
+    @classmethod
+    def of(cls, game: Game) -> Before:
+        return cls(game.phase, game.landlord, game.wild, game.deal_number, len(game.history))
+
+
+def deal_lines(game: Game, labels: Sequence[str] | None = None, human: int | None = None) -> list[str]:
+    """The lines that open a deal (the first and each redeal's): the wild rank and the
+    face-up card, and, given ``labels`` (one a seat: who plays it), every seat's hand as
+    dealt now. A redeal replaces the hands, so they are told again from the game itself."""
+    lines = []
+    if game.wild is not None:
+        lines.append(f"wild rank 癞子: {game.public['wild']}")
+    if "face_up" in game.public:
+        face = game.public["face_up"]
+        lines.append(f"face-up card: {face['card']}, dealt to seat {face['seat']} (bids first)")
+    if labels is not None:
+        lines += [f"seat {s} ({labels[s]}): {game.hand_string(s)}" for s in range(game.players)]
+    lead = first_leader_text(game, human)  # a table that deals straight into the tricks
+    if lead is not None:
+        lines.append(lead)
+    return lines
+
+
+def step_lines(game: Game, action: Action, before: Before, human: int | None = None,
+               labels: Sequence[str] | None = None, show_kitty: bool = False,
+               echo_own: bool = True) -> list[str]:
+    """Every line the log tells for ``action``, once applied (``before`` taken just before
+    it): the action; each redeal it caused and the new deal (:func:`deal_lines`); the
+    landlord chosen and the kitty; wild ranks drawn then; who leads the first trick. Each
+    line is read from the game as it is now, never from what an earlier line said.
+    ``echo_own=False``: the person's own action is not told back (the terminal showed it)."""
+    lines = []
+    if echo_own or action.seat != human:
+        lines.append(describe_action(game, action, human, roles=before.phase == "play"))
+    if game.deal_number != before.deal_number:  # redealt: the deal told is the new one
+        for marker in game.history[before.history:]:
+            if marker.kind == "redeal":
+                lines.append(describe_action(game, marker, human))
+        return lines + deal_lines(game, labels, human)
+    if before.landlord is None and game.landlord is not None:
+        kitty = C.counts_to_string(game.kitty)
+        you = " (you)" if game.landlord == human else ""
+        lines.append(f"landlord: seat {game.landlord}{you}, stake {game.stake}; kitty 底牌 "
+                     f"{kitty if game.kitty_visible or show_kitty else '(hidden)'}")
+        if game.wild != before.wild:  # 地癞子: drawn once the landlord is known
+            drawn = ",".join(C.RANKS[r] for r in C.wild_tuple(game.wild) if r not in C.wild_tuple(before.wild))
+            lines.append(f"wild ranks 癞子 now: {game.public['wild']} (地癞子 {drawn})")
+    if before.phase != "play":
+        lead = first_leader_text(game, human)
+        if lead is not None:
+            lines.append(lead)
+    return lines
