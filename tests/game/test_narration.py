@@ -104,3 +104,20 @@ def test_step_lines_tell_the_new_deal_after_a_redeal() -> None:
         assert lines[2:5] == [f"seat {s} (bot): {game.hand_string(s)}" for s in range(3)]
         return
     pytest.fail("no seed redealt")
+
+
+@pytest.mark.parametrize("spec", ["hubei-3p", "hubei-4p-2deck", "paodekuai", "faceup-3p"])
+def test_the_log_says_why_a_seat_leads_first(spec: str, tmp_path: Path) -> None:
+    """At a landlord table too (it said nothing there): one line, once the tricks begin,
+    naming the seat the game starts the tricks with and the reason."""
+    for seed in range(3):
+        lines, record = told(spec, seed, tmp_path)
+        said = [line for line in lines if " leads first (" in line]
+        assert len(said) == 1, lines
+        game = replay(record, check_disk=False).game
+        assert said[0].startswith(f"seat {game.first_leader} ")
+        if game.landlord is not None and game.first_leader == game.landlord:
+            assert said[0].endswith("(the landlord leads the first trick)")
+        # before the first play, after the landlord's line
+        first_play = next(i for i, line in enumerate(lines) if PLAY.match(line))
+        assert lines.index(said[0]) < first_play
