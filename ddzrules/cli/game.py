@@ -16,7 +16,7 @@ from rich.table import Table
 
 from ddzrules import cards as C
 from ddzrules import generated
-from ddzrules.bots import HeuristicBot, check_bot, make_bot
+from ddzrules.bots import BOTS, HeuristicBot, check_bot, make_bot
 from ddzrules.cli import (
     console,
     emit_json,
@@ -207,8 +207,10 @@ SEED = click.IntRange(0, 2**63 - 1)
 @click.option("--auto", is_flag=True, help="All seats are bots; print a readable log.")
 @click.option("--seed", type=SEED, default=None, help="Seed of the deal (and the bots).")
 @click.option("--seat", type=int, default=0, help="Your seat (0-based).")
-@click.option("--bots", default="heuristic", help="Bot kind for the other seats: heuristic or random "
-                                                   "(comma-separated per seat with --auto).")
+@click.option("--bots", default="heuristic", show_default=True,
+              help=f"The bot of the other seats ({', '.join(BOTS)}; options after colons, e.g. "
+                   "search:iters=400): one name for every seat, or comma-separated names seat by "
+                   "seat from seat 0 (with --auto every seat is a bot).")
 @click.option("--record", "record_path", default=None, help="Write the game record (JSON) to this file.")
 @plugin_option
 @user_errors

@@ -101,7 +101,8 @@ def first_leader_text(game: Game, human: int | None = None) -> str | None:
         why = " (the landlord leads the first trick)"
     else:  # a plugin chose without saying why
         why = " (chosen by the table's rules)"
-    return f"{seat_name(game, game.first_leader, human)} leads first{why}"
+    verb = "lead" if game.first_leader == human else "leads"
+    return f"{seat_name(game, game.first_leader, human)} {verb} first{why}"
 
 
 @dataclass(frozen=True)
