@@ -19,7 +19,9 @@ from ddzrules import cards as C
 from ddzrules.compiler import UNBOUNDED, KickerRule, Shape
 from ddzrules.errors import brief
 from ddzrules.moves import Move
+from ddzrules.sheets.density import Density, density_of
 from ddzrules.sheets.words import LANGS, text, units
+from ddzrules.simulate.games import carries_cards
 from ddzrules.spec import bundled_root
 from ddzrules.variant import Variant, load_variant
 
@@ -212,6 +214,10 @@ class Sheet:
     comparisons: tuple[Comparison, ...]
     wild: WildInfo | None
     has_game: bool
+    #: the deal's bomb density, measured for these rules, beside a shuffled deal's (sheets.density)
+    density: tuple[Density, Density] | None
+    #: the deal is the match's previous game's cards (不洗牌, gather: played)
+    carries_cards: bool
     plugins: tuple[PluginEntry, ...]
     example: WorkedExample | None
     readings: tuple[tuple[str, str], ...]
@@ -241,6 +247,7 @@ def build_sheet(spec: str | Path | Variant, seed: int | None = None) -> Sheet:
         for i, info in enumerate(rules.combos)
     )
     has_game = bool(data.get("game"))
+    carries = False
     plugins: tuple[PluginEntry, ...] = ()
     example = None
     if has_game:
@@ -255,6 +262,7 @@ def build_sheet(spec: str | Path | Variant, seed: int | None = None) -> Sheet:
             for role, name, inst in game_rules.active
         )
         example = _worked_example(game_rules, seed)
+        carries = carries_cards(game_rules)
     parents = _parents(v)
     own_region, own_source, by_parent = _provenance(v, len(parents))
     return Sheet(
@@ -288,6 +296,8 @@ def build_sheet(spec: str | Path | Variant, seed: int | None = None) -> Sheet:
         comparisons=_comparisons(v, readings, combos),
         wild=_wild_info(v, combos, data),
         has_game=has_game,
+        density=density_of(v.name, rules.content_hash),
+        carries_cards=carries,
         plugins=plugins,
         example=example,
         readings=tuple((k, str(t)) for k, t in (data.get("readings") or {}).items() if t),

@@ -230,6 +230,13 @@ def _deck_blocks(sheet: Sheet, w: Writer) -> list[Block]:
     ]
     if sheet.undealt:
         rows.append((plain(w.s("undealt")), plain(w.s("undealt.v", n=sheet.undealt))))
+    if sheet.density is not None:  # measured (sheets.density), for these very rules
+        own, shuffled = sheet.density
+        rows.append((plain(w.s("density")), plain(w.s(
+            "density.v", bombs=f"{own.bombs:.2f}", share=f"{own.share:.0%}", base=f"{shuffled.bombs:.2f}",
+            base_share=f"{shuffled.share:.0%}", deals=f"{own.deals:,}", seed=own.seed,
+            after=w.s("density.after", bots=own.bots) if sheet.carries_cards else "")) + code(
+            "benchmarks/bench_buxipai.py") + plain(w.s("density.end"))))
     rows += [
         (plain(w.s("table")), plain(_table_text(sheet, w))),
         (plain(w.s("must_beat")), plain(w.s("must_beat.yes" if sheet.must_beat else "must_beat.no"))),
