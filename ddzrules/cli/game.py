@@ -251,7 +251,7 @@ def _play(spec: str, auto: bool, seed: int | None, seat: int, bots: str, record_
 
     game = rules.new_game(seed)
     game_ref.append(game)
-    for line in deal_lines(game, labels, human):
+    for line in deal_lines(game, labels, human, show_kitty=auto):
         console.print(line, markup=False)
     try:
         with _bounded_answers(human is not None):

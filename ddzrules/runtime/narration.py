@@ -120,21 +120,43 @@ class Before:
         return cls(game.phase, game.landlord, game.wild, game.deal_number, len(game.history))
 
 
-def deal_lines(game: Game, labels: Sequence[str] | None = None, human: int | None = None) -> list[str]:
+def deal_lines(game: Game, labels: Sequence[str] | None = None, human: int | None = None,
+               show_kitty: bool = False) -> list[str]:
     """The lines that open a deal (the first and each redeal's): the wild rank and the
     face-up card, and, given ``labels`` (one a seat: who plays it), every seat's hand as
-    dealt now. A redeal replaces the hands, so they are told again from the game itself."""
+    dealt (a redeal replaces the hands, so they are told again from the game itself);
+    then, where the deal settles it at once (a dealt landlord), the landlord and the kitty
+    taken, and who leads first."""
     lines = []
-    if game.wild is not None:
+    if game.wild is not None and game.landlord is None:
         lines.append(f"wild rank 癞子: {game.public['wild']}")
     if "face_up" in game.public:
         face = game.public["face_up"]
         lines.append(f"face-up card: {face['card']}, dealt to seat {face['seat']} (bids first)")
     if labels is not None:
-        lines += [f"seat {s} ({labels[s]}): {game.hand_string(s)}" for s in range(game.players)]
+        lines += [f"seat {s} ({labels[s]}): {hand}" for s, hand in enumerate(game.deals[-1]["hands"])]
+    if game.landlord is not None:  # no landlord phase to narrate: the deal made one
+        lines += _landlord_lines(game, None, human, show_kitty)
     lead = first_leader_text(game, human)  # a table that deals straight into the tricks
     if lead is not None:
         lines.append(lead)
+    return lines
+
+
+def _landlord_lines(game: Game, wild_before: C.WildKey | None, human: int | None, show_kitty: bool) -> list[str]:
+    """The landlord now known, his stake and the kitty he took (shown where it is, or to a
+    watcher); wild ranks drawn since ``wild_before`` (地癞子, once the landlord is known)."""
+    assert game.landlord is not None
+    kitty = C.counts_to_string(game.kitty)
+    you = " (you)" if game.landlord == human else ""
+    shown = kitty if game.kitty_visible or show_kitty else "(hidden)"
+    lines = [f"landlord: seat {game.landlord}{you}, stake {game.stake}; kitty 底牌 {shown}"]
+    if game.wild != wild_before:
+        if wild_before is None:
+            lines.append(f"wild rank 癞子: {game.public['wild']}")
+        else:
+            drawn = ",".join(C.RANKS[r] for r in C.wild_tuple(game.wild) if r not in C.wild_tuple(wild_before))
+            lines.append(f"wild ranks 癞子 now: {game.public['wild']} (地癞子 {drawn})")
     return lines
 
 
@@ -153,15 +175,9 @@ def step_lines(game: Game, action: Action, before: Before, human: int | None = N
         for marker in game.history[before.history:]:
             if marker.kind == "redeal":
                 lines.append(describe_action(game, marker, human))
-        return lines + deal_lines(game, labels, human)
+        return lines + deal_lines(game, labels, human, show_kitty)
     if before.landlord is None and game.landlord is not None:
-        kitty = C.counts_to_string(game.kitty)
-        you = " (you)" if game.landlord == human else ""
-        lines.append(f"landlord: seat {game.landlord}{you}, stake {game.stake}; kitty 底牌 "
-                     f"{kitty if game.kitty_visible or show_kitty else '(hidden)'}")
-        if game.wild != before.wild:  # 地癞子: drawn once the landlord is known
-            drawn = ",".join(C.RANKS[r] for r in C.wild_tuple(game.wild) if r not in C.wild_tuple(before.wild))
-            lines.append(f"wild ranks 癞子 now: {game.public['wild']} (地癞子 {drawn})")
+        lines += _landlord_lines(game, before.wild, human, show_kitty)
     if before.phase != "play":
         lead = first_leader_text(game, human)
         if lead is not None:
