@@ -69,6 +69,9 @@ CHANGES = [
     ("direction: clockwise\n", ["3, playing clockwise", "In turn (clockwise)"],
      ["3, playing counter-clockwise", "In turn (counter-clockwise)"]),
     ("region: 四川 Sichuan\n", ["| region | 四川 Sichuan |"], ["| region | — |"]),
+    ("chain_ranks: 3..K\n", ["| chain ranks | `3..K` |"], ["| chain ranks | `3..A` |"]),
+    ("players: 3\ndeal: {hand: 16, kitty: 6}\n", ["| hand | 16 cards each |", "6 cards, shown to everyone"],
+     ["| hand | 17 cards each |", "3 cards, shown to everyone"]),
 ]
 
 
