@@ -7,6 +7,7 @@ value itself."""
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from importlib import resources
@@ -14,12 +15,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ddzrules.bots import BOTS
 from ddzrules.cli import main
+from ddzrules.lint import validate_spec
 from ddzrules.runtime import PluginRegistry
-from ddzrules.spec import PATTERN_WORDS
+from ddzrules.spec import PATTERN_WORDS, bundled_root, dotted, read_yaml
 
 #: what a message must never hold: a regex, or jsonschema's own wording
 REGEX = re.compile(r"\^\\s|\\s\*|\[3-9|does not match|is not valid under any of the given schemas")
@@ -134,3 +139,53 @@ def test_play_help_names_every_bot() -> None:
     assert "heuristic or random" not in out
     for name in BOTS:
         assert name in out
+
+
+# ------------------------------------------------------------------ the class: any leaf, any bad value
+
+
+def _leaves(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    if isinstance(node, dict):
+        return [p for k, v in node.items() for p in _leaves(v, path + (k,))]
+    if isinstance(node, list):
+        return [p for i, v in enumerate(node) for p in _leaves(v, path + (i,))]
+    return [path]
+
+
+def _bundled_own(name: str) -> dict[str, Any]:
+    return yaml.safe_load((bundled_root() / f"{name}.yaml").read_text(encoding="utf-8"))
+
+
+HUBEI = _bundled_own("hubei-3p")
+LEAVES = [p for p in _leaves(HUBEI) if p[0] not in ("name", "readings", "title", "source", "region")]
+BAD = st.one_of(st.sampled_from(["♥3", "colour", "3 to A", "", "many", "-1", "1e999x"]),
+                st.integers(-5, 10**6), st.booleans(), st.lists(st.integers(-2, 3), max_size=3),
+                st.just({"x": 1}))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(path=st.sampled_from(LEAVES), bad=BAD)
+def test_any_bad_leaf_is_reported_at_itself_in_words(tmp_path: Path, path: tuple[Any, ...], bad: Any) -> None:
+    """A value put at any leaf of hubei-3p: every schema problem names that value (or a
+    part of it) and is at its line and column — the innermost offending value, never an
+    enclosing ``{`` — and no message shows a regex or jsonschema's own wording."""
+    data = copy.deepcopy(HUBEI)
+    node = data
+    for part in path[:-1]:
+        node = node[part]
+    node[path[-1]] = bad
+    text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
+    file = tmp_path / "leaf.yaml"
+    file.write_text(text, encoding="utf-8")
+    _, positions, _ = read_yaml(text, str(file))
+    report = validate_spec(str(file))
+    for p in report.findings:
+        assert not REGEX.search(p.message), p
+        if p.code != "schema" or p.location is None:
+            continue
+        # the value put there, or inside it: not the mapping around it
+        assert p.path == dotted(path) or p.path.startswith(dotted(path) + "."), (p, path)
+        at = next((k for k in positions if dotted(k) == p.path), None)
+        assert at is not None, p
+        assert (p.location.line, p.location.column) == (positions[at].location.line,
+                                                         positions[at].location.column), (p, text)
