@@ -514,10 +514,14 @@ def _table_warnings(files: list[SpecFile], spec: Spec, rules: Any) -> list[Probl
             for b in names[i + 1:]:
                 pairs.setdefault((a, b), packed)
     combos = spec.data.get("combos") or {}
-    readings = _dict_at(spec.data, "readings")
-    said = " ".join(f"{k} {v}" for k, v in readings.items() if v).lower()
 
-    def mentioned(name: str) -> bool:
+    def said_in(f: SpecFile) -> str:
+        """The readings one file writes itself: a parent's reading explains the parent's
+        combos, not a combo a child adds over them."""
+        own = f.data.get("readings")
+        return " ".join(f"{k} {t}" for k, t in own.items() if t).lower() if isinstance(own, dict) else ""
+
+    def mentioned(name: str, said: str) -> bool:
         entry = combos.get(name)
         zh = entry.get("zh", "") if isinstance(entry, dict) else ""
         words = {name, name.replace("_", " "), name.replace("_", "-"), name.split("_")[0]}
@@ -526,10 +530,29 @@ def _table_warnings(files: list[SpecFile], spec: Spec, rules: Any) -> list[Probl
     def owner(name: str) -> SpecFile:
         return next((f for f in files if name in (f.data.get("combos") or {})), child)
 
+    def introduced(name: str) -> int:
+        """The file (index, this spec's 0) that first names combo ``name``, from the root down."""
+        return max((i for i, f in enumerate(files) if name in (f.data.get("combos") or {})), default=0)
+
     for (a, b), packed in pairs.items():
-        if mentioned(a) or mentioned(b):
-            continue
         cards = C.to_strings((packed,))[0]
+        # the overlap is made by the file that added the later of the two combos
+        ia, ib = introduced(a), introduced(b)
+        new, old = (a, b) if ia < ib else (b, a)
+        if ia != ib:
+            f = files[min(ia, ib)]
+            if mentioned(new, said_in(f)):
+                continue
+            zh = combos.get(new, {}).get("zh") if isinstance(combos.get(new), dict) else None
+            out.append(_warn(f, ("combos", new), "restated-combo",
+                             f"combo {new!r} reads the same cards as the inherited {old!r} (e.g. {cards}): "
+                             f"every such play{f' ({zh})' if zh else ''} now has two readings",
+                             f"to change the inherited combo, override it by its name ({old}: …) or remove "
+                             f"it ({old}: null); else say in readings: why both stand"))
+            continue
+        f = files[ia]
+        if mentioned(a, said_in(f)) or mentioned(b, said_in(f)):
+            continue
         f = owner(b)
         out.append(_warn(f, ("combos", b), "same-cards",
                          f"combos {a!r} and {b!r} both read the same cards (e.g. {cards}) and "

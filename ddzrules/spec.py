@@ -505,6 +505,15 @@ def _compose_fast(text: str) -> yaml.Node | None:
         return None
 
 
+def _bare_flow_key(text: str, knode: Any, vnode: Any) -> bool:
+    """A key of a ``{…}`` mapping written with no colon (``{zh: 湖北, 改}``): its value is an
+    empty null that no ``:`` introduced."""
+    import yaml
+
+    return (isinstance(vnode, yaml.ScalarNode) and vnode.value == "" and vnode.style is None
+            and ":" not in text[knode.end_mark.index:vnode.start_mark.index])
+
+
 def read_yaml(text: str, file: str, check_events: bool = True,
                ) -> tuple[Any, dict[Path_, ScalarSource], dict[Path_, ScalarSource]]:
     import yaml
@@ -571,6 +580,17 @@ def read_yaml(text: str, file: str, check_events: bool = True,
                     m = knode.start_mark
                     problems.append(Problem(Location(file, m.line + 1, m.column + 1), dotted(path + (key,)),
                                             f"duplicate key {key!r}"))
+                if node.flow_style and _bare_flow_key(text, knode, vnode):
+                    # {zh: 湖北, 改}: the comma ended the value, and 改 was read as a key with no
+                    # value (a removal, then an unknown key): one problem, said as what happened
+                    m = knode.start_mark
+                    problems.append(Problem(
+                        Location(file, m.line + 1, m.column + 1), dotted(path + (key,)),
+                        f"{brief(key, 40)} is read as a key with no value: inside {{…}} a comma ends a "
+                        f"value; quote a value that holds a comma (\"…, {brief(key, 20)[1:-1]}\") or "
+                        f"write the mapping one key a line",
+                        f"  {lines[m.line] if m.line < len(lines) else ''}\n  {' ' * m.column}^"))
+                    continue
                 key_positions[path + (key,)] = source(knode)
                 out[key] = build(vnode, path + (key,))
             return out
@@ -817,10 +837,103 @@ def schema_problems(data: Any, file: str, positions: dict[Path_, ScalarSource],
                     continue
                 if "pattern" not in inst:
                     message = "a combo mapping needs a 'pattern'"
+                else:  # a bad value inside the mapping (compare: [size, colour]): at that value
+                    inner = innermost_error(err)
+                    at = tuple(inner.absolute_path)
+                    problems.append((at, spec.problem(at, schema_words(inner))))
+                    continue
             problems.append((path, spec.problem(path, message)))
             continue
-        problems.append((path, spec.problem(path, _schema_message(err))))
+        inner = innermost_error(err)
+        at = tuple(inner.absolute_path)
+        problems.append((at, spec.problem(at, schema_words(inner))))
     return problems
+
+
+#: a schema pattern in words (the regex itself never reaches a user): what a value of it is
+PATTERN_WORDS: dict[str, str] = {
+    r"^\s*(10|[3-9TJQKA2XD])+\s*$": "cards, one character a card: 3-9, T (or 10), J, Q, K, A, 2, X (small "
+                                     "joker), D (big joker), e.g. \"222A\"",
+    r"^(10|[3-9TJQKA2XD])$": "one rank: 3-9, T (or 10), J, Q, K, A, 2, X (small joker) or D (big joker)",
+    r"^\s*\S+\s*\.\.\s*\S+\s*$": "a range of ranks, low..high, e.g. 3..A",
+    r"^\s*\S{1,2}\s*$": "one rank, e.g. 3 or 10",
+    r"^[a-z0-9][a-z0-9/_-]*$": "a name of lower case letters, digits, _, - and /, starting with a letter or digit",
+    r"^[a-z][a-z0-9_]*$": "a name of lower case letters, digits and _, starting with a letter",
+}
+#: card suits, which no spec writes yet (a deck's cards are ranks): said so where one is met
+SUITS = "♠♥♣♦♤♡♧♢"
+_TYPE_WORDS = {"string": "a string", "integer": "a whole number", "number": "a number", "boolean": "true or false",
+               "object": "a mapping", "array": "a list", "null": "null"}
+
+
+def _type_word(value: Any) -> str:
+    kind = {bool: "boolean", int: "integer", float: "number", str: "string", dict: "object",
+            list: "array", type(None): "null"}.get(type(value), "value")
+    return _TYPE_WORDS.get(kind, kind)
+
+
+def innermost_error(err: Any) -> Any:
+    """The error a person must fix, from a ``oneOf``/``anyOf`` one: the branch whose type is
+    the value's (a mapping's branch for a mapping), then that branch's deepest error, so that
+    ``compare: [size, colour]`` is about ``colour``, not the combo's ``{``. An error with
+    no such branch (the value is of no branch's type) stays what it is."""
+    while err.validator in ("oneOf", "anyOf") and err.context:
+        branches: dict[Any, list[Any]] = {}
+        for sub in err.context:
+            branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+        typed = [errs for errs in branches.values()
+                 if not any(e.validator == "type" and not e.relative_path for e in errs)]
+        if len(typed) != 1:
+            return err
+        err = max(typed[0], key=lambda e: len(e.absolute_path))
+    return err
+
+
+def schema_words(err: Any) -> str:
+    """What is wrong with the value of one schema error, in words: the allowed values, the
+    form a pattern stands for (:data:`PATTERN_WORDS`), the type wanted; never a regex.
+    Values quoted are clipped (:func:`brief`)."""
+    value, kind, expected = err.instance, err.validator, err.validator_value
+    shown = brief(value, 60)
+    if kind == "pattern":
+        form = PATTERN_WORDS.get(str(expected), "")
+        description = str(err.schema.get("description") or "")
+        if isinstance(value, str) and any(ch in SUITS for ch in value):
+            # what works today: the rank alone, and whatever the key's own description offers
+            return (f"{shown}: a spec has no suits yet (ranks only): write the rank alone, e.g. "
+                    f"{brief(''.join(ch for ch in value if ch not in SUITS), 60)}"
+                    + "".join(f"; {t}" for t in (form, description) if t))
+        return f"{shown} is not " + (form or description or "of the form this key takes")
+    if kind == "enum":
+        allowed = ", ".join(brief(v, 30) for v in expected)
+        hint = difflib.get_close_matches(str(value), [str(v) for v in expected], n=1, cutoff=0.6)
+        more = f" (did you mean {hint[0]!r}?)" if hint and isinstance(value, str) else ""
+        return f"{shown} is not one of: {allowed}{more}"
+    if kind == "const":
+        return f"{shown}: only {brief(expected, 30)} is allowed here"
+    if kind == "type":
+        wanted = [expected] if isinstance(expected, str) else list(expected)
+        return (("no value (null)" if value is None else f"{shown} is {_type_word(value)}") + "; this key takes "
+                + " or ".join(_TYPE_WORDS.get(str(w), str(w)) for w in wanted))
+    if kind in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"):
+        sign = {"minimum": "at least", "exclusiveMinimum": "more than", "maximum": "at most",
+                "exclusiveMaximum": "less than"}[kind]
+        return f"{shown} is out of range: it must be {sign} {expected}"
+    if kind == "minItems":
+        return f"{shown}: at least {expected} item{'s' if expected != 1 else ''} needed"
+    if kind == "maxItems":
+        return f"{shown}: at most {expected} item{'s' if expected != 1 else ''} allowed"
+    if kind == "uniqueItems":
+        return f"{shown}: an item is repeated; each may appear once"
+    if kind == "minProperties":
+        return f"{shown}: give at least {expected} key{'s' if expected != 1 else ''}"
+    if kind == "minLength":
+        return f"{shown}: too short (at least {expected} character{'s' if expected != 1 else ''})"
+    if kind == "maxLength":
+        return f"{shown}: too long (at most {expected} characters)"
+    if kind == "required":
+        return _schema_message(err)
+    return _schema_message(err)
 
 
 def _schema_message(err: Any) -> str:

@@ -16,7 +16,7 @@ from rich.table import Table
 
 from ddzrules import cards as C
 from ddzrules import generated
-from ddzrules.bots import HeuristicBot, check_bot, make_bot
+from ddzrules.bots import BOTS, HeuristicBot, check_bot, make_bot
 from ddzrules.cli import (
     console,
     emit_json,
@@ -42,12 +42,13 @@ from ddzrules.runtime import (
     implemented_hooks,
 )
 from ddzrules.runtime.narration import (
-    describe_action,
-    first_leader_text,
+    Before,
+    deal_lines,
     has_escape_rule,
     illegal_reason,
     no_pass_reason,
     result_text,
+    step_lines,
 )
 from ddzrules.simulate import game_seed
 
@@ -206,8 +207,10 @@ SEED = click.IntRange(0, 2**63 - 1)
 @click.option("--auto", is_flag=True, help="All seats are bots; print a readable log.")
 @click.option("--seed", type=SEED, default=None, help="Seed of the deal (and the bots).")
 @click.option("--seat", type=int, default=0, help="Your seat (0-based).")
-@click.option("--bots", default="heuristic", help="Bot kind for the other seats: heuristic or random "
-                                                   "(comma-separated per seat with --auto).")
+@click.option("--bots", default="heuristic", show_default=True,
+              help=f"The bot of the other seats ({', '.join(BOTS)}; options after colons, e.g. "
+                   "search:iters=400): one name for every seat, or comma-separated names seat by "
+                   "seat from seat 0 (with --auto every seat is a bot).")
 @click.option("--record", "record_path", default=None, help="Write the game record (JSON) to this file.")
 @plugin_option
 @user_errors
@@ -239,24 +242,17 @@ def _play(spec: str, auto: bool, seed: int | None, seat: int, bots: str, record_
         agents[human] = HumanAgent(game_ref)
     console.print(styled("[bold]{}[/]  seed {}", rules.variant.name, seed))
 
-    def log(game: Game, action: Action, phase_before: str) -> None:
-        if action.seat != human or auto:
-            console.print(describe_action(game, action, human, roles=phase_before == "play"))
-        last = game.history[-1] if game.history else None
-        if last is not None and last.kind == "redeal":
-            console.print(describe_action(game, last, human))
+    # with --auto every hand is told at each deal (the first and each redeal's), and the kitty
+    labels = kinds if auto else None
+
+    def log(game: Game, action: Action, before: Before) -> None:
+        for line in step_lines(game, action, before, human, labels, show_kitty=auto, echo_own=False):
+            console.print(line, markup=False)
 
     game = rules.new_game(seed)
     game_ref.append(game)
-    if game.wild is not None:
-        console.print(f"wild rank 癞子: {game.public['wild']}")
-    if "face_up" in game.public:
-        face = game.public["face_up"]
-        console.print(f"face-up card: {face['card']}, dealt to seat {face['seat']} (bids first)")
-    if auto:
-        for s in range(rules.players):
-            console.print(f"seat {s} ({kinds[s]}): {game.hand_string(s)}")
-    _announce_leader(game, human)
+    for line in deal_lines(game, labels, human, show_kitty=auto):
+        console.print(line, markup=False)
     try:
         with _bounded_answers(human is not None):
             _play_out(game, agents, human, auto, log)
@@ -336,12 +332,12 @@ def _bounded_answers(asking: bool) -> Iterator[None]:
 
 
 def _play_out(game: Game, agents: list[Any], human: int | None, auto: bool,
-              log: Callable[[Game, Action, str], None]) -> None:
+              log: Callable[[Game, Action, Before], None]) -> None:
     """Ask each seat in turn until the game is over (or the person escapes)."""
     while not game.over:
         current = game.to_act
         assert current is not None
-        landlord_before, phase_before, wild_before = game.landlord, game.phase, game.wild
+        before = Before.of(game)
         legal = game.legal_actions()
         action = agents[current].act(game.view(current), legal)
         if action.kind == "escape":  # 逃跑: the variant's escape rule settles the game
@@ -353,24 +349,7 @@ def _play_out(game: Game, agents: list[Any], human: int | None, auto: bool,
             console.print(f"you leave the game (逃跑); scores: {game.scores}")
             return
         game.apply(action)
-        log(game, action, phase_before)
-        if landlord_before is None and game.landlord is not None:
-            kitty = C.counts_to_string(game.kitty)
-            console.print(styled("[bold]landlord:[/] seat {}, stake {}; kitty 底牌 {}", game.landlord,
-                                 game.stake, kitty if game.kitty_visible or auto else "(hidden)"))
-            if game.wild != wild_before:  # 地癞子: drawn once the landlord is known
-                console.print(styled("[bold]wild ranks 癞子 now:[/] {} (地癞子 {})", game.public["wild"],
-                                     ",".join(C.RANKS[r] for r in C.wild_tuple(game.wild)
-                                              if r not in C.wild_tuple(wild_before))))
-        if phase_before != "play":
-            _announce_leader(game, human)
-
-
-def _announce_leader(game: Game, human: int | None) -> None:
-    """Say who leads the first trick, at a table without a landlord (first_leader_text)."""
-    text = first_leader_text(game, human)
-    if text is not None:
-        console.print(text, markup=False)
+        log(game, action, before)
 
 
 @main.command("replay")

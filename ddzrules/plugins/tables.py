@@ -38,7 +38,9 @@ class FirstLeader:
                                   "first game; random: a seat drawn with the game's rng; seat: "
                                   "always `seat`."},
             "rank": {"type": "string", "pattern": "^(10|[3-9TJQKA2XD])$",
-                     "description": "rank-holder: the rank whose card decides (default 3)."},
+                     "description": "rank-holder: the rank whose card decides (default 3). A "
+                                    "suit's card (跑得快's ♠3) is not written here: `among: "
+                                    "first-dealt` stands for it."},
             "among": {"enum": ["first-dealt", "lowest-seat"],
                       "description": "rank-holder with several holders: first-dealt: the holder "
                                      "of the first card of the rank in the shuffled deck (a "

@@ -43,6 +43,7 @@ from ddzrules.runtime.values import (
     counts_string,
     play_counts,
 )
+from ddzrules.spec import innermost_error, schema_words
 from ddzrules.variant import Variant, load_variant
 from ddzrules.wild import WildLeads
 
@@ -281,8 +282,9 @@ class GameRules:
         bad = False
         for err in validator.iter_errors(params):
             bad = True
+            err = innermost_error(err)
             where = path + ("params",) + tuple(err.absolute_path)
-            msg = err.message
+            msg = schema_words(err)
             if err.validator == "additionalProperties":
                 allowed = list(schema.get("properties", {}))
                 extra = [k for k in params if k not in allowed] if isinstance(err.instance, dict) else []

@@ -4,6 +4,9 @@ what an action was, who won, and why a play cannot be made now. What the command
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 from ddzrules import cards as C
 from ddzrules.errors import PlayError
 from ddzrules.runtime.game import Game
@@ -85,11 +88,98 @@ def illegal_reason(game: Game, view: PlayerView, cards: str) -> str:
 
 
 def first_leader_text(game: Game, human: int | None = None) -> str | None:
-    """At a table without a landlord, once the tricks begin: who leads the first trick and
-    why (None elsewhere: at a landlord table the landlord leads, as the log already says)."""
-    if game.phase != "play" or game.landlord is not None or game.first_leader is None:
+    """Once the tricks begin: who leads the first trick and why (the card they hold, the
+    table's rule, or, at a landlord table, that the landlord leads). None before."""
+    if game.phase != "play" or game.first_leader is None:
         return None
     info = game.public.get("first_leader") or {}
-    why = f" (holds a {info['card']})" if info.get("card") else (
-        f" ({info['rule']})" if info.get("rule") else "")
-    return f"{seat_name(game, game.first_leader, human)} leads first{why}"
+    if info.get("card"):
+        why = f" (holds a {info['card']})"
+    elif info.get("rule"):
+        why = f" ({info['rule']})"
+    elif game.landlord is not None and game.first_leader == game.landlord:
+        why = " (the landlord leads the first trick)"
+    else:  # a plugin chose without saying why
+        why = " (chosen by the table's rules)"
+    verb = "lead" if game.first_leader == human else "leads"
+    return f"{seat_name(game, game.first_leader, human)} {verb} first{why}"
+
+
+@dataclass(frozen=True)
+class Before:
+    """What an action may change that the log reports: taken just before it is applied."""
+
+    phase: str
+    landlord: int | None
+    wild: C.WildKey | None
+    deal_number: int
+    history: int
+
+    @classmethod
+    def of(cls, game: Game) -> Before:
+        return cls(game.phase, game.landlord, game.wild, game.deal_number, len(game.history))
+
+
+def deal_lines(game: Game, labels: Sequence[str] | None = None, human: int | None = None,
+               show_kitty: bool = False) -> list[str]:
+    """The lines that open a deal (the first and each redeal's): the wild rank and the
+    face-up card, and, given ``labels`` (one a seat: who plays it), every seat's hand as
+    dealt (a redeal replaces the hands, so they are told again from the game itself);
+    then, where the deal settles it at once (a dealt landlord), the landlord and the kitty
+    taken, and who leads first."""
+    lines = []
+    if game.wild is not None and game.landlord is None:
+        lines.append(f"wild rank 癞子: {game.public['wild']}")
+    if "face_up" in game.public:
+        face = game.public["face_up"]
+        lines.append(f"face-up card: {face['card']}, dealt to seat {face['seat']} (bids first)")
+    if labels is not None:
+        lines += [f"seat {s} ({labels[s]}): {hand}" for s, hand in enumerate(game.deals[-1]["hands"])]
+    if game.landlord is not None:  # no landlord phase to narrate: the deal made one
+        lines += _landlord_lines(game, None, human, show_kitty)
+    lead = first_leader_text(game, human)  # a table that deals straight into the tricks
+    if lead is not None:
+        lines.append(lead)
+    return lines
+
+
+def _landlord_lines(game: Game, wild_before: C.WildKey | None, human: int | None, show_kitty: bool) -> list[str]:
+    """The landlord now known, his stake and the kitty he took (shown where it is, or to a
+    watcher); wild ranks drawn since ``wild_before`` (地癞子, once the landlord is known)."""
+    assert game.landlord is not None
+    kitty = C.counts_to_string(game.kitty)
+    you = " (you)" if game.landlord == human else ""
+    shown = kitty if game.kitty_visible or show_kitty else "(hidden)"
+    lines = [f"landlord: seat {game.landlord}{you}, stake {game.stake}; kitty 底牌 {shown}"]
+    if game.wild != wild_before:
+        if wild_before is None:
+            lines.append(f"wild rank 癞子: {game.public['wild']}")
+        else:
+            drawn = ",".join(C.RANKS[r] for r in C.wild_tuple(game.wild) if r not in C.wild_tuple(wild_before))
+            lines.append(f"wild ranks 癞子 now: {game.public['wild']} (地癞子 {drawn})")
+    return lines
+
+
+def step_lines(game: Game, action: Action, before: Before, human: int | None = None,
+               labels: Sequence[str] | None = None, show_kitty: bool = False,
+               echo_own: bool = True) -> list[str]:
+    """Every line the log tells for ``action``, once applied (``before`` taken just before
+    it): the action; each redeal it caused and the new deal (:func:`deal_lines`); the
+    landlord chosen and the kitty; wild ranks drawn then; who leads the first trick. Each
+    line is read from the game as it is now, never from what an earlier line said.
+    ``echo_own=False``: the person's own action is not told back (the terminal showed it)."""
+    lines = []
+    if echo_own or action.seat != human:
+        lines.append(describe_action(game, action, human, roles=before.phase == "play"))
+    if game.deal_number != before.deal_number:  # redealt: the deal told is the new one
+        for marker in game.history[before.history:]:
+            if marker.kind == "redeal":
+                lines.append(describe_action(game, marker, human))
+        return lines + deal_lines(game, labels, human, show_kitty)
+    if before.landlord is None and game.landlord is not None:
+        lines += _landlord_lines(game, before.wild, human, show_kitty)
+    if before.phase != "play":
+        lead = first_leader_text(game, human)
+        if lead is not None:
+            lines.append(lead)
+    return lines

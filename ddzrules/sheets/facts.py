@@ -20,7 +20,9 @@ from ddzrules.compiler import UNBOUNDED, KickerRule, Shape
 from ddzrules.errors import brief
 from ddzrules.moves import Move
 from ddzrules.runtime.checks import plain_answer
+from ddzrules.sheets.density import Density, density_of
 from ddzrules.sheets.words import LANGS, text, units
+from ddzrules.simulate.games import carries_cards
 from ddzrules.spec import bundled_root
 from ddzrules.variant import Variant, load_variant
 
@@ -180,9 +182,14 @@ class Sheet:
     arg: str
     seed: int | None  # the seed asked for (None: chosen)
     title: dict[str, str]
+    #: provenance written by this spec's own file: a parent's region and source are not
+    #: this spec's (a house rule made with ``new x --extends hubei-3p`` is not 湖北's text)
     region: str | None
     source: dict[str, str]
     parents: tuple[str, ...]
+    #: the provenance each parent of the chain wrote (nearest first, as :attr:`parents`):
+    #: ``(region, source)``, None where that parent wrote neither
+    parent_provenance: tuple[tuple[str | None, dict[str, str]] | None, ...]
     content_hash: str
     players: int
     direction: str
@@ -208,6 +215,10 @@ class Sheet:
     comparisons: tuple[Comparison, ...]
     wild: WildInfo | None
     has_game: bool
+    #: the deal's bomb density, measured for these rules, beside a shuffled deal's (sheets.density)
+    density: tuple[Density, Density] | None
+    #: the deal is the match's previous game's cards (不洗牌, gather: played)
+    carries_cards: bool
     plugins: tuple[PluginEntry, ...]
     example: WorkedExample | None
     readings: tuple[tuple[str, str], ...]
@@ -237,6 +248,7 @@ def build_sheet(spec: str | Path | Variant, seed: int | None = None) -> Sheet:
         for i, info in enumerate(rules.combos)
     )
     has_game = bool(data.get("game"))
+    carries = False
     plugins: tuple[PluginEntry, ...] = ()
     example = None
     if has_game:
@@ -251,15 +263,18 @@ def build_sheet(spec: str | Path | Variant, seed: int | None = None) -> Sheet:
             for role, name, inst in game_rules.active
         )
         example = _worked_example(game_rules, seed)
-    source = {k: str(val) for k, val in (data.get("source") or {}).items() if val}
+        carries = carries_cards(game_rules)
+    parents = _parents(v)
+    own_region, own_source, by_parent = _provenance(v, len(parents))
     return Sheet(
         name=v.name,
         arg=_command_name(v),
         seed=seed,
         title=dict(data.get("title") or {}),
-        region=data.get("region"),
-        source=source,
-        parents=_parents(v),
+        region=own_region,
+        source=own_source,
+        parents=parents,
+        parent_provenance=by_parent,
         content_hash=rules.content_hash,
         players=int(data.get("players", 3)),
         direction=data.get("direction", "counter-clockwise"),
@@ -282,6 +297,8 @@ def build_sheet(spec: str | Path | Variant, seed: int | None = None) -> Sheet:
         comparisons=_comparisons(v, readings, combos),
         wild=_wild_info(v, combos, data),
         has_game=has_game,
+        density=density_of(v.name, rules.content_hash),
+        carries_cards=carries,
         plugins=plugins,
         example=example,
         readings=tuple((k, str(t)) for k, t in (data.get("readings") or {}).items() if t),
@@ -312,6 +329,37 @@ def _parents(v: Variant) -> tuple[str, ...]:
             break
         out.append(str(parent))
     return tuple(out)
+
+
+def _provenance(v: Variant, n_parents: int) -> tuple[
+        str | None, dict[str, str], tuple[tuple[str | None, dict[str, str]] | None, ...]]:
+    """``region`` and ``source`` split by the file of the ``extends:`` chain that wrote
+    each (its key's position): this spec's own, then each parent's. A spec given as data
+    (no files) wrote all of its own."""
+    data = v.spec.data
+    files = v.spec.chain
+    where = v.spec.key_positions if v.spec.sources else {}
+
+    def index(path: tuple[str, ...]) -> int:
+        pos = where.get(path)
+        return files.index(pos.location.file) if pos is not None and pos.location.file in files else 0
+
+    regions: list[str | None] = [None] * (n_parents + 1)
+    sources: list[dict[str, str]] = [{} for _ in range(n_parents + 1)]
+    if data.get("region"):
+        regions[min(index(("region",)), n_parents)] = str(data["region"])
+    source = {k: str(val) for k, val in (data.get("source") or {}).items() if val}
+    if source:  # the nearest file that writes any of it owns what it writes; a section or
+        # url alone cites the document it inherits, but a parent's section is no part of
+        # another document
+        nearest = min(index(("source", k)) for k in source)
+        own = {k: v for k, v in source.items() if index(("source", k)) == nearest}
+        if "document" in source and "document" not in own:
+            own = {"document": source["document"], **own}
+        sources[min(nearest, n_parents)] = own
+    by_parent = tuple((regions[i], sources[i]) if regions[i] or sources[i] else None
+                      for i in range(1, n_parents + 1))
+    return regions[0], sources[0], by_parent
 
 
 def _natural_readings(v: Variant) -> dict[str, list[Move]]:

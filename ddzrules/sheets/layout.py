@@ -84,6 +84,14 @@ def _shown(ex: Example | None, w: Writer) -> Inline:
     return out
 
 
+def _source_text(source: dict[str, str]) -> Inline:
+    src: Inline = code(source["document"]) if "document" in source else ()
+    for key in ("section", "url"):
+        if key in source:
+            src += plain((" — " if src else "") + source[key])
+    return src
+
+
 def sheet_blocks(sheet: Sheet, lang: str) -> list[Block]:
     w = Writer(lang)
     out: list[Block] = []
@@ -100,15 +108,20 @@ def sheet_blocks(sheet: Sheet, lang: str) -> list[Block]:
         rows.append((plain(w.s("title")), plain(" · ".join(titles))))
     rows.append((plain(w.s("region")), plain(sheet.region or "—")))
     if sheet.source:
-        src = code(sheet.source["document"]) if "document" in sheet.source else ()
-        for key in ("section", "url"):
-            if key in sheet.source:
-                src += plain((" — " if src else "") + sheet.source[key])
-        rows.append((plain(w.s("source")), src))
+        rows.append((plain(w.s("source")), _source_text(sheet.source)))
     if sheet.parents:
-        chain: Inline = code(sheet.parents[0])
-        for p in sheet.parents[1:]:
-            chain += plain(" ← ") + code(p)
+        chain: Inline = ()
+        for i, p in enumerate(sheet.parents):
+            chain += (plain(" ← ") if i else ()) + code(p)
+            prov = sheet.parent_provenance[i] if i < len(sheet.parent_provenance) else None
+            if prov is not None:  # the parent's provenance, said as the parent's
+                region, source = prov
+                chain += plain(" (")
+                if region:
+                    chain += plain(region + (w.s("list.sep") if source else ""))
+                if source:
+                    chain += plain(w.s("source") + " ") + _source_text(source)
+                chain += plain(")")
         rows.append((plain(w.s("extends")), chain))
     else:
         rows.append((plain(w.s("extends")), plain(w.s("standalone"))))
@@ -217,6 +230,13 @@ def _deck_blocks(sheet: Sheet, w: Writer) -> list[Block]:
     ]
     if sheet.undealt:
         rows.append((plain(w.s("undealt")), plain(w.s("undealt.v", n=sheet.undealt))))
+    if sheet.density is not None:  # measured (sheets.density), for these very rules
+        own, shuffled = sheet.density
+        rows.append((plain(w.s("density")), plain(w.s(
+            "density.v", bombs=f"{own.bombs:.2f}", share=f"{own.share:.0%}", base=f"{shuffled.bombs:.2f}",
+            base_share=f"{shuffled.share:.0%}", deals=f"{own.deals:,}", seed=own.seed,
+            after=w.s("density.after", bots=own.bots) if sheet.carries_cards else "")) + code(
+            "benchmarks/bench_buxipai.py") + plain(w.s("density.end"))))
     rows += [
         (plain(w.s("table")), plain(_table_text(sheet, w))),
         (plain(w.s("must_beat")), plain(w.s("must_beat.yes" if sheet.must_beat else "must_beat.no"))),
@@ -403,7 +423,8 @@ def _game_blocks(sheet: Sheet, w: Writer) -> list[Block]:
         first = w.t("play.1.free", leader=text[:1].lower() + text[1:])
     else:
         shown = w.s("play.shown" if sheet.kitty_shown else "play.hidden")
-        first = w.t("play.1.leader" if leader else "play.1", shown=shown)
+        nokitty = ".nokitty" if sheet.kitty == 0 else ""  # no kitty: no sentence about taking it
+        first = w.t(("play.1.leader" if leader else "play.1") + nokitty, shown=shown)
     items = [first, w.t("play.2", direction=w.s(sheet.direction))]
     if sheet.must_beat:
         items.append(w.t("play.must"))
@@ -470,7 +491,8 @@ def _example_blocks(sheet: Sheet, ex: WorkedExample, w: Writer) -> list[Block]:
         reasons = [r if w.lang == "en" else w.words.redeal_reasons_zh.get(r, r) for r in ex.redeals]
         rows.append((plain(w.s("ex.redeals")), plain(f"{len(ex.redeals)}: " + "; ".join(reasons))))
     if not lordless:
-        rows.append((plain(w.s("ex.kitty")), code(ex.kitty or "—")))
+        if sheet.kitty:  # no kitty: no kitty row
+            rows.append((plain(w.s("ex.kitty")), code(ex.kitty or "—")))
         stake = f"{ex.stake:g}"
         rows.append(
             (plain(w.s("ex.landlord")), plain(w.s("ex.landlord.v", seat=ex.landlord, stake=stake)))

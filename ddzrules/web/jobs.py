@@ -31,12 +31,14 @@ from ddzrules.lint import finding_dict, validate_spec
 from ddzrules.records import MAX_RECORD_BYTES, game_record, parse_record, replay, wild_text
 from ddzrules.runtime import Action, Game, GameRules
 from ddzrules.runtime.narration import (
+    Before,
+    deal_lines,
     describe_action,
-    first_leader_text,
     illegal_reason,
     no_pass_reason,
     result_text,
     seat_name,
+    step_lines,
 )
 from ddzrules.spec import (
     bundled_names,
@@ -319,11 +321,7 @@ def new_game(args: dict[str, Any]) -> dict[str, Any]:
     game = rules.new_game(seed)
     gid = secrets.token_hex(8)
     sess = Session(rules, game, seat, [kind] * rules.players, agents, seed)
-    if game.wild is not None:
-        sess.log.append({"seat": -1, "text": f"wild rank 癞子: {game.public['wild']}"})
-    if "face_up" in game.public:
-        face = game.public["face_up"]
-        sess.log.append({"seat": -1, "text": f"face-up card: {face['card']}, dealt to seat {face['seat']}"})
+    sess.log += [{"seat": -1, "text": line} for line in deal_lines(game, human=seat)]
     _GAMES[gid] = sess
     while len(_GAMES) > MAX_GAMES:
         _GAMES.popitem(last=False)
@@ -333,24 +331,11 @@ def new_game(args: dict[str, Any]) -> dict[str, Any]:
 
 def _apply(sess: Session, action: Action) -> None:
     game = sess.game
-    landlord_before, phase_before, wild_before = game.landlord, game.phase, game.wild
+    before = Before.of(game)
     game.apply(action)
-    sess.log.append({"seat": action.seat, "text": describe_action(game, action, sess.seat,
-                                                                   roles=phase_before == "play")})
-    last = game.history[-1] if game.history else None
-    if last is not None and last.kind == "redeal":
-        sess.log.append({"seat": -1, "text": describe_action(game, last, sess.seat)})
-    if landlord_before is None and game.landlord is not None:
-        kitty = C.counts_to_string(game.kitty)
-        shown = kitty if game.kitty_visible else "(hidden)"
-        sess.log.append({"seat": -1, "text": f"landlord: {seat_name(game, game.landlord, sess.seat)}, "
-                                              f"stake {game.stake}; kitty 底牌 {shown}"})
-        if game.wild != wild_before:
-            sess.log.append({"seat": -1, "text": f"wild ranks 癞子 now: {game.public['wild']}"})
-    if phase_before != "play":
-        lead = first_leader_text(game, sess.seat)
-        if lead:
-            sess.log.append({"seat": -1, "text": lead})
+    lines = step_lines(game, action, before, sess.seat)
+    for i, line in enumerate(lines):  # the first line is the action's, by its seat
+        sess.log.append({"seat": action.seat if i == 0 else -1, "text": line})
 
 
 def _bots_play(sess: Session) -> None:

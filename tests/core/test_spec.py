@@ -158,11 +158,11 @@ def test_unknown_key_without_a_close_match_lists_the_allowed_ones(tmp_path):
 
 
 @pytest.mark.parametrize("line,path_,needle,fragment", [
-    ("players: three", "players", "three", "integer"),
-    ("deck: {decks: 4}", "deck.decks", "4", "maximum"),
-    ("max_hand: 0", "max_hand", "0", "minimum"),
+    ("players: three", "players", "three", "whole number"),
+    ("deck: {decks: 4}", "deck.decks", "4", "at most 3"),
+    ("max_hand: 0", "max_hand", "0", "at least 1"),
     ("direction: sideways", "direction", "sideways", "sideways"),
-    ("deal: {hand: 17, kitty_shown: maybe}", "deal.kitty_shown", "maybe", "boolean"),
+    ("deal: {hand: 17, kitty_shown: maybe}", "deal.kitty_shown", "maybe", "true or false"),
     ("chain_ranks: 3-A", "chain_ranks", "3-A", ""),
 ])
 def test_wrong_values(tmp_path, line, path_, needle, fragment):

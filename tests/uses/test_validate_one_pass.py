@@ -38,7 +38,7 @@ EACH_KIND = """
 
 #: code -> (the text on its line, the column, the message, exactly as each check words it)
 EXPECTED: dict[str, tuple[str, int, str]] = {
-    "schema": ("players: three", 10, "'three' is not of type 'integer'"),
+    "schema": ("players: three", 10, "'three' is a string; this key takes a whole number"),
     "pattern-syntax": ("pair_chain", 31, "pattern syntax: pattern ends too early; expected '}', a number"),
     "unknown-rank": ("trio_chain", 39, "unknown rank 'Z' (ranks are 3-9, 10/T, J, Q, K, A, 2, X, D)"),
     "missing-removal": ("plane: null", 3,
@@ -46,7 +46,7 @@ EXPECTED: dict[str, tuple[str, int, str]] = {
     "unknown-bomb": ("bombs:", 23, "bomb class 'nuke' is not a combo of this spec"),
     "unknown-plugin": ("plugin: point-bid", 13, ("unknown plugin 'point-bid' (did you mean 'point-bids'?); "
                                                  "installed: ")),
-    "plugin-params": ("per_farmer", 26, "plugin 'stake-settlement': 'lots' is not of type 'number'"),
+    "plugin-params": ("per_farmer", 26, "plugin 'stake-settlement': 'lots' is a string; this key takes a number"),
     "close-to-inherited": ("straigth", 3, ("new combo 'straigth' is close to the inherited combo "
                                            "'straight': did you mean 'straight'?")),
 }
@@ -188,7 +188,7 @@ def test_schema_failure_in_the_deck_hides_no_other_section(tmp_path: Path) -> No
         ("plugin-params", "game.multipliers.0.params.anti_sprin", line_of(spec, "anti_sprin")),
     ]), got
     messages = {f["path"]: f["message"] for f in report["findings"]}
-    assert messages["game.landlord.params.bids"] == "plugin 'point-bids': 'many' is not of type 'array'"
+    assert messages["game.landlord.params.bids"] == "plugin 'point-bids': 'many' is a string; this key takes a list"
     assert messages["game.multipliers.0.params.anti_sprin"] == \
         "plugin 'spring' has no parameter 'anti_sprin' (did you mean 'anti_spring'?)"
 
@@ -254,7 +254,7 @@ def test_broken_bomb_classes_keep_their_places(tmp_path: Path) -> None:
     """)
     got = sorted((p.code, p.path, p.location.column if p.location else 0)
                  for p in validate_spec(str(spec)).errors)
-    assert got == [("schema", "bombs.1", 15), ("schema", "combos.pair", 9), ("unknown-bomb", "bombs.2", 18)]
+    assert got == [("schema", "bombs.1", 15), ("schema", "combos.pair.zh", 28), ("unknown-bomb", "bombs.2", 18)]
 
 
 def test_a_broken_plugin_entry_leaves_the_others_checked(tmp_path: Path) -> None:

@@ -22,6 +22,7 @@ from ddzrules.plugins.deals import NoShuffle
 from ddzrules.records import ReplayError, game_record, replay
 from ddzrules.runtime import GameRules, MatchInfo, PluginRegistry
 from ddzrules.simulate import compare_specs, play_game
+from ddzrules.simulate.games import carries_cards
 
 
 @pytest.fixture(scope="module")
@@ -141,3 +142,81 @@ def test_a_record_whose_gathered_cards_are_no_deck_is_refused(buxipai: GameRules
     record["match"]["previous_cards"] = "3" * 54
     with pytest.raises(ReplayError, match="not the cards of buxipai's deck"):
         replay(record)
+
+
+# ====================================================================== the apps' reading, and its bombs
+
+
+def runs_deal_of(hands: list[str], pack: list[int], low: int, high: int, hand: int) -> bool:
+    """Whether ``hands`` can be dealt from ``pack`` round the table, seat 0 first, in runs
+    of ``low`` to ``high`` cards (the last run of a hand cut to fill it), worked out on its
+    own: a search over the run sizes, each run's cards taken from what its hand must hold."""
+    want = [Counter(C.parse_ranks(h)) for h in hands]
+
+    def deal(pos: int, seat: int, got: tuple[int, ...], left: tuple[Counter, ...]) -> bool:
+        if all(n == hand for n in got):
+            return True
+        if got[seat] == hand:
+            return deal(pos, (seat + 1) % len(got), got, left)
+        for run in range(low, high + 1):
+            take = min(run, hand - got[seat])
+            cards = Counter(pack[pos:pos + take])
+            if cards <= left[seat]:
+                rest = list(left)
+                rest[seat] = left[seat] - cards
+                grown = list(got)
+                grown[seat] += take
+                if deal(pos + take, (seat + 1) % len(got), tuple(grown), tuple(rest)):
+                    return True
+            if take < run:  # a cut run: larger ones are the same
+                break
+        return False
+
+    return deal(0, 0, (0,) * len(hands), tuple(want))
+
+
+def test_the_apps_reading_deals_runs_of_the_pack_in_rank_order() -> None:
+    rules = GameRules.load("buxipai-app")
+    deck = C.deck_list(rules.variant.rules.deck)
+    assert not carries_cards(rules)  # no previous game is needed, nor played by simulate
+    for seed in range(12):
+        dealt = rules.new_game(seed).deals[0]  # the first game of a match too
+        pack = sorted(deck)
+        assert any(runs_deal_of(dealt["hands"], pack[at:] + pack[:at], 3, 5, 17) for at in range(1, len(pack)))
+    # and the gathered reading's deal is not one (a shuffled first game): the check can fail
+    first = GameRules.load("buxipai").new_game(1).deals[0]
+    assert not any(runs_deal_of(first["hands"], sorted(deck)[at:] + sorted(deck)[:at], 3, 5, 17)
+                   for at in range(1, len(deck)))
+
+
+def test_the_sheets_state_the_measured_bomb_density() -> None:
+    """The figures the sheets state are what benchmarks/bench_buxipai.py measures (the
+    deals that need no played game are measured again here whole); the apps' reading
+    deals what players of 不洗牌 know (about 3 bombs a game, nine games in ten with one),
+    the gathered reading far fewer."""
+    from ddzrules.sheets import build_sheet, density, render_sheet
+
+    stored = density.stored()
+    for spec in ("hubei-3p", "buxipai-app"):
+        again = density.measure(spec, stored[spec].deals, stored[spec].seed, stored[spec].bots)
+        assert again == stored[spec]
+    assert stored["buxipai"].content_hash == GameRules.load("buxipai").variant.rules.content_hash
+    app, gathered, shuffled = stored["buxipai-app"], stored["buxipai"], stored["hubei-3p"]
+    assert app.bombs >= 3.0 and app.share >= 0.9
+    assert shuffled.bombs < gathered.bombs < 2.0 < app.bombs
+    for spec, own in (("buxipai", gathered), ("buxipai-app", app)):
+        text = render_sheet(build_sheet(spec), "en", "md")
+        row = next(line for line in text.splitlines() if line.startswith("| bombs dealt (measured) |"))
+        assert f"{own.bombs:.2f} a game" in row and f"{own.share:.0%} of games" in row
+        assert f"a shuffled deal: {shuffled.bombs:.2f}, {shuffled.share:.0%}" in row
+        assert ("each after a game of heuristic bots" in row) == (spec == "buxipai")
+    assert "bombs dealt (measured)" not in render_sheet(build_sheet("hubei-3p"), "en", "md")
+
+
+def test_a_child_that_changes_the_deal_claims_no_measured_density(tmp_path: Path) -> None:
+    from ddzrules.sheets import build_sheet, render_sheet
+
+    spec = tmp_path / "fours.yaml"
+    spec.write_text("name: fours\nextends: buxipai-app\ngame:\n  deal:\n    plugin: no-shuffle\n"
+                    "    params: {clump: 4, cut: random, gather: sorted}\n", encoding="utf-8")
+    assert "bombs dealt (measured)" not in render_sheet(build_sheet(spec), "en", "md")
