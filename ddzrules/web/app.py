@@ -5,14 +5,24 @@ job of :mod:`ddzrules.web.jobs` run in a worker process (:mod:`ddzrules.web.lane
 request's time and memory are bounded; the server itself only reads requests and answers.
 
 The API: ``POST /api/JOB`` with a JSON object, answered with a JSON object, or with
-``{"error": message}`` and 413 (too large), 415 (not JSON), 422 (a bad spec, cards or play),
-503 (a bound stopped it) or 500. Requests must name this server's host (a page elsewhere
-cannot reach it through DNS rebinding) and be ``application/json`` (a form on another site
-cannot post to it).
+``{"error": message}`` and 413 (too large), 415 (not JSON), 422 (a bad spec, cards or play,
+a key given twice), 429 (this client has too many requests waiting), 503 (a bound stopped
+it, or the server is full), 507 (the server's disk is full) or 500. Requests must name
+this server's host (a page elsewhere cannot reach it through DNS rebinding) and be
+``application/json`` (a form on another site cannot post to it).
+
+One client (a peer address, :func:`ddzrules.web.games.client_of`) cannot take the
+playground from the others: it has at most :data:`MAX_PENDING` requests in the server at
+once (counted before their bodies are read), at most one of them waiting for or running
+in each lane, and the lanes take their clients' requests in turn (first come, first
+served: a burst of one client waits behind its own requests, not in front of others'). A
+request waits for its turn without holding a thread, so the page and its files are
+served whatever the lanes are doing. Its games are its own (:mod:`ddzrules.web.games`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -29,12 +39,16 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ddzrules.errors import LONE_SURROGATE, LONE_SURROGATE_WORDS
+from ddzrules.errors import LONE_SURROGATE, LONE_SURROGATE_WORDS, brief
+from ddzrules.web.games import NO_GAME, GameStore, client_of
 from ddzrules.web.lanes import JobError, Lane, Limits
 
-#: the jobs each lane runs (the game lane keeps the games in play)
-SPEC_JOBS = frozenset({"specs", "spec_text", "validate", "census", "classify", "compare", "sheet", "diff"})
-GAME_JOBS = frozenset({"new_game", "state", "act", "hint", "record", "replay"})
+#: the jobs each lane runs (the game lane builds the games in play; the server keeps them)
+SPEC_JOBS = frozenset({"specs", "spec_text", "validate", "census", "classify", "compare", "sheet", "diff",
+                       "replay"})
+GAME_JOBS = frozenset({"new_game", "state", "act", "hint", "record"})
+#: requests one client may have in the server at once (reading, waiting or running)
+MAX_PENDING = 8
 
 #: what the page may load and do: its own files only; the rule sheet and the diff report
 #: are shown in sandboxed frames (no script runs in them) and style themselves inline
@@ -65,9 +79,22 @@ async def _body(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``object_pairs_hook`` refusing a key given twice: JSON readers disagree on which of
+    the two counts (Python's took the last without a word)."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise JobError(f"the request gives {brief(key, 40)} twice: give each field once", 422)
+            seen.add(key)
+    return out
+
+
 def _arguments(body: bytes) -> dict[str, Any]:
     try:
-        args = json.loads(body.decode("utf-8")) if body else {}
+        args = json.loads(body.decode("utf-8"), object_pairs_hook=_unique_keys) if body else {}
     except (UnicodeDecodeError, ValueError):
         raise JobError("the request is not JSON text", 422) from None
     except RecursionError:
@@ -101,11 +128,57 @@ def _check_values(args: dict[str, Any]) -> None:
             raise JobError(f"the request holds {LONE_SURROGATE_WORDS}: send Unicode text", 422)
 
 
-def create_app(limits: Limits | None = None, hosts: tuple[str, ...] = ("127.0.0.1", "localhost")) -> Starlette:
+class Turns:
+    """Whose request a lane runs next: each client has at most one request waiting for or
+    in each lane, and the lane takes them first come, first served (asyncio's locks are
+    fair). Made per event loop (a test's client may run several)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self._locks: dict[tuple[object, str], asyncio.Lock] = {}
+        self.pending: dict[str, int] = {}
+
+    def _lock(self, key: str) -> asyncio.Lock:
+        loop = asyncio.get_running_loop()
+        lock = self._locks.get((loop, key))
+        if lock is None:
+            lock = self._locks[(loop, key)] = asyncio.Lock()
+        if len(self._locks) > 4 * MAX_PENDING * 64:  # clients gone: drop their idle locks
+            for k in [k for k, v in self._locks.items() if not v.locked() and k != (loop, key)]:
+                del self._locks[k]
+        return lock
+
+    @asynccontextmanager
+    async def turn(self, client: str, lane: str) -> AsyncIterator[None]:
+        """Wait for ``client``'s turn in ``lane`` (at most a few jobs' time: 503 after)."""
+        wait = 4 * self.seconds
+        mine, theirs = self._lock(f"{lane} {client}"), self._lock(lane)
+        try:
+            await asyncio.wait_for(mine.acquire(), wait)
+        except TimeoutError:
+            raise JobError(f"your earlier {lane} requests are still running; try again", 503) from None
+        try:
+            try:
+                await asyncio.wait_for(theirs.acquire(), wait)
+            except TimeoutError:
+                raise JobError(f"the server is busy with other users' {lane} jobs; try again", 503) from None
+            try:
+                yield
+            finally:
+                theirs.release()
+        finally:
+            mine.release()
+
+
+def create_app(limits: Limits | None = None, hosts: tuple[str, ...] = ("127.0.0.1", "localhost"),
+               games: GameStore | None = None) -> Starlette:
     """The playground; ``hosts`` are the host names requests may give (the one served
-    on, and ``localhost``)."""
+    on, and ``localhost``); ``games`` the games in play (a :class:`GameStore` with its
+    default quotas)."""
     limits = limits or Limits()
     lanes = {"spec": Lane("spec", limits), "game": Lane("game", limits, keeps_state=True)}
+    store = games if games is not None else GameStore()
+    turns = Turns(limits.seconds)
     bundled: dict[str, Any] = {}  # the bundled specs' list, asked once
 
     async def api(request: Request) -> Response:
@@ -114,14 +187,39 @@ def create_app(limits: Limits | None = None, hosts: tuple[str, ...] = ("127.0.0.
             return _error(f"no such request: {job[:40]!r}", 404)
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             return _error("send the request as application/json", 415)
+        client = client_of(request.client)
+        if turns.pending.get(client, 0) >= MAX_PENDING:  # before its body is read
+            return _error(f"this address has {MAX_PENDING} requests in the server already: wait for "
+                          "their answers", 429)
+        turns.pending[client] = turns.pending.get(client, 0) + 1
         try:
-            args = _arguments(await _body(request, limits.request_bytes))
-            if job == "specs" and bundled:
-                return JSONResponse(bundled)
-            lane = lanes["spec" if job in SPEC_JOBS else "game"]
-            result = await run_in_threadpool(lane.call, job, args)
+            return await _answer(job, client, request)
         except JobError as e:
             return _error(e.message, e.status)
+        finally:
+            turns.pending[client] -= 1
+            if not turns.pending[client]:
+                del turns.pending[client]
+
+    async def _answer(job: str, client: str, request: Request) -> Response:
+        args = _arguments(await _body(request, limits.request_bytes))
+        if job == "specs" and bundled:
+            return JSONResponse(bundled)
+        lane = "spec" if job in SPEC_JOBS else "game"
+        saved = None
+        if job == "new_game":
+            store.admit(client)
+        elif lane == "game":
+            saved = store.get(args.get("game"))
+            if saved is None:
+                raise JobError(NO_GAME, 422)
+        async with turns.turn(client, lane):
+            result = await run_in_threadpool(lanes[lane].call, job, args, saved)
+        kept = result.pop("saved", None)
+        if kept is not None and job == "new_game":
+            store.add(str(result["game"]), client, kept)
+        elif kept is not None:
+            store.update(str(args["game"]), kept)
         if job == "specs":
             bundled.update(result)
         return JSONResponse(result)
@@ -152,5 +250,5 @@ def create_app(limits: Limits | None = None, hosts: tuple[str, ...] = ("127.0.0.
                     Middleware(BaseHTTPMiddleware, dispatch=headers)],
         lifespan=lifespan,
     )
-    app.state.lanes = lanes
+    app.state.lanes, app.state.games = lanes, store
     return app
