@@ -22,7 +22,7 @@ EXPECTED = os.environ.get("DDZRULES_EXPECT_BROWSER") == "1"
 
 
 def _missing() -> str | None:
-    for module in ("starlette", "uvicorn", "playwright"):
+    for module in ("starlette", "hypercorn", "playwright"):
         try:
             __import__(module)
         except ImportError:

@@ -152,7 +152,7 @@ def test_serve_refuses_without_the_web_extra_and_warns_off_loopback(monkeypatch:
         except DdzError:  # no IPv6 here
             assert ":" in host
     assert not bound_to_loopback("0.0.0.0")
-    monkeypatch.setitem(__import__("sys").modules, "uvicorn", None)  # as if not installed
+    monkeypatch.setitem(__import__("sys").modules, "hypercorn", None)  # as if not installed
     r = CliRunner().invoke(main, ["serve"])
     assert r.exit_code == 1 and "pip install 'ddzrules[web]'" in r.output
     assert "Traceback" not in r.output
@@ -170,7 +170,7 @@ def test_serve_refuses_a_host_or_port_it_cannot_listen_on_in_one_line() -> None:
 
     from ddzrules.cli import main
 
-    pytest.importorskip("uvicorn")
+    pytest.importorskip("hypercorn")
     with socket.socket() as taken:  # a port another server listens on
         taken.bind(("127.0.0.1", 0))
         taken.listen()
@@ -187,7 +187,7 @@ def test_serve_refuses_a_host_or_port_it_cannot_listen_on_in_one_line() -> None:
         }
         for args, message in cases.items():
             r = CliRunner().invoke(main, ["serve", *args])
-            # uvicorn logged "ERROR: [Errno 99] …" after the "playground on" line and exited 3
+            # the server logged "ERROR: [Errno 99] …" after the "playground on" line and exited 3
             assert r.exit_code == 1 and "Traceback" not in r.output, r.output
             (line,) = r.output.splitlines()
             assert line.startswith(f"error: {message}"), line
@@ -205,7 +205,9 @@ def test_serve_on_every_interface_accepts_this_machines_names_and_no_other_host(
     from ddzrules.cli import main
     from ddzrules.cli.serve import allowed_hosts
 
-    uvicorn = pytest.importorskip("uvicorn")
+    pytest.importorskip("hypercorn")
+    from ddzrules.web import server
+
     hosts = allowed_hosts("0.0.0.0", True)
     assert {"localhost", "127.0.0.1", "[::1]", socket.gethostname().lower()} <= set(hosts)
     assert "attacker.example" not in hosts and "*" not in hosts
@@ -218,7 +220,7 @@ def test_serve_on_every_interface_accepts_this_machines_names_and_no_other_host(
 
     # the command itself, its server not run: the app it would serve
     served: list[Any] = []
-    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: served.append(self.config.app))
+    monkeypatch.setattr(server, "serve", lambda app, sock, shutdown=None: served.append(app))
     r = CliRunner().invoke(main, ["serve", "--host", "0.0.0.0", "--port", "0",
                                   "--allowed-host", "Play.Example.org", "--allowed-host", "192.0.2.7"])
     assert r.exit_code == 0, r.output
