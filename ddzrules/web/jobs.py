@@ -500,8 +500,9 @@ def _state(gid: str, sess: Session) -> dict[str, Any]:
         "phase": game.phase, "over": game.over, "your_turn": yours, "turn": len(game.history),
         "hand": view.hand, "kitty": view.kitty, "wild": view.extra.get("wild"),
         "landlord": game.landlord, "stake": game.stake, "multiple": game.multiple, "seats": seats,
+        # the play to beat: none once the game is over ("to beat" stayed on screen after it)
         "last_play": ({"cards": view.last_play.cards, "combo": view.last_play.combo, "seat": view.last_seat}
-                      if view.last_play is not None else None),
+                      if view.last_play is not None and not game.over else None),
         "private": {k: str(v) for k, v in view.private.items()},
         "actions": [_action_entry(i, a) for i, a in enumerate(legal)],
         "can_pass": any(a.kind == "pass" for a in legal), "log": sess.log,
@@ -615,7 +616,7 @@ def replay_steps(args: dict[str, Any]) -> dict[str, Any]:
             text = describe_action(game, action)
         steps.append({"text": text, "hands": [game.hand_string(s) for s in range(game.rules.players)],
                       "phase": game.phase,
-                      "last_play": game.last_play.cards if game.last_play is not None else None,
+                      "last_play": game.last_play.cards if game.last_play is not None and not game.over else None,
                       "last_seat": game.last_seat, "landlord": game.landlord})
 
     result = replay(record_data, check_disk=False, observe=observe)
