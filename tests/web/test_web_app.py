@@ -233,3 +233,85 @@ def test_serve_on_every_interface_accepts_this_machines_names_and_no_other_host(
     for bad in ("", "*", "*.example.org", "a b", "http://x.example", "x.example:8413", "x/y"):
         r = CliRunner().invoke(main, ["serve", "--port", "0", "--allowed-host", bad])
         assert r.exit_code == 2 and "--allowed-host" in r.output and "Traceback" not in r.output, (bad, r.output)
+
+
+# ---------------------------------------------------------------- issue 43: one client, everyone's playground
+
+
+def test_one_clients_new_games_never_end_anothers() -> None:
+    """32 cheap new_game requests evicted every other user's game (one store of 32 in the
+    game worker). A client holds at most its quota; its new games end its own oldest."""
+    from ddzrules.web.games import PER_CLIENT
+
+    app = create_app(Limits(seconds=60))
+    with TestClient(app, base_url=HOST, client=("192.0.2.1", 5000)) as alice, \
+            TestClient(app, base_url=HOST, client=("192.0.2.66", 5000)) as mallory:
+        text = post(alice, "spec_text", {"name": "hubei-3p"}).json()["text"]
+        game = post(alice, "new_game", {"text": text, "bots": "random", "seed": 1}).json()
+        mine = [post(mallory, "new_game", {"text": text, "bots": "random", "seed": i}).json()["game"]
+                for i in range(32)]
+        assert post(alice, "state", {"game": game["game"]}).status_code == 200
+        assert app.state.games.of("192.0.2.66") == mine[-PER_CLIENT:]
+        gone = post(mallory, "state", {"game": mine[0]})
+        assert gone.status_code == 422 and "no such game" in gone.json()["error"]
+
+
+def test_a_key_given_twice_is_refused_naming_it(client: TestClient) -> None:
+    """{"text": a, "text": b} was read as b without a word (JSON readers disagree on which)."""
+    for body, key in ((b'{"text": "name: a\\n", "text": "name: b\\n"}', "'text'"),
+                      (b'{"game": "x", "turn": 1, "index": 0, "index": 1}', "'index'")):
+        r = client.post("/api/validate", content=body, headers={"content-type": "application/json"})
+        assert r.status_code == 422 and f"gives {key} twice" in r.json()["error"], r.text
+    nested = b'{"text": "name: a\\n", "x": {"k": 1, "k": 2}}'
+    r = client.post("/api/validate", content=nested, headers={"content-type": "application/json"})
+    assert r.status_code == 422 and "'k' twice" in r.json()["error"]
+
+
+def test_a_burst_of_one_client_neither_stalls_others_nor_holds_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One client's burst of spec jobs stalled every request, static files included: each
+    waited for the lane in one of the server's 40 threads. A client has at most MAX_PENDING
+    requests in the server (429 past it), waits for its turn without a thread, and takes
+    its turn after the others' (first come, first served, one request of it at a time)."""
+    import asyncio
+    import threading
+    import time
+
+    import httpx
+
+    from ddzrules.web.app import MAX_PENDING
+
+    app = create_app(Limits(seconds=30))
+    ran: list[str] = []
+    running = threading.Semaphore(64)
+
+    def slow_call(job: str, args: dict[str, Any], saved: Any = None) -> dict[str, Any]:
+        with running:
+            time.sleep(0.3)
+            ran.append(args.get("text", ""))
+            return {"ok": True}
+
+    for lane in app.state.lanes.values():
+        monkeypatch.setattr(lane, "call", slow_call)
+
+    async def scenario() -> tuple[list[int], int, int, int]:
+        def client(ip: str) -> httpx.AsyncClient:
+            return httpx.AsyncClient(transport=httpx.ASGITransport(app=app, client=(ip, 4000)), base_url=HOST)
+
+        async with client("192.0.2.66") as mallory, client("192.0.2.1") as alice:
+            burst = [asyncio.create_task(mallory.post("/api/validate", json={"text": f"m{i}"}))
+                     for i in range(MAX_PENDING + 4)]
+            await asyncio.sleep(0.05)  # the burst is in
+            page = await alice.get("/static/app.css")
+            waiting_at_page = sum(not t.done() for t in burst)
+            mine = await alice.post("/api/validate", json={"text": "alice"})
+            waiting_at_mine = sum(not t.done() for t in burst)
+            codes = [r.status_code for r in await asyncio.gather(*burst)]
+            return codes, page.status_code + mine.status_code, waiting_at_page, waiting_at_mine
+
+    codes, ok, waiting_at_page, waiting_at_mine = asyncio.run(scenario())
+    assert ok == 400  # both 200
+    assert codes.count(429) == 4 and codes.count(200) == MAX_PENDING
+    # the page's file came while the burst waited; alice's job ran behind at most the job
+    # running and the one queued before hers, not behind the whole burst
+    assert waiting_at_page >= MAX_PENDING - 1 and waiting_at_mine >= MAX_PENDING - 3
+    assert ran.index("alice") <= 2
