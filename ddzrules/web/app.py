@@ -14,16 +14,17 @@ this server's host (a page elsewhere cannot reach it through DNS rebinding) and 
 One client (a peer address, :func:`ddzrules.web.games.client_of`) cannot take the
 playground from the others: it has at most :data:`MAX_PENDING` requests in the server at
 once (counted before their bodies are read), at most one of them waiting for or running
-in each lane, and the lanes take their clients' requests in turn (first come, first
-served: a burst of one client waits behind its own requests, not in front of others'). A
-request waits for its turn without holding a thread, so the page and its files are
-served whatever the lanes are doing. Its games are its own (:mod:`ddzrules.web.games`).
+in each kind of job (:class:`Turns`), which has :data:`WORKERS` worker processes: one
+client's slow job holds one of them, and its burst waits behind its own requests, not in
+front of others' (first come, first served). A request waits for its turn without
+holding a thread, so the page and its files are served whatever the workers are doing. Its games are its own (:mod:`ddzrules.web.games`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -49,6 +50,8 @@ SPEC_JOBS = frozenset({"specs", "spec_text", "validate", "census", "classify", "
 GAME_JOBS = frozenset({"new_game", "state", "act", "hint", "record"})
 #: requests one client may have in the server at once (reading, waiting or running)
 MAX_PENDING = 8
+#: worker processes for each kind of job: one client's slow job holds one of them
+WORKERS = 2
 
 #: what the page may load and do: its own files only; the rule sheet and the diff report
 #: are shown in sandboxed frames (no script runs in them) and style themselves inline
@@ -129,43 +132,79 @@ def _check_values(args: dict[str, Any]) -> None:
 
 
 class Turns:
-    """Whose request a lane runs next: each client has at most one request waiting for or
-    in each lane, and the lane takes them first come, first served (asyncio's locks are
-    fair). Made per event loop (a test's client may run several)."""
+    """Whose request runs next, and in which worker. Each kind of job (``spec``, ``game``)
+    has :data:`WORKERS` workers: a client has at most one request waiting for or running
+    in a kind, so one client's slow job holds one worker and the others serve everyone
+    else; requests take the free workers first come, first served. A game job prefers the
+    worker that last served its game (it holds it built). Waiting holds no thread."""
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float, lanes: dict[str, list[Lane]]) -> None:
         self.seconds = seconds
-        self._locks: dict[tuple[object, str], asyncio.Lock] = {}
         self.pending: dict[str, int] = {}
+        self._free = {kind: list(workers) for kind, workers in lanes.items()}  # the last freed last
+        self._waiting: dict[str, deque[asyncio.Future[Lane]]] = {kind: deque() for kind in lanes}
+        self._mine: dict[tuple[object, str], asyncio.Lock] = {}  # per event loop (a test may run several)
+        self.served: dict[str, Lane] = {}  # the worker that last served each game
 
     def _lock(self, key: str) -> asyncio.Lock:
         loop = asyncio.get_running_loop()
-        lock = self._locks.get((loop, key))
+        lock = self._mine.get((loop, key))
         if lock is None:
-            lock = self._locks[(loop, key)] = asyncio.Lock()
-        if len(self._locks) > 4 * MAX_PENDING * 64:  # clients gone: drop their idle locks
-            for k in [k for k, v in self._locks.items() if not v.locked() and k != (loop, key)]:
-                del self._locks[k]
+            if len(self._mine) > 4096:  # clients gone: their idle locks dropped
+                for k in [k for k, v in self._mine.items() if not v.locked()]:
+                    del self._mine[k]
+            lock = self._mine[(loop, key)] = asyncio.Lock()
         return lock
 
+    async def _take(self, kind: str, prefer: Lane | None) -> Lane:
+        free, waiting = self._free[kind], self._waiting[kind]
+        if free and not waiting:
+            lane = prefer if prefer in free else free[-1]  # the warmest
+            free.remove(lane)
+            return lane
+        handed: asyncio.Future[Lane] = asyncio.get_running_loop().create_future()
+        waiting.append(handed)
+        try:
+            return await handed
+        except asyncio.CancelledError:
+            if handed.done() and not handed.cancelled():
+                self._give(kind, handed.result())  # handed over as it gave up: pass it on
+            else:
+                waiting.remove(handed)
+            raise
+
+    def _give(self, kind: str, lane: Lane) -> None:
+        waiting = self._waiting[kind]
+        while waiting:
+            handed = waiting.popleft()
+            if not handed.done():
+                handed.set_result(lane)
+                return
+        self._free[kind].append(lane)
+
     @asynccontextmanager
-    async def turn(self, client: str, lane: str) -> AsyncIterator[None]:
-        """Wait for ``client``'s turn in ``lane`` (at most a few jobs' time: 503 after)."""
+    async def turn(self, client: str, kind: str, game: str | None = None) -> AsyncIterator[Lane]:
+        """A worker of ``kind`` for ``client``'s request, once its earlier one of that kind
+        is answered and a worker is free (503 after a few jobs' time)."""
         wait = 4 * self.seconds
-        mine, theirs = self._lock(f"{lane} {client}"), self._lock(lane)
+        mine = self._lock(f"{kind} {client}")
         try:
             await asyncio.wait_for(mine.acquire(), wait)
         except TimeoutError:
-            raise JobError(f"your earlier {lane} requests are still running; try again", 503) from None
+            raise JobError(f"your earlier {kind} requests are still running; try again", 503) from None
         try:
             try:
-                await asyncio.wait_for(theirs.acquire(), wait)
+                lane = await asyncio.wait_for(self._take(kind, self.served.get(game or "")), wait)
             except TimeoutError:
-                raise JobError(f"the server is busy with other users' {lane} jobs; try again", 503) from None
+                raise JobError(f"the server is busy with other users' {kind} jobs; try again", 503) from None
             try:
-                yield
+                yield lane
             finally:
-                theirs.release()
+                if game is not None:
+                    self.served[game] = lane
+                    if len(self.served) > 4096:
+                        del self.served[next(iter(self.served))]
+                self._give(kind, lane)
         finally:
             mine.release()
 
@@ -176,9 +215,9 @@ def create_app(limits: Limits | None = None, hosts: tuple[str, ...] = ("127.0.0.
     on, and ``localhost``); ``games`` the games in play (a :class:`GameStore` with its
     default quotas)."""
     limits = limits or Limits()
-    lanes = {"spec": Lane("spec", limits), "game": Lane("game", limits, keeps_state=True)}
+    lanes = {kind: [Lane(kind, limits) for _ in range(WORKERS)] for kind in ("spec", "game")}
     store = games if games is not None else GameStore()
-    turns = Turns(limits.seconds)
+    turns = Turns(limits.seconds, lanes)
     bundled: dict[str, Any] = {}  # the bundled specs' list, asked once
 
     async def api(request: Request) -> Response:
@@ -213,8 +252,11 @@ def create_app(limits: Limits | None = None, hosts: tuple[str, ...] = ("127.0.0.
             saved = store.get(args.get("game"))
             if saved is None:
                 raise JobError(NO_GAME, 422)
-        async with turns.turn(client, lane):
-            result = await run_in_threadpool(lanes[lane].call, job, args, saved)
+        game = str(args["game"]) if job in GAME_JOBS and job != "new_game" else None
+        async with turns.turn(client, lane, game) as worker:
+            result = await run_in_threadpool(worker.call, job, args, saved)
+        if job == "new_game" and "game" in result:
+            turns.served[str(result["game"])] = worker
         kept = result.pop("saved", None)
         if kept is not None and job == "new_game":
             store.add(str(result["game"]), client, kept)
@@ -232,8 +274,9 @@ def create_app(limits: Limits | None = None, hosts: tuple[str, ...] = ("127.0.0.
         try:
             yield
         finally:
-            for lane in lanes.values():
-                lane.close()
+            for workers in lanes.values():
+                for lane in workers:
+                    lane.close()
 
     async def headers(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
         response = await call_next(request)
