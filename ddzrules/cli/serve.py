@@ -181,6 +181,7 @@ def serve(host: str, port: int, time_limit: float, memory_limit: int, allowed: t
     named = ", ".join(name for name in hosts if not (":" in name and not name.startswith("[")))
     err_console.print(f"requests must name one of these hosts: {named}"
                       + ("" if allowed else " (--allowed-host adds one)"), markup=False)
+    sock.listen(server.BACKLOG)  # from the message on, a connection waits for the server, not refused
     shown = f"[{host}]" if ":" in host else host
     err_console.print(f"ddzrules playground on http://{shown}:{port}/ (Ctrl-C stops it)", markup=False)
     _more_files()
