@@ -188,8 +188,8 @@ def hold_idle(url: str, stop: threading.Event, count: int) -> Counter[str]:
     host, port = url.removeprefix("http://").split(":")
     got: Counter[str] = Counter()
     heads = (b"POST /api/validate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: appl",
-             b"POST /api/validate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-             b"Content-Length: 100000\r\n\r\n{\"text\": \"name: x")
+             (b"POST /api/validate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+             b"Content-Length: 100000\r\n\r\n{\"text\": \"name: x"))
     socks: list[socket.socket | None] = [None] * count
 
     def open_one(i: int) -> None:

@@ -99,15 +99,15 @@ def _serve(conn: Connection, memory_mb: int, home: str) -> None:
                 answer = run(name, args, saved)
             conn.send(("ok", answer))
         except deadline.OverTime:
-            conn.send(("error", f"{name} took longer than {seconds:g} s, this server's bound (--time-limit): "
-                                "stopped; nothing of it was kept (a game is as it was before)", 503))
+            conn.send(("error", (f"{name} took longer than {seconds:g} s, this server's bound (--time-limit): "
+                                "stopped; nothing of it was kept (a game is as it was before)"), 503))
         except JobError as e:
             conn.send(("error", _clean(e.message, home), e.status))
         except DdzError as e:
             conn.send(("error", _clean(str(e), home), 422))
         except OSError as e:  # the system's (a full disk, no file handles): not the request's
-            conn.send(("error", f"{name}: the server's system failed it ({e.strerror or type(e).__name__}); "
-                                "try again, or tell whoever runs the server", 503))
+            conn.send(("error", (f"{name}: the server's system failed it ({e.strerror or type(e).__name__}); "
+                                "try again, or tell whoever runs the server"), 503))
         except MemoryError:
             conn.send(("error", (f"the job needed more memory than this server allows "
                                  f"({memory_mb} MiB, --memory-limit)"), 503))
