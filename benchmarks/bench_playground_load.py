@@ -34,7 +34,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
+import queue
 import re
 import socket
 import statistics
@@ -141,7 +143,11 @@ class Player:
         return False
 
 
-def misbehave(name: str, url: str, stop: threading.Event, idle: int, seed: int) -> Counter[str]:
+def _misbehave(name: str, url: str, stop: Any, idle: int, seed: int, results: Any) -> None:
+    results.put(misbehave(name, url, stop, idle, seed))
+
+
+def misbehave(name: str, url: str, stop: Any, idle: int, seed: int) -> Counter[str]:
     """The other client's misbehaviour until ``stop``: what it got, by outcome."""
     got: Counter[str] = Counter()
     other = client(url, OTHER, timeout=120)
@@ -182,7 +188,7 @@ def misbehave(name: str, url: str, stop: threading.Event, idle: int, seed: int) 
     return got
 
 
-def hold_idle(url: str, stop: threading.Event, count: int) -> Counter[str]:
+def hold_idle(url: str, stop: Any, count: int) -> Counter[str]:
     """``count`` connections from the other address that never finish: half stop inside
     their headers, half inside a body they announced. One the server closes is opened again."""
     host, port = url.removeprefix("http://").split(":")
@@ -237,9 +243,11 @@ def scenario(name: str, url: str, args: argparse.Namespace) -> dict[str, Any]:
     assert text is not None, f"the server does not answer: {dict(player.failures)}"
     first = player.post("new_game", {"text": text["text"], "bots": "heuristic", "seed": args.seed})
     assert first is not None
-    stop = threading.Event()
-    result: dict[str, Counter[str]] = {}
-    other = threading.Thread(target=lambda: result.update(got=misbehave(name, url, stop, args.idle, args.seed)))
+    # the other client in a process of its own (as on another machine): a thread of this
+    # one would take the player's turns at the interpreter
+    context = multiprocessing.get_context("spawn")
+    stop, results = context.Event(), context.Queue()
+    other = context.Process(target=_misbehave, args=(name, url, stop, args.idle, args.seed, results), daemon=True)
     if name != "quiet":
         other.start()
         time.sleep(args.head_start)  # the misbehaviour under way
@@ -252,13 +260,18 @@ def scenario(name: str, url: str, args: argparse.Namespace) -> dict[str, Any]:
     finished_second = second is not None and player.play(second)
     took = time.perf_counter() - started
     stop.set()
-    if other.is_alive():
-        other.join(REQUEST_SECONDS + 60)
+    got: Counter[str] = Counter()
+    if name != "quiet":
+        with suppress(queue.Empty):
+            got = results.get(timeout=REQUEST_SECONDS + 60)
+        other.join(10)
+        if other.is_alive():
+            other.kill()
     times = sorted(player.times)
     return {"scenario": name, "first_game_survived": survived, "games_finished": int(finished) + int(finished_second),
             "requests": len(times), "failures": dict(player.failures),
             "median_ms": round(statistics.median(times) * 1000), "max_ms": round(times[-1] * 1000),
-            "seconds": round(took, 1), "other_client": dict(result.get("got", Counter()))}
+            "seconds": round(took, 1), "other_client": dict(got)}
 
 
 def main(argv: list[str] | None = None) -> None:
