@@ -65,7 +65,7 @@ def server(time_limit: float, before: str | None) -> Iterator[str]:
         env["PYTHONPATH"] = before + os.pathsep + env.get("PYTHONPATH", "")
     process = subprocess.Popen([sys.executable, "-m", "ddzrules", "serve", "--port", "0", "--time-limit",
                                 str(time_limit)], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
-                               env=env)
+                               env=env, cwd=before)  # -m puts the working directory first on the path
     assert process.stderr is not None
     url = None
     for line in process.stderr:
@@ -77,6 +77,12 @@ def server(time_limit: float, before: str | None) -> Iterator[str]:
         process.kill()
         raise SystemExit("the server did not start")
     threading.Thread(target=lambda: [None for _ in process.stderr or ()], daemon=True).start()  # drain its log
+    host, port = url.removeprefix("http://").split(":")
+    for _ in range(300):  # listening (a server may say where before it listens)
+        with socket.socket() as probe:
+            if probe.connect_ex((host, int(port))) == 0:
+                break
+        time.sleep(0.1)
     try:
         yield url
     finally:

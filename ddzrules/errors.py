@@ -6,6 +6,8 @@ the spec and a plain message; the CLI prints them and exits 1, never a traceback
 
 from __future__ import annotations
 
+import math
+
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -271,3 +273,13 @@ class JobError(Exception):
     def __init__(self, message: str, status: int = 422) -> None:
         super().__init__(message)
         self.message, self.status = message, status
+
+
+class OverTime(BaseException):
+    """Raised inside the work when a time bound of the playground passes
+    (:mod:`ddzrules.web.deadline`): not an :class:`Exception`, so no handler of the work
+    (``except Exception``) swallows it. ``end`` is the bound's end (:func:`time.monotonic`)."""
+
+    def __init__(self, end: float = math.inf) -> None:
+        super().__init__(end)
+        self.end = end

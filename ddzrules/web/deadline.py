@@ -26,15 +26,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-
-class OverTime(BaseException):
-    """Raised inside the work when a bound passes: not an :class:`Exception`, so no handler
-    of the work (``except Exception``) swallows it. ``end`` is the bound's end
-    (:func:`time.monotonic`)."""
-
-    def __init__(self, end: float = math.inf) -> None:
-        super().__init__(end)
-        self.end = end
+from ddzrules.errors import OverTime as OverTime  # noqa: PLC0414 - re-exported: raised here
 
 
 _ends: list[float] = []  # the bounds in force, innermost last (each at most its outer one)
