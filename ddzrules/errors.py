@@ -7,7 +7,6 @@ the spec and a plain message; the CLI prints them and exits 1, never a traceback
 from __future__ import annotations
 
 import math
-
 import re
 from dataclasses import dataclass
 from typing import Any

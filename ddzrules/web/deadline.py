@@ -28,7 +28,6 @@ from contextlib import contextmanager
 
 from ddzrules.errors import OverTime as OverTime  # noqa: PLC0414 - re-exported: raised here
 
-
 _ends: list[float] = []  # the bounds in force, innermost last (each at most its outer one)
 
 
