@@ -150,6 +150,10 @@ class Player:
 
 
 def _misbehave(name: str, url: str, stop: Any, idle: int, seed: int, results: Any) -> None:
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # as many sockets as it may have
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     results.put(misbehave(name, url, stop, idle, seed))
 
 

@@ -320,3 +320,39 @@ def test_a_burst_of_one_client_neither_stalls_others_nor_holds_threads(monkeypat
     # running and the one queued before hers, not behind the whole burst
     assert waiting_at_page >= MAX_PENDING - WORKERS and waiting_at_mine >= MAX_PENDING - 2 * WORKERS - 1
     assert ran.index("alice") <= WORKERS  # behind at most the jobs running when it came
+
+
+def test_connections_that_never_finish_a_request_are_closed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """uvicorn held a connection that never finished its headers or its body for ever
+    (about a thousand made the server unreachable). Hypercorn's own timeouts close them
+    (here shortened to 1 s), and a client that behaves is served meanwhile."""
+    import socket
+    import urllib.request
+
+    pytest.importorskip("hypercorn")
+    from ddzrules.web import server
+
+    monkeypatch.setattr(server, "HEADER_SECONDS", 1)
+    monkeypatch.setattr(server, "READ_SECONDS", 1)
+    cfg = server.config(socket.socket())
+    assert (cfg.keep_alive_timeout, cfg.read_timeout) == (1, 1)
+    heads = (b"POST /api/validate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Ty",  # headers never finished
+             b"POST /api/validate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+             b"Content-Length: 1000\r\n\r\n{\"text\": ")  # a body never finished
+    with server.in_thread(create_app(Limits(seconds=30))) as url:
+        host, port = url.removeprefix("http://").split(":")
+        idle = []
+        for i in range(100):
+            s = socket.create_connection((host, int(port)))
+            s.sendall(heads[i % 2])
+            idle.append(s)
+        with urllib.request.urlopen(url + "/static/app.css", timeout=30) as page:
+            assert page.status == 200
+        for s in idle:
+            s.settimeout(30)
+            try:
+                while s.recv(4096):  # an answer (a 4xx) may come first: then the close
+                    pass
+            except ConnectionResetError:
+                pass
+            s.close()
