@@ -152,7 +152,7 @@ class Player:
 def _misbehave(name: str, url: str, stop: Any, idle: int, seed: int, results: Any) -> None:
     import resource
 
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # as many sockets as it may have
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # as many sockets as it may have
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     results.put(misbehave(name, url, stop, idle, seed))
 

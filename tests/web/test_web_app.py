@@ -337,8 +337,8 @@ def test_connections_that_never_finish_a_request_are_closed(monkeypatch: pytest.
     cfg = server.config(socket.socket())
     assert (cfg.keep_alive_timeout, cfg.read_timeout) == (1, 1)
     heads = (b"POST /api/validate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Ty",  # headers never finished
-             b"POST /api/validate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-             b"Content-Length: 1000\r\n\r\n{\"text\": ")  # a body never finished
+             (b"POST /api/validate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+              b"Content-Length: 1000\r\n\r\n{\"text\": "))  # a body never finished
     with server.in_thread(create_app(Limits(seconds=30))) as url:
         host, port = url.removeprefix("http://").split(":")
         idle = []
