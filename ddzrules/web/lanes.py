@@ -133,8 +133,8 @@ GRACE_SECONDS = 2.0
 class Lane:
     """One worker process; :meth:`call` runs a job in it within the time bound."""
 
-    def __init__(self, name: str, limits: Limits, keeps_state: bool = False) -> None:
-        self.name, self.limits, self.keeps_state = name, limits, keeps_state
+    def __init__(self, name: str, limits: Limits) -> None:
+        self.name, self.limits = name, limits
         self._lock = threading.Lock()
         self._process: Any = None
         self._conn: Connection | None = None
