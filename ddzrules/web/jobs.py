@@ -378,8 +378,8 @@ def new_game(args: dict[str, Any]) -> dict[str, Any]:
         _, options = parse_bot(kind)
     except ValueError as e:
         raise DdzError(f"bots: {e}") from None
-    # a decision is made inside a request: one that outlasts the request's time limit stops
-    # the game worker, and every game in play is lost with it (search:ms=600000 did)
+    # a decision is made inside a request: a budget far past it is refused up front (the
+    # time it takes is bounded anyway: DECISION_SECONDS, checked inside the decision)
     over = [f"{key}={value:g} (at most {PLAYGROUND_BOT_LIMITS[key]:,})" for key, value in options.items()
             if key in PLAYGROUND_BOT_LIMITS and value > PLAYGROUND_BOT_LIMITS[key]]
     if over:
