@@ -41,7 +41,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ddzrules.errors import LONE_SURROGATE, LONE_SURROGATE_WORDS, brief
-from ddzrules.web.games import NO_GAME, GameStore, client_of
+from ddzrules.web.games import GameStore, client_of
 from ddzrules.web.lanes import JobError, Lane, Limits
 
 #: the jobs each lane runs (the game lane builds the games in play; the server keeps them)
@@ -249,10 +249,9 @@ def create_app(limits: Limits | None = None, hosts: tuple[str, ...] = ("127.0.0.
         if job == "new_game":
             store.admit(client)
         elif lane == "game":
-            saved = store.get(args.get("game"))
-            if saved is None:
-                raise JobError(NO_GAME, 422)
-        game = str(args["game"]) if job in GAME_JOBS and job != "new_game" else None
+            # none: the worker is told so ({}), after it has checked the request's fields
+            saved = store.get(args.get("game")) or {}
+        game = str(args["game"]) if saved else None
         async with turns.turn(client, lane, game) as worker:
             result = await run_in_threadpool(worker.call, job, args, saved)
         if job == "new_game" and "game" in result:

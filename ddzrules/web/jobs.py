@@ -128,8 +128,9 @@ def _untrusted(text: str) -> Iterator[str]:
 def run(name: str, args: dict[str, Any], saved: dict[str, Any] | None = None) -> dict[str, Any]:
     """Run the job ``name``: the whole of it (the tables a compiled spec builds later,
     the plays of a game) with ``extends:`` limited to the bundled specs and the cache off.
-    A game job is given the game as the server keeps it (``saved``, see :func:`saved_game`),
-    and the game is built again from it when this worker does not hold it as it stands.
+    A game job is given the game as the server keeps it (``saved``, see :func:`saved_game`;
+    empty when the server holds no such game), and the game is built again from it when
+    this worker does not hold it as it stands.
     A :class:`DdzError` for an unknown job or anything the job refuses."""
     job = JOBS.get(name)
     if job is None:
@@ -340,6 +341,8 @@ def _session(args: dict[str, Any], saved: dict[str, Any] | None = None) -> Sessi
     does, else built again from ``saved`` (this worker was started again, dropped it, or
     was stopped in the middle of a request that then changed nothing)."""
     gid = args.get("game")
+    if saved is not None and not saved:  # the server holds no such game (this worker may, evicted)
+        raise DdzError(NO_GAME)
     sess = _GAMES.get(gid) if isinstance(gid, str) else None
     if saved is not None and isinstance(gid, str) and (sess is None or sess.journal != saved["journal"]):
         sess = _restore(saved)

@@ -320,8 +320,9 @@ def test_a_job_stops_itself_at_its_bound_inside_the_work() -> None:
 
     if not deadline.armed():
         pytest.skip("no SIGALRM here")
+    fresh = bundled("tiandi-laizi") + "\n# a text of its own: compiled and counted anew\n"
     with pytest.raises(deadline.OverTime) as stopped, deadline.bound(0.3) as end:
-        jobs.census({"text": bundled("tiandi-laizi"), "wild": "7,9"})
+        jobs.census({"text": fresh, "wild": "7,9"})
     assert stopped.value.end == end  # this bound's, raised where the census stood
     assert deadline.remaining() == float("inf")  # no bound left armed
     with deadline.bound(5), deadline.bound(60) as inner:  # an inner bound never outlasts its outer one
