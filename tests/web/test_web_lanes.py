@@ -111,3 +111,20 @@ def test_a_worker_killed_outright_leaves_no_directory(lane: Lane, marker: str) -
     assert os.path.exists(home)  # nothing removed it yet
     lane.call("validate", {"text": draft("after")})  # a fresh worker
     assert not os.path.exists(home) and lane.home != home
+
+
+def test_a_full_disk_for_the_workers_directory_is_a_clear_507(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker's directory that cannot be made (a full temporary disk) was an OSError,
+    a 500 for every request; it is a JobError saying so, and no worker is left running."""
+    import errno
+
+    def full(*args: object, **kwargs: object) -> str:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(tempfile, "mkdtemp", full)
+    lane = Lane("lanes-test", Limits(seconds=30))
+    with pytest.raises(JobError) as caught:
+        lane.call("validate", {"text": "name: y\n"})
+    assert caught.value.status == 507 and "No space left on device" in caught.value.message
+    assert lane.home is None
+    lane.close()
