@@ -175,7 +175,8 @@ def serve(host: str, port: int, time_limit: float, memory_limit: int, allowed: t
     port = sock.getsockname()[1]  # --port 0: the one the system chose
     if not _loopback(sock):
         err_console.print(f"warning: serving on {host}: anyone who can reach it can use this playground "
-                          "(its requests are bounded, but it has no accounts)", markup=False)
+                          "(each address is a client with its own quotas, docs/playground.md; there are "
+                          "no accounts)", markup=False)
     hosts = allowed_hosts(host, _bound(sock).is_unspecified, allowed)
     app = create_app(Limits(seconds=time_limit, memory_mb=memory_limit), hosts=hosts)
     named = ", ".join(name for name in hosts if not (":" in name and not name.startswith("[")))
