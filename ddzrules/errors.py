@@ -6,6 +6,7 @@ the spec and a plain message; the CLI prints them and exits 1, never a traceback
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -322,3 +323,14 @@ class JobError(Exception):
     def __init__(self, message: str, status: int = 422) -> None:
         super().__init__(message)
         self.message, self.status = message, status
+
+
+class OverTime(Stopped):
+    """Raised inside the work when a time bound of the playground passes
+    (:mod:`ddzrules.web.deadline`): not an :class:`Exception`, so no handler of the work
+    (``except Exception``) swallows it, and a :class:`Stopped`, so calls into plugin code
+    let it through rather than blame the plugin. ``end`` is the bound's end (:func:`time.monotonic`)."""
+
+    def __init__(self, end: float = math.inf) -> None:
+        super().__init__(end)
+        self.end = end

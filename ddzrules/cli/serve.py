@@ -30,9 +30,9 @@ def _loopback(sock: socket.socket) -> bool:
 
 
 def _listen(host: str, port: int) -> socket.socket:
-    """A socket bound to ``host:port`` as uvicorn binds one (IPv6 for an address with a
-    colon), before the server starts: a host that does not resolve or is not this
-    machine's, or a port in use, is a :class:`DdzError` (uvicorn logged it and exited 3).
+    """A socket bound to ``host:port`` (IPv6 for an address with a colon), before the
+    server starts: a host that does not resolve or is not this machine's, or a port in
+    use, is a :class:`DdzError` (the server logged it and exited 3).
     An empty host is refused: the system reads it as every interface (0.0.0.0)."""
     if not host.strip():
         raise DdzError("--host is empty: give an address (127.0.0.1 for this machine only, "
@@ -163,8 +163,9 @@ def serve(host: str, port: int, time_limit: float, memory_limit: int, allowed: t
     classify and compare, diff it against a bundled spec, play it against bots, and step
     through records, in a local web page (the web extra: pip install 'ddzrules[web]')."""
     try:
-        import uvicorn
+        import hypercorn  # noqa: F401 - the server: its absence said here, in one line
 
+        from ddzrules.web import server
         from ddzrules.web.app import create_app
         from ddzrules.web.lanes import Limits
     except ImportError as e:
@@ -174,13 +175,31 @@ def serve(host: str, port: int, time_limit: float, memory_limit: int, allowed: t
     port = sock.getsockname()[1]  # --port 0: the one the system chose
     if not _loopback(sock):
         err_console.print(f"warning: serving on {host}: anyone who can reach it can use this playground "
-                          "(its requests are bounded, but it has no accounts)", markup=False)
+                          "(each address is a client with its own quotas, docs/playground.md; there are "
+                          "no accounts)", markup=False)
     hosts = allowed_hosts(host, _bound(sock).is_unspecified, allowed)
     app = create_app(Limits(seconds=time_limit, memory_mb=memory_limit), hosts=hosts)
     named = ", ".join(name for name in hosts if not (":" in name and not name.startswith("[")))
     err_console.print(f"requests must name one of these hosts: {named}"
                       + ("" if allowed else " (--allowed-host adds one)"), markup=False)
+    sock.listen(server.BACKLOG)  # from the message on, a connection waits for the server, not refused
     shown = f"[{host}]" if ":" in host else host
     err_console.print(f"ddzrules playground on http://{shown}:{port}/ (Ctrl-C stops it)", markup=False)
+    _more_files()
     with sock:
-        uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning")).run(sockets=[sock])
+        server.serve(app, sock)
+
+
+def _more_files() -> None:
+    """The soft limit on open files raised to the hard one: each connection is a file, and
+    many machines start at 1,024 (idle connections are closed by the server's timeouts,
+    ddzrules.web.server)."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        target = 1 << 16 if hard == resource.RLIM_INFINITY else hard
+        if soft != resource.RLIM_INFINITY and soft < target:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    except (ImportError, ValueError, OSError):  # pragma: no cover - not on every system
+        pass

@@ -2,8 +2,9 @@
 
 These run in a worker process (:mod:`ddzrules.web.lanes`), never in the server: each job's
 time and memory are bounded there, and a job that runs over is stopped by ending the
-process. A spec always comes as text (the editor's, an upload's): it is written to
-``editor.yaml`` in the worker's own private directory, its working directory, and read
+process. A spec always comes as text (the editor's, an upload's): it is written to the
+file the page's *Download* saves it as (``NAME.yaml``, :func:`editor_file`), in the
+worker's own private directory, its working directory, and read
 from there with ``extends:`` limited to the bundled specs and the on-disk cache off
 (:func:`ddzrules.spec.bundled_parents_only`, :func:`ddzrules.cache.disabled`): no request
 can make the server read one of its files, and the editor's thousand drafts leave nothing
@@ -14,6 +15,8 @@ whose message the page shows.
 from __future__ import annotations
 
 import hashlib
+import math
+import re
 import secrets
 import time
 from collections import OrderedDict
@@ -26,7 +29,7 @@ from typing import Any
 from ddzrules import cache
 from ddzrules import cards as C
 from ddzrules.bots import HeuristicBot, check_bot, make_bot, parse_bot
-from ddzrules.errors import DdzError, PlayError, brief
+from ddzrules.errors import DdzError, JobError, PlayError, brief
 from ddzrules.lint import finding_dict, validate_spec
 from ddzrules.records import MAX_RECORD_BYTES, game_record, parse_record, replay, wild_text
 from ddzrules.runtime import Action, Game, GameRules
@@ -48,13 +51,22 @@ from ddzrules.spec import (
     starter_text,
 )
 from ddzrules.variant import Variant, load_variant
+from ddzrules.web import deadline
+from ddzrules.web.games import NO_GAME
 
-#: the editor's spec, in the worker's working directory (its private directory)
-EDITOR_FILE = "editor.yaml"
+#: the editor's spec's file when its text names no spec (as the page's Download names it)
+EDITOR_FILE = "spec.yaml"
+#: ``name:`` as the page's Download reads it for the file's name (its JavaScript regex)
+_DOWNLOAD_NAME = re.compile(r"^name:[ \t]*([A-Za-z0-9_/.-]{1,100})", re.MULTILINE)
 #: the bot kinds a page may seat (each with its default budget)
 BOT_KINDS = ("search", "heuristic", "random")
-#: games kept per worker; the one left alone longest goes first
+#: games a worker keeps built, the one left alone longest dropped first: the server holds
+#: every game as its actions (:mod:`ddzrules.web.games`), and a dropped one is built again
 MAX_GAMES = 32
+#: the most one bot decision may take, in seconds (and at most half the job's time left):
+#: past it the heuristic bot decides instead. Rollouts do not bound time; a rollout costs
+#: what the spec's games cost
+DECISION_SECONDS = 3.0
 #: the most a playground bot may spend on a decision (the search bot's default is 160 rollouts)
 PLAYGROUND_BOT_LIMITS = {"iters": 2000, "early_iters": 2000, "ms": 2000, "candidates": 64}
 _VARIANTS: OrderedDict[str, Variant] = OrderedDict()
@@ -84,17 +96,43 @@ def _word(args: dict[str, Any], key: str, default: str | None = None, limit: int
     return value
 
 
+def editor_file(text: str) -> str:
+    """The name the editor's text is read under: the file the page's *Download* saves it
+    as (``my-rules.yaml`` for ``name: my-rules``; :data:`EDITOR_FILE` without a name), so
+    that a message or a sheet names the file the user has, not one of the server's."""
+    found = _DOWNLOAD_NAME.search(text)
+    return found.group(1).replace("/", "-") + ".yaml" if found else EDITOR_FILE
+
+
+#: what a full or failing disk of the server says (not the user's doing: a 507)
+DISK_FULL = ("the server could not write the editor's text to its temporary disk ({reason}); "
+             "whoever runs the server can free space there")
+
+
 @contextmanager
 def _untrusted(text: str) -> Iterator[str]:
-    """The editor's text written to :data:`EDITOR_FILE` (read inside :func:`run`'s
-    bounds: ``extends:`` names only bundled specs, no cache entry is read or written)."""
-    Path(EDITOR_FILE).write_text(text, encoding="utf-8")
-    yield EDITOR_FILE
+    """The editor's text written to :func:`editor_file` (read inside :func:`run`'s
+    bounds: ``extends:`` names only bundled specs, no cache entry is read or written),
+    removed after. A disk that cannot take it (full: ``ENOSPC``) is a :class:`JobError`
+    saying so, the server's fault, not a 500."""
+    path = Path(editor_file(text))
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as e:
+        path.unlink(missing_ok=True)  # a half-written file is nobody's spec
+        raise JobError(DISK_FULL.format(reason=e.strerror or type(e).__name__), 507) from None
+    try:
+        yield path.name
+    finally:
+        path.unlink(missing_ok=True)
 
 
-def run(name: str, args: dict[str, Any]) -> dict[str, Any]:
+def run(name: str, args: dict[str, Any], saved: dict[str, Any] | None = None) -> dict[str, Any]:
     """Run the job ``name``: the whole of it (the tables a compiled spec builds later,
     the plays of a game) with ``extends:`` limited to the bundled specs and the cache off.
+    A game job is given the game as the server keeps it (``saved``, see :func:`saved_game`;
+    empty when the server holds no such game), and the game is built again from it when
+    this worker does not hold it as it stands.
     A :class:`DdzError` for an unknown job or anything the job refuses."""
     job = JOBS.get(name)
     if job is None:
@@ -104,6 +142,8 @@ def run(name: str, args: dict[str, Any]) -> dict[str, Any]:
         reads = ", ".join(sorted(FIELDS[name])) or "nothing"
         raise DdzError(f"{brief(unknown[0], 40)}: not a field of {name} (it reads {reads})")
     with bundled_parents_only(), cache.disabled():
+        if name in GAME_STATE_JOBS:
+            return GAME_STATE_JOBS[name](args, saved)
         return job(args)
 
 
@@ -273,6 +313,10 @@ class Session:
     bots: list[str]
     agents: list[Any]
     seed: int
+    text: str = ""
+    #: every action applied, as its index among the legal actions then: the game is its
+    #: deal (``seed``) and these, so it can be built again anywhere (:func:`saved_game`)
+    journal: list[int] = field(default_factory=list)
     log: list[dict[str, Any]] = field(default_factory=list)
     touched: float = field(default_factory=time.monotonic)
 
@@ -280,14 +324,44 @@ class Session:
 _GAMES: OrderedDict[str, Session] = OrderedDict()
 
 
-def _session(args: dict[str, Any]) -> Session:
+def saved_game(sess: Session) -> dict[str, Any]:
+    """The game as the server keeps it, all it takes to build it again: the editor's text,
+    the seat, the seed, the bots and the journal of its actions."""
+    return {"text": sess.text, "seat": sess.seat, "seed": sess.seed, "bots": sess.bots[0],
+            "journal": list(sess.journal)}
+
+
+def _keep(gid: str, sess: Session) -> None:
+    _GAMES[gid] = sess
+    _GAMES.move_to_end(gid)
+    while len(_GAMES) > MAX_GAMES:
+        _GAMES.popitem(last=False)
+
+
+def _session(args: dict[str, Any], saved: dict[str, Any] | None = None) -> Session:
+    """The game ``args["game"]``: the one this worker holds if it stands where ``saved``
+    does, else built again from ``saved`` (this worker was started again, dropped it, or
+    was stopped in the middle of a request that then changed nothing)."""
     gid = args.get("game")
+    if saved is not None and not saved:  # the server holds no such game (this worker may, evicted)
+        raise DdzError(NO_GAME)
     sess = _GAMES.get(gid) if isinstance(gid, str) else None
+    if saved is not None and isinstance(gid, str) and (sess is None or sess.journal != saved["journal"]):
+        sess = _restore(saved)
+        _keep(gid, sess)
     if sess is None:
-        raise DdzError("no such game here: it ended, was left alone too long, or the server restarted "
-                       "(start a new one)")
+        raise DdzError(NO_GAME)
     sess.touched = time.monotonic()
     _GAMES.move_to_end(gid)  # type: ignore[arg-type]
+    return sess
+
+
+def _restore(saved: dict[str, Any]) -> Session:
+    """A game built again from what the server keeps: dealt by its seed, then its actions
+    applied one by one (the bots are not asked again)."""
+    sess = _open(saved["text"], saved["seat"], saved["seed"], saved["bots"])
+    for index in saved["journal"]:
+        _apply(sess, sess.game.legal_actions()[index])
     return sess
 
 
@@ -309,31 +383,51 @@ def new_game(args: dict[str, Any]) -> dict[str, Any]:
         _, options = parse_bot(kind)
     except ValueError as e:
         raise DdzError(f"bots: {e}") from None
-    # a decision is made inside a request: one that outlasts the request's time limit stops
-    # the game worker, and every game in play is lost with it (search:ms=600000 did)
+    # a decision is made inside a request: a budget far past it is refused up front (the
+    # time it takes is bounded anyway: DECISION_SECONDS, checked inside the decision)
     over = [f"{key}={value:g} (at most {PLAYGROUND_BOT_LIMITS[key]:,})" for key, value in options.items()
             if key in PLAYGROUND_BOT_LIMITS and value > PLAYGROUND_BOT_LIMITS[key]]
     if over:
         raise DdzError(f"bots: {', '.join(over)}: the playground's bots decide within a request")
+    text = _text(args)
+    sess = _open(text, seat, seed, kind)
+    gid = secrets.token_hex(8)
+    _keep(gid, sess)
+    try:
+        _bots_play(sess)
+    except BaseException:  # stopped: the game was never the server's
+        _GAMES.pop(gid, None)
+        raise
+    return {**_state(gid, sess), "saved": saved_game(sess)}
+
+
+def _open(text: str, seat: int, seed: int, kind: str) -> Session:
+    """A new game of the editor's spec, dealt by ``seed``: the person at ``seat``, ``kind``
+    in every other seat; nobody has acted yet."""
     from ddzrules.simulate import game_seed
 
+    rules = editor_rules(text)
     agents = [make_bot(kind, game_seed(seed, 1000 + i)) for i in range(rules.players)]
     game = rules.new_game(seed)
-    gid = secrets.token_hex(8)
-    sess = Session(rules, game, seat, [kind] * rules.players, agents, seed)
+    sess = Session(rules, game, seat, [kind] * rules.players, agents, seed, text)
     sess.log += [{"seat": -1, "text": line} for line in deal_lines(game, human=seat)]
-    _GAMES[gid] = sess
-    while len(_GAMES) > MAX_GAMES:
-        _GAMES.popitem(last=False)
-    _bots_play(sess)
-    return _state(gid, sess)
+    return sess
 
 
 def _apply(sess: Session, action: Action) -> None:
+    """``action`` applied to the game (one of its legal actions, or one that matches one),
+    written in the journal and the log."""
     game = sess.game
+    legal = game.legal_actions()
+    index = next((i for i, a in enumerate(legal) if a is action), None)
+    if index is None:
+        index = next((i for i, a in enumerate(legal) if a.matches(action)), None)
+    if index is None:
+        raise DdzError(f"not a legal action here: {action}")
     before = Before.of(game)
-    game.apply(action)
-    lines = step_lines(game, action, before, sess.seat)
+    game.apply(legal[index])
+    sess.journal.append(index)
+    lines = step_lines(game, legal[index], before, sess.seat)
     for i, line in enumerate(lines):  # the first line is the action's, by its seat
         sess.log.append({"seat": action.seat if i == 0 else -1, "text": line})
 
@@ -345,8 +439,26 @@ def _bots_play(sess: Session) -> None:
     while not game.over and game.to_act != sess.seat:
         seat = game.to_act
         assert seat is not None
-        action = sess.agents[seat].act(game.view(seat), game.legal_actions())
-        _apply(sess, action)
+        _apply(sess, _decide(sess, seat))
+
+
+def _decide(sess: Session, seat: int) -> Action:
+    """A bot's decision within :data:`DECISION_SECONDS` (and half the job's time left),
+    checked inside the decision (:mod:`ddzrules.web.deadline`): past it the heuristic bot
+    decides instead. A bound outside it that passes (the job's) is left to its owner."""
+    game = sess.game
+    legal = game.legal_actions()
+    budget = min(DECISION_SECONDS, deadline.remaining() / 2)
+    end = math.inf
+    try:
+        with deadline.bound(budget) as end:
+            action: Action = sess.agents[seat].act(game.view(seat), legal)
+            return action
+    except deadline.OverTime as e:
+        if e.end != end or deadline.remaining() <= 0:
+            raise  # the job's own bound: the job is stopped
+    fallback: Action = HeuristicBot(0).act(game.view(seat), legal)
+    return fallback
 
 
 def _action_entry(i: int, a: Action) -> dict[str, Any]:
@@ -376,8 +488,9 @@ def _state(gid: str, sess: Session) -> dict[str, Any]:
         "phase": game.phase, "over": game.over, "your_turn": yours, "turn": len(game.history),
         "hand": view.hand, "kitty": view.kitty, "wild": view.extra.get("wild"),
         "landlord": game.landlord, "stake": game.stake, "multiple": game.multiple, "seats": seats,
+        # the play to beat: none once the game is over ("to beat" stayed on screen after it)
         "last_play": ({"cards": view.last_play.cards, "combo": view.last_play.combo, "seat": view.last_seat}
-                      if view.last_play is not None else None),
+                      if view.last_play is not None and not game.over else None),
         "private": {k: str(v) for k, v in view.private.items()},
         "actions": [_action_entry(i, a) for i, a in enumerate(legal)],
         "can_pass": any(a.kind == "pass" for a in legal), "log": sess.log,
@@ -390,16 +503,16 @@ def _state(gid: str, sess: Session) -> dict[str, Any]:
     return out
 
 
-def game_state(args: dict[str, Any]) -> dict[str, Any]:
-    sess = _session(args)
+def game_state(args: dict[str, Any], saved: dict[str, Any] | None = None) -> dict[str, Any]:
+    sess = _session(args, saved)
     return _state(str(args["game"]), sess)
 
 
-def act(args: dict[str, Any]) -> dict[str, Any]:
+def act(args: dict[str, Any], saved: dict[str, Any] | None = None) -> dict[str, Any]:
     """The person's action: ``index`` into the listed actions, or ``cards`` (one legal
     reading of them, ``reading`` to choose among several); ``turn`` must be the state's, so
     a click on a page that is behind the game is refused, not applied to another turn."""
-    sess = _session(args)
+    sess = _session(args, saved)
     game = sess.game
     if game.over:
         raise DdzError("the game is over")
@@ -435,17 +548,25 @@ def act(args: dict[str, Any]) -> dict[str, Any]:
         if type(index) is not int or not 0 <= index < len(legal):
             raise DdzError("index: not one of the listed actions")
         action = legal[index]
+    gid, before = str(args["game"]), len(sess.journal)
     try:
         _apply(sess, action)
-    except PlayError as e:
+        _bots_play(sess)
+    except PlayError as e:  # refused before it changed the game, unless a bot's play was
+        if len(sess.journal) != before:
+            _GAMES.pop(gid, None)
         raise DdzError(str(e)) from None
-    _bots_play(sess)
-    return _state(str(args["game"]), sess)
+    except BaseException:
+        # stopped (its time bound) anywhere, perhaps inside an action: nothing of this
+        # request is kept; the server's journal builds the game as it was before it
+        _GAMES.pop(gid, None)
+        raise
+    return {**_state(gid, sess), "saved": saved_game(sess)}
 
 
-def hint(args: dict[str, Any]) -> dict[str, Any]:
+def hint(args: dict[str, Any], saved: dict[str, Any] | None = None) -> dict[str, Any]:
     """提示: what the heuristic bot would do in the person's place (its index and cards)."""
-    sess = _session(args)
+    sess = _session(args, saved)
     game = sess.game
     if game.over or game.to_act != sess.seat:
         raise DdzError("no hint: it is not your turn")
@@ -455,8 +576,8 @@ def hint(args: dict[str, Any]) -> dict[str, Any]:
     return _action_entry(index, legal[index])
 
 
-def record(args: dict[str, Any]) -> dict[str, Any]:
-    sess = _session(args)
+def record(args: dict[str, Any], saved: dict[str, Any] | None = None) -> dict[str, Any]:
+    sess = _session(args, saved)
     if not sess.game.over:
         raise DdzError("the game is not over yet: its record is written at the end")
     return {"record": game_record(sess.game)}
@@ -483,7 +604,7 @@ def replay_steps(args: dict[str, Any]) -> dict[str, Any]:
             text = describe_action(game, action)
         steps.append({"text": text, "hands": [game.hand_string(s) for s in range(game.rules.players)],
                       "phase": game.phase,
-                      "last_play": game.last_play.cards if game.last_play is not None else None,
+                      "last_play": game.last_play.cards if game.last_play is not None and not game.over else None,
                       "last_seat": game.last_seat, "landlord": game.landlord})
 
     result = replay(record_data, check_disk=False, observe=observe)
@@ -506,4 +627,9 @@ JOBS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "specs": specs, "spec_text": spec_text, "validate": validate, "census": census, "classify": classify,
     "compare": compare, "sheet": sheet, "diff": diff, "new_game": new_game, "state": game_state, "act": act,
     "hint": hint, "record": record, "replay": replay_steps,
+}
+
+#: the jobs on a game in play: each is given the game as the server keeps it
+GAME_STATE_JOBS: dict[str, Callable[[dict[str, Any], dict[str, Any] | None], dict[str, Any]]] = {
+    "state": game_state, "act": act, "hint": hint, "record": record,
 }

@@ -1,9 +1,10 @@
 """Worker processes with a bound on each job's time and memory.
 
 A lane is one worker process that runs the jobs of :mod:`ddzrules.web.jobs` one at a time.
-The server sends a job's name and arguments down a pipe and waits at most the time bound
-for the answer; a job still running then is stopped by ending the process (Python cannot
-stop a thread), and the next job starts a fresh one. The worker limits its own address
+The server sends a job's name and arguments down a pipe; the job stops itself at the time
+bound (:mod:`ddzrules.web.deadline`, checked inside the work), and a job that has not
+answered a little later is stopped by ending the process (Python cannot stop a thread);
+the next job then starts a fresh one. The worker limits its own address
 space (``RLIMIT_AS``), so a job that wants more memory fails with a clear message instead
 of swapping the machine. The worker works in a private temporary directory of its own
 (the editor's text is written there), removed however it ends: the worker turns the
@@ -11,9 +12,10 @@ of swapping the machine. The worker works in a private temporary directory of it
 made it, removes it again once the process is gone (a worker killed with ``SIGKILL``, or
 by the system for its memory, removes nothing itself).
 
-The playground has two lanes: ``spec`` (validation, census, sheets, diff …: stateless,
-so nothing is lost when a job is stopped) and ``game`` (the games in play live in its
-process: a stopped job loses them, and says so).
+The playground has two lanes: ``spec`` (validation, census, sheets, diff, replay …) and
+``game``. Neither holds anything that a stopped job could take with it: the games in play
+are kept by the server as their actions (:mod:`ddzrules.web.games`), and a game worker
+only holds them built, as a cache it can build again.
 """
 
 from __future__ import annotations
@@ -83,18 +85,31 @@ def _serve(conn: Connection, memory_mb: int, home: str) -> None:
         pass
     os.chdir(home)
     from ddzrules.errors import DdzError
+    from ddzrules.web import deadline
     from ddzrules.web.jobs import run
 
     conn.send(("ready",))  # started and imported: a job's time bound starts after this
     while True:
         try:
-            name, args = conn.recv()
+            name, args, saved, seconds = conn.recv()
         except EOFError:
             return
         try:
-            conn.send(("ok", run(name, args)))
+            # the job stops itself at its bound (checked inside the work); the server ends
+            # this process only if it does not (a step that never returns to Python)
+            with deadline.bound(seconds):
+                answer = run(name, args, saved)
+            conn.send(("ok", answer))
+        except deadline.OverTime:
+            conn.send(("error", (f"{name} took longer than {seconds:g} s, this server's bound (--time-limit): "
+                                "stopped; nothing of it was kept (a game is as it was before)"), 503))
+        except JobError as e:
+            conn.send(("error", _clean(e.message, home), e.status))
         except DdzError as e:
             conn.send(("error", _clean(str(e), home), 422))
+        except OSError as e:  # the system's (a full disk, no file handles): not the request's
+            conn.send(("error", (f"{name}: the server's system failed it ({e.strerror or type(e).__name__}); "
+                                "try again, or tell whoever runs the server"), 503))
         except MemoryError:
             conn.send(("error", (f"the job needed more memory than this server allows "
                                  f"({memory_mb} MiB, --memory-limit)"), 503))
@@ -112,13 +127,16 @@ def _clean(message: str, home: str) -> str:
 
 #: how long a new worker process may take to start and import the package
 STARTUP_SECONDS = 60
+#: how long past its bound a job that has not stopped itself is waited for before its
+#: worker is ended (a step that does not return to Python, such as one long C call)
+GRACE_SECONDS = 2.0
 
 
 class Lane:
     """One worker process; :meth:`call` runs a job in it within the time bound."""
 
-    def __init__(self, name: str, limits: Limits, keeps_state: bool = False) -> None:
-        self.name, self.limits, self.keeps_state = name, limits, keeps_state
+    def __init__(self, name: str, limits: Limits) -> None:
+        self.name, self.limits = name, limits
         self._lock = threading.Lock()
         self._process: Any = None
         self._conn: Connection | None = None
@@ -136,7 +154,12 @@ class Lane:
         context = multiprocessing.get_context("spawn")  # no fork of a threaded server
         parent, child = context.Pipe()
         # made here, not in the worker, so that it is removed even if the worker is killed
-        home = tempfile.mkdtemp(prefix="ddzrules-playground-")
+        try:
+            home = tempfile.mkdtemp(prefix="ddzrules-playground-")
+        except OSError as e:  # a full or read-only temporary disk
+            raise JobError(f"the {self.name} worker could not make its temporary directory "
+                           f"({e.strerror or type(e).__name__}); whoever runs the server can free space "
+                           "there", 507) from None
         process = context.Process(target=_worker, args=(child, self.limits.memory_mb, home),
                                   name=f"ddzrules-{self.name}", daemon=True)
         try:
@@ -179,26 +202,28 @@ class Lane:
         with self._lock:
             self._stop()
 
-    def call(self, job: str, args: dict[str, Any]) -> dict[str, Any]:
-        """The job's answer; :class:`JobError` when it failed or ran over the bound."""
+    def call(self, job: str, args: dict[str, Any], saved: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The job's answer; :class:`JobError` when it failed or ran over the bound. The job
+        stops itself at the bound (:mod:`ddzrules.web.deadline`); one that has not answered
+        :data:`GRACE_SECONDS` later is stopped by ending the worker. ``saved``: the game a
+        game job is about, as the server keeps it (nothing of it lives only in the worker)."""
         seconds = self.limits.seconds
         if not self._lock.acquire(timeout=seconds):
             raise JobError(f"the server is busy with another {self.name} job; try again", 503)
         try:
             conn = self._start()
             try:
-                conn.send((job, args))
-                ready = conn.poll(seconds)
+                conn.send((job, args, saved, seconds))
+                ready = conn.poll(seconds + GRACE_SECONDS)
                 answer = conn.recv() if ready else None
             except (EOFError, OSError, BrokenPipeError):
                 self._stop()
                 raise JobError(f"the {self.name} worker ended during {job} (out of memory?); it is "
-                               "started again for the next request"
-                               + ("; the games in play were lost" if self.keeps_state else ""), 503) from None
+                               "started again for the next request", 503) from None
             if answer is None:
                 self._stop()
                 raise JobError(f"{job} took longer than {seconds:g} s, this server's bound (--time-limit): "
-                               "stopped" + ("; the games in play were lost" if self.keeps_state else ""), 503)
+                               "stopped; nothing of it was kept (a game is as it was before)", 503)
         finally:
             self._lock.release()
         if answer[0] == "ok":

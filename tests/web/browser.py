@@ -1,4 +1,4 @@
-"""A real browser on the playground: the server (uvicorn in a thread, on a free loopback
+"""A real browser on the playground: the server (Hypercorn in a thread, on a free loopback
 port) and Debian's chromium driven by Playwright (never a downloaded browser).
 
 Used by tests/web/test_browser.py and by ``python tests/web/browser.py DIR``, which writes
@@ -8,10 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import sys
-import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -29,35 +26,15 @@ def chromium_path() -> str | None:
     return found if found and os.path.exists(found) else None
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @contextmanager
 def playground_server(**limits: Any) -> Iterator[str]:
     """The playground on a free loopback port, for the duration: its base URL."""
-    import uvicorn
-
     from ddzrules.web.app import create_app
     from ddzrules.web.lanes import Limits
+    from ddzrules.web.server import in_thread
 
-    port = free_port()
-    config = uvicorn.Config(create_app(Limits(**limits)), host="127.0.0.1", port=port, log_level="warning")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the playground server did not start")
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(30)
+    with in_thread(create_app(Limits(**limits))) as url:
+        yield url
 
 
 @contextmanager

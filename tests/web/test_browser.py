@@ -22,7 +22,7 @@ EXPECTED = os.environ.get("DDZRULES_EXPECT_BROWSER") == "1"
 
 
 def _missing() -> str | None:
-    for module in ("starlette", "uvicorn", "playwright"):
+    for module in ("starlette", "hypercorn", "playwright"):
         try:
             __import__(module)
         except ImportError:
@@ -176,3 +176,27 @@ def test_the_page_fits_a_phone(chromium: Any, url: str) -> None:
         assert p.locator("#new-game").is_visible()
     finally:
         p.close()
+
+
+def test_an_errors_caret_stands_under_its_character(page: Any) -> None:
+    """An error's excerpt was shown in the page's proportional font, its caret a count of
+    spaces: misaligned, the more so after 汉字 or an emoji. The caret now stands under the
+    character the message names, and no message names an internal editor.yaml."""
+    helpers.replace_text(page, "name: x\nextends: hubei-3p\ntitle: {zh: 汉字汉字😀, en: x, bogus: 1}\n")
+    helpers.wait_validated(page)
+    page.click("button[data-tab=census]")
+    page.click("#census-form button[type=submit]")
+    page.wait_for_selector("#census-out pre.excerpt")
+    text = page.locator(".error-text").first.text_content()
+    assert "x.yaml:3:27" in text and "editor.yaml" not in text
+    offset = page.evaluate("""() => {
+        const pre = document.querySelector("pre.excerpt");
+        const src = pre.firstChild, caret = pre.lastChild;
+        const under = pre.querySelector(".under").textContent;
+        const at = document.createRange();
+        at.setStart(src, under.length); at.setEnd(src, under.length + 1);
+        const hat = document.createRange();
+        hat.setStart(caret, 0); hat.setEnd(caret, 1);
+        return [at.toString(), hat.getBoundingClientRect().left - at.getBoundingClientRect().left];
+    }""")
+    assert offset[0] == "b" and abs(offset[1]) < 1, offset

@@ -192,6 +192,7 @@ def test_illegal_stale_and_foreign_actions_are_refused_and_change_nothing() -> N
     if state["over"]:
         pytest.skip("the bots ended this deal before seat 0 led")
     gid, turn = state["game"], state["turn"]
+    state.pop("saved")  # what the server keeps of the game, not part of its state
     with pytest.raises(DdzError, match="lead"):
         jobs.act({"game": gid, "turn": turn, "cards": "pass"})
     with pytest.raises(DdzError, match="illegal|not in your hand"):
@@ -230,3 +231,144 @@ def test_a_tampered_record_is_refused_without_quoting_it() -> None:
     with pytest.raises(DdzError, match="too large"):
         jobs.replay_steps({"record": " " * (64 * 2**20)})
     assert set(os.listdir(".")) <= {"editor.yaml"}  # a replay writes nothing
+
+
+# ---------------------------------------------------------------- issue 43: games the server keeps
+
+
+def test_a_game_is_built_again_from_what_the_server_keeps() -> None:
+    """A game lived only in its worker: a stopped worker lost it. A game job now answers
+    with the game as the server keeps it (text, seat, seed, bots, journal), and a worker
+    that does not hold it builds it from that, to the same state, and plays on."""
+    state = jobs.new_game({"text": bundled("hubei-3p"), "seat": 1, "bots": "heuristic", "seed": 9})
+    for _ in range(4):
+        if state["over"]:
+            break
+        saved = state.pop("saved")
+        state = _jobs.run("act", {"game": state["game"], "turn": state["turn"], "index": 0}, saved)
+    state = json.loads(json.dumps(state))  # as the page has it (the answer shares the game's log)
+    saved = state.pop("saved")
+    assert saved["journal"] and len(saved["journal"]) == state["turn"]
+    _jobs._GAMES.clear()  # a fresh worker: it holds no game
+    with pytest.raises(DdzError, match="no such game"):
+        jobs.game_state({"game": state["game"]})  # without what the server keeps, nothing
+    assert _jobs.run("state", {"game": state["game"]}, saved) == state
+    # a worker whose copy is behind (or ahead of) the server's is given the server's
+    _jobs._GAMES[state["game"]].journal.append(0)
+    assert _jobs.run("state", {"game": state["game"]}, saved) == state
+
+
+def test_a_stopped_act_keeps_nothing_and_the_game_is_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A request stopped at its bound in the middle of the bots' turns changed the game
+    the worker held; the server's journal was not. The worker drops its copy, and the
+    next request builds the game as it was before the stopped one."""
+    from ddzrules.web.deadline import OverTime
+
+    state = json.loads(json.dumps(jobs.new_game({"text": bundled("hubei-3p"), "seat": 0, "bots": "heuristic",
+                                                 "seed": 4})))  # a copy: the answer shares the game's log
+    saved = state.pop("saved")
+    if state["over"] or not state["your_turn"]:
+        pytest.skip("this deal gave seat 0 no turn")
+
+    def stopped(sess: Any) -> None:
+        _jobs._apply(sess, sess.game.legal_actions()[0])  # a bot acted, then the bound passed
+        raise OverTime(0.0)
+
+    monkeypatch.setattr(_jobs, "_bots_play", stopped)
+    with pytest.raises(OverTime):
+        _jobs.run("act", {"game": state["game"], "turn": state["turn"], "index": 0}, saved)
+    assert state["game"] not in _jobs._GAMES
+    monkeypatch.undo()
+    assert _jobs.run("state", {"game": state["game"]}, saved) == state
+
+
+def test_a_slow_bot_decision_falls_back_to_the_heuristic_within_its_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rollout caps did not bound a decision's time (a rollout costs what the spec's games
+    cost). A decision is bounded by time checked inside it: past DECISION_SECONDS the
+    heuristic bot decides, and the game goes on."""
+    import time
+
+    from ddzrules.web import deadline
+
+    if not deadline.armed():
+        pytest.skip("no SIGALRM here")
+    monkeypatch.setattr(_jobs, "DECISION_SECONDS", 0.2)
+    calls: list[float] = []
+
+    class Stuck:
+        def act(self, view: Any, legal: Any) -> Any:  # a decision that never ends by itself
+            calls.append(time.monotonic())
+            while True:
+                pass
+
+    state = jobs.new_game({"text": bundled("hubei-3p"), "seat": 0, "bots": "heuristic", "seed": 6})
+    sess = _jobs._GAMES[state["game"]]
+    sess.agents = [Stuck() for _ in sess.agents]
+    while not sess.game.over and sess.game.to_act == sess.seat:
+        _jobs._apply(sess, sess.game.legal_actions()[0])
+    _jobs._bots_play(sess)  # every bot decision is stuck: each falls back (it returns at all)
+    assert calls and (sess.game.over or sess.game.to_act == sess.seat)
+    assert len(sess.journal) >= len(calls)  # each stuck decision became a play
+
+
+def test_a_job_stops_itself_at_its_bound_inside_the_work() -> None:
+    """The job's bound is checked inside it (not only by ending the worker from outside):
+    a census of tiandi-laizi over 7,9 (seconds) is stopped where it stands."""
+    import time
+
+    from ddzrules.web import deadline
+
+    if not deadline.armed():
+        pytest.skip("no SIGALRM here")
+    fresh = bundled("tiandi-laizi") + "\n# a text of its own: compiled and counted anew\n"
+    with pytest.raises(deadline.OverTime) as stopped, deadline.bound(0.3) as end:
+        jobs.census({"text": fresh, "wild": "7,9"})
+    assert stopped.value.end == end  # this bound's, raised where the census stood
+    assert deadline.remaining() == float("inf")  # no bound left armed
+    with deadline.bound(5), deadline.bound(60) as inner:  # an inner bound never outlasts its outer one
+        assert inner <= time.monotonic() + 5
+
+
+def test_a_full_disk_is_a_clear_507_not_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full temporary disk made every editor request a 500 (an OSError from writing the
+    editor's text). It is a JobError, 507, saying what happened and who can fix it, with
+    no path of the server's."""
+    import errno
+
+    from ddzrules.errors import JobError
+
+    def full(self: Path, *args: Any, **kwargs: Any) -> int:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(self))
+
+    monkeypatch.setattr(Path, "write_text", full)
+    for job, args in (("validate", {"text": "name: x\n"}), ("census", {"text": "name: y\nextends: hubei-3p\n"})):
+        with pytest.raises(JobError) as caught:
+            _jobs.run(job, args)
+        assert caught.value.status == 507 and "No space left on device" in caught.value.message
+        assert "temporary disk" in caught.value.message and "/" not in caught.value.message
+    assert os.listdir(".") == []
+
+
+def test_the_editors_text_is_named_as_its_download_not_editor_yaml() -> None:
+    """Messages and the sheet named an internal editor.yaml; they name the file the page's
+    Download saves (NAME.yaml), and nothing of it is left after the job."""
+    text = "name: house/rules\nextends: hubei-3p\nplugins: []\n"
+    found = findings(text)
+    assert found and all(f["file"] == "house-rules.yaml" and f["in_editor"] for f in found)
+    assert not any("editor.yaml" in f["text"] for f in found)
+    with pytest.raises(DdzError, match=r"^house-rules\.yaml:3:1: "):
+        jobs.census({"text": text})
+    sheet = jobs.sheet({"text": "name: house\nextends: hubei-3p\n"})["html"]
+    assert "editor.yaml" not in sheet and "house.yaml" in sheet
+    assert _jobs.editor_file("# no name\n") == "spec.yaml"
+    assert _jobs.editor_file("name: ../../x\n") == "..-..-x.yaml"  # no directory: the / go
+    assert os.listdir(".") == []
+
+
+def test_the_play_to_beat_is_gone_once_the_game_is_over() -> None:
+    """"to beat" stayed on screen after the game: the state gave the last play still."""
+    final = play_out(jobs.new_game({"text": bundled("hubei-3p"), "seat": 0, "bots": "heuristic", "seed": 2}))
+    assert final["over"] and final["last_play"] is None
+    record = jobs.record({"game": final["game"]})["record"]
+    steps = jobs.replay_steps({"record": json.dumps(record)})["steps"]
+    assert steps[-1]["last_play"] is None and any(s["last_play"] for s in steps)

@@ -35,7 +35,34 @@ function el(tag, attrs, ...children) {
 }
 
 function clear(node, ...children) { node.replaceChildren(...children); return node; }
-function errorText(e) { return el("p", { class: "error-text", text: String(e.message || e) }); }
+// A message with an excerpt ("  LINE" then "  ^" under a column) shows the excerpt in a
+// fixed-width block, the caret under its character whatever the font and the characters'
+// widths (汉字 and emoji are wider than a space): the caret line is the excerpt's own text
+// up to the column, hidden, then the caret.
+function errorText(e) {
+  const lines = String(e.message || e).split("\n");
+  const out = el("div", { class: "error-text" });
+  let prose = [];
+  const flush = () => { if (prose.length) out.append(el("p", { text: prose.join("\n") })); prose = []; };
+  for (let i = 0; i < lines.length; i++) {
+    const caret = lines[i + 1];
+    if (caret !== undefined && /^ *\^$/.test(caret) && lines[i].startsWith("  ")) {
+      flush();
+      const src = lines[i].slice(2), at = caret.length - 3;  // the caret's index, in code points (Python's)
+      const before = Array.from(src).slice(0, at).join("");
+      out.append(el("pre", { class: "excerpt" }, src + "\n", el("span", { class: "under", text: before }), "^"));
+      i++;
+    } else prose.push(lines[i]);
+  }
+  flush();
+  return out;
+}
+
+// a column as the server counts it (code points) to an index in a JavaScript string
+// (UTF-16 units: an emoji before the column is two of them)
+function unitIndex(line, column) {
+  return Array.from(line).slice(0, Math.max(0, column - 1)).join("").length;
+}
 
 // ------------------------------------------------------------------ the editor
 const source = $("source"), gutter = $("gutter"), backdrop = $("backdrop");
@@ -66,7 +93,7 @@ function drawMarks() {
     if (!here) { marked.push(document.createTextNode(line + "\n")); return; }
     // the first finding of the line marks from its column to the end of that word
     const f = here.find((x) => x.severity === "error") || here[0];
-    const col = Math.max(0, Math.min((f.column || 1) - 1, line.length));
+    const col = Math.min(unitIndex(line, f.column || 1), line.length);
     let end = col;
     while (end < line.length && !/\s/.test(line[end])) end++;
     if (end === col) end = Math.min(line.length, col + 1);
@@ -118,7 +145,7 @@ function goTo(line, column) {
   const lines = source.value.split("\n");
   let at = 0;
   for (let i = 0; i < line - 1 && i < lines.length; i++) at += lines[i].length + 1;
-  at += Math.max(0, column - 1);
+  at += unitIndex(lines[line - 1] || "", column);
   source.focus();
   source.setSelectionRange(at, at);
   source.scrollTop = Math.max(0, (line - 4) * parseFloat(getComputedStyle(source).lineHeight || "19"));
@@ -336,7 +363,7 @@ function drawGame(g) {
     el("div", { class: "left", text: `${s.cards} card${s.cards === 1 ? "" : "s"} left` }),
     ...(s.shown ? [el("div", { class: "last", text: "shows " + s.shown })] : []),
     ...(s.last ? [el("div", { class: "last", text: s.last })] : []))));
-  clear($("trick"), g.last_play ? el("span", {}, `to beat: `, el("b", { text: g.last_play.cards }), ` (${g.last_play.combo}, seat ${g.last_play.seat})`)
+  clear($("trick"), g.last_play && !g.over ? el("span", {}, `to beat: `, el("b", { text: g.last_play.cards }), ` (${g.last_play.combo}, seat ${g.last_play.seat})`)
     : el("span", { text: g.phase === "play" && g.your_turn ? "you lead this trick" : "" }));
   // the hand: one button a card, in order; a card's identity is its position
   const hand = $("hand");
@@ -490,7 +517,7 @@ function showStep(i) {
   $("step-label").textContent = `step ${state.step} of ${steps.length - 1}`;
   clear($("step-hands"), el("div", { text: s.text }),
         ...s.hands.map((h, seat) => el("div", { text: `seat ${seat}${s.landlord === seat ? " (landlord)" : ""}: ${h || "—"}` })),
-        el("div", { text: s.last_play ? `to beat: ${s.last_play} (seat ${s.last_seat})` : "" }));
+        el("div", { text: s.last_play && s.phase !== "over" ? `to beat: ${s.last_play} (seat ${s.last_seat})` : "" }));
   [...$("replay-log").children].forEach((li, j) => li.classList.toggle("current", j === state.step));
 }
 
