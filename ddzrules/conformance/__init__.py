@@ -22,6 +22,7 @@ import math
 import os
 import random
 import re
+import shutil
 import stat
 from array import array
 from collections import defaultdict
@@ -732,6 +733,10 @@ def check_suite_directory(directory: str | Path) -> Path:
     try:
         st = os.stat(d)
     except FileNotFoundError:
+        # made by write_suite, in a folder that is there (as every file a command writes)
+        parent = d.absolute().parent
+        if not parent.is_dir():
+            raise DdzError(f"cannot write the suite to {d}: the directory {parent} does not exist") from None
         return d
     except OSError as e:
         raise DdzError(f"cannot write the suite to {d}: {e.strerror or e}") from None
@@ -756,8 +761,11 @@ def write_suite(suite: Suite, directory: str | Path) -> Path:
     that fails leaves no half-written file under a suite's name."""
     d = check_suite_directory(directory)
     temps: list[Path] = []
+    made = False
     try:
-        d.mkdir(parents=True, exist_ok=True)
+        if not d.is_dir():
+            d.mkdir()
+            made = True
         files: dict[str, dict[str, Any]] = {}
         staged: list[tuple[Path, Path]] = []
         for category, vectors in suite.vectors.items():
@@ -783,6 +791,8 @@ def write_suite(suite: Suite, directory: str | Path) -> Path:
         for temp in temps:
             if temp.exists():
                 temp.unlink()
+        if made and not (d / "manifest.json").exists():
+            shutil.rmtree(d, ignore_errors=True)  # a suite not written leaves no folder of its own
     return d
 
 
