@@ -998,6 +998,13 @@ def load_manifest(directory: str | Path) -> dict[str, Any]:
         shown = repr(fmt) if isinstance(fmt, str) and len(fmt) < 40 and fmt.isprintable() else "of another kind"
         raise SuiteError(f"{path}: suite format {shown} is not one this ddzrules reads ({FORMAT!r}); "
                          "regenerate the suite with this version")
+    from ddzrules.errors import SpecError
+    from ddzrules.spec import check_spec_data
+
+    try:  # a spec file's bounds (values, depth), before the schema walks the spec
+        check_spec_data(manifest.get("spec_resolved"), "spec_resolved")
+    except SpecError as e:
+        raise SuiteError(f"{path}: {e.problems[0]}") from None
     err = next(iter(_validator("manifest").iter_errors(manifest)), None)
     if err is not None:
         raise SuiteError(f"{path}: {_schema_message(err)}")
