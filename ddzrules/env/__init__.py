@@ -88,6 +88,7 @@ from ddzrules import cache
 from ddzrules import cards as C
 from ddzrules.compiler import Shape
 from ddzrules.errors import DdzError, brief
+from ddzrules.errors import ArgumentError as ArgumentError
 from ddzrules.errors import IllegalActionError as IllegalActionError
 from ddzrules.errors import NotResetError as NotResetError
 from ddzrules.errors import SeedError as SeedError
@@ -119,7 +120,14 @@ def game_seed(seed: object) -> int:
     numpy's) from 0 to 2**64 - 1. Anything else is a :class:`SeedError`: a bool, a float or
     a string is no seed, and a negative seed would give the game of its absolute value (the
     generator seeds from it), so two seeds would name one game and a record could not say
-    which."""
+    which. A NumPy array of no axis holding an integer is that integer; one of several
+    values is no seed (its ``__index__`` raised a bare TypeError)."""
+    if isinstance(seed, np.ndarray):
+        if seed.ndim == 0 and seed.dtype.kind in "iu":
+            seed = int(seed)
+        else:
+            raise SeedError(f"reset(seed=...) takes an integer 0 to 2**64 - 1 (the game's seed, which a "
+                            f"record replays), not an array of shape {seed.shape} ({seed.dtype})")
     if isinstance(seed, bool) or not hasattr(type(seed), "__index__"):
         raise SeedError(f"reset(seed=...) takes an integer 0 to 2**64 - 1 (the game's seed, which a "
                         f"record replays), not {brief(seed)} ({type(seed).__name__})")

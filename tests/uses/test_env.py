@@ -124,6 +124,20 @@ def test_illegal_action_is_refused_and_changes_nothing() -> None:
     assert np.array_equal(e.observe(agent)["action_mask"], obs["action_mask"])
 
 
+def test_an_edited_mask_is_the_caller_s_own() -> None:
+    """The mask returned is a new array each time: marking an id in it changes neither the
+    next observation nor what step() accepts (it checks the game's own legal set)."""
+    e = env("hubei-3p")
+    e.reset(seed=5)
+    agent = e.agent_selection
+    mask = e.observe(agent)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    mask[illegal] = 1
+    assert e.observe(agent)["action_mask"][illegal] == 0
+    with pytest.raises(IllegalActionError, match="not legal"):
+        e.step(illegal)
+
+
 def test_seed_is_the_game_seed() -> None:
     e = raw_env("hubei-3p")
     e.reset(seed=11)
