@@ -802,6 +802,10 @@ class raw_env(AECEnv):
         mask = np.zeros(len(self.action_list), np.int8)
         if me == game.to_act and not game.over:
             mask[self._legal_ids] = 1
+        # read-only for good (an array on bytes cannot be made writeable): observe() hands the
+        # same observation out again until the game moves, and a mask edited by one caller was
+        # every later caller's (MaskablePPO's action_masks() included)
+        mask = np.frombuffer(mask.tobytes(), np.int8)
         # one-hot rows and empty rows are read-only views of constant arrays (no copy)
         return {"observation": {
             "hand": hand, "wild": wild, "played": self._played[order], "last_play": last,

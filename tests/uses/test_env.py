@@ -125,15 +125,20 @@ def test_illegal_action_is_refused_and_changes_nothing() -> None:
 
 
 def test_an_edited_mask_is_the_caller_s_own() -> None:
-    """The mask returned is a new array each time: marking an id in it changes neither the
-    next observation nor what step() accepts (it checks the game's own legal set)."""
+    """The mask observe() returns is read-only for good: it is handed out again until the
+    game moves, and one marked by a caller was every later caller's. step() checks the
+    game's own legal set whatever a mask says."""
     e = env("hubei-3p")
     e.reset(seed=5)
     agent = e.agent_selection
     mask = e.observe(agent)["action_mask"]
     illegal = int(np.flatnonzero(mask == 0)[0])
-    mask[illegal] = 1
+    with pytest.raises(ValueError):
+        mask[illegal] = 1
+    with pytest.raises(ValueError):
+        mask.flags.writeable = True
     assert e.observe(agent)["action_mask"][illegal] == 0
+    assert not e.unwrapped.action_masks()[illegal] if hasattr(e.unwrapped, "action_masks") else True
     with pytest.raises(IllegalActionError, match="not legal"):
         e.step(illegal)
 
