@@ -6,14 +6,15 @@
 True
 """
 
-from ddzrules.cards import parse_cards
+from ddzrules.cards import Counts, Ranks, parse_cards
 from ddzrules.errors import DdzError, PlayError, SpecError
 from ddzrules.moves import LegalMoves, Move
 from ddzrules.spec import load_spec
 from ddzrules.variant import Census, Comparison, Variant, load_variant
 
 __all__ = [
-    "COMPILED", "COMPILED_MODULES", "Census", "Comparison", "DdzError", "LegalMoves", "Move", "PlayError", "SpecError", "Variant",
+    "COMPILED", "COMPILED_MODULES", "Census", "Comparison", "Counts", "DdzError", "LegalMoves", "Move", "PlayError",
+    "Ranks", "SpecError", "Variant",
     "load_spec", "load_variant", "parse_cards",
 ]
 __version__ = "0.2.0"

@@ -147,7 +147,7 @@ class BatchEnv:
         self._mask = np.zeros((t, self.num_actions), np.int8)
         # what obs["action_mask"] is: read-only for good (a view's flag could be set back to
         # writeable; one made on a read-only buffer cannot), and never what step() trusts
-        self._mask_view = np.frombuffer(memoryview(self._mask).toreadonly(), np.int8).reshape(self._mask.shape)
+        self._mask_view = np.frombuffer(self._mask.data.toreadonly(), np.int8).reshape(self._mask.shape)
         # rows of card counts by id (0: no cards), for plays and kitties
         self._rows = np.zeros((64, NUM_RANKS), np.int8)
         self._row_ids: dict[object, int] = {0: 0}

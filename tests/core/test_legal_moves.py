@@ -66,7 +66,7 @@ def test_quick_path_and_general_path_agree(hubei, hand, data):
     """A hand given as a list of rank indices (the quick path) and as its card string
     (the general one) list the same LegalMoves, leads and answers alike."""
     hubei.fast_index()  # the quick path reads it (before it is built, both paths enumerate)
-    ranks = hand
+    ranks = C.Ranks(hand)
     text = C.counts_to_string(C.counts_of(ranks))
     lead = hubei.legal_moves(ranks)
     assert lead == hubei.legal_moves(text) and type(lead) is type(hubei.legal_moves(text))
@@ -89,10 +89,10 @@ def test_any_integer_type_is_a_rank_index_on_every_path(hubei):
     """The quick path (bytes() of the list), the compiled build's kernel (which hands such
     items to the general path) and the general path read __index__ alike."""
     hubei.fast_index()
-    hand = [0, 1, 2, 3, 4, 4]
-    assert hubei.legal_moves([_Rank(r) for r in hand]) == hubei.legal_moves(hand)
-    assert hubei.legal_moves(tuple(map(_Rank, hand)), after="3") == hubei.legal_moves(hand, after="3")
+    hand = C.Ranks([0, 1, 2, 3, 4, 4])
+    assert hubei.legal_moves(C.Ranks([_Rank(r) for r in hand])) == hubei.legal_moves(hand)  # type: ignore[misc]
+    assert hubei.legal_moves(C.Ranks(map(_Rank, hand)), after="3") == hubei.legal_moves(hand, after="3")  # type: ignore[arg-type]
     assert C.counts_of([_Rank(0), 0, _Rank(14)]) == [2] + [0] * 13 + [1]
     for bad in ([_Rank(15)], [_Rank(-1)], [1.0], ["3"]):
-        with pytest.raises(C.CardError):
-            hubei.legal_moves(bad)
+        with pytest.raises(C.CardError, match="rank index|cards must be"):
+            hubei.legal_moves(C.Ranks(bad))  # type: ignore[arg-type]
