@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from operator import index as _index
+from typing import Self
 
 from ddzrules.errors import CardError as CardError  # noqa: PLC0414 - re-exported: it lived here
 from ddzrules.errors import brief
@@ -268,7 +269,7 @@ class Counts(tuple[int, ...]):
 
     __slots__ = ()
 
-    def __new__(cls, counts: Iterable[int] = ()) -> Counts:
+    def __new__(cls, counts: Iterable[int] = ()) -> Self:
         values = tuple(counts)
         if len(values) > NUM_RANKS:
             raise CardError("", None, f"counts are one a rank, at most {NUM_RANKS}, not {len(values)}")

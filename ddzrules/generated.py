@@ -29,8 +29,8 @@ from __future__ import annotations
 import bisect
 import os
 import re
-import stat
 import shlex
+import stat
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path

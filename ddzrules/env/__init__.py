@@ -87,8 +87,8 @@ from pettingzoo.utils import wrappers
 from ddzrules import cache
 from ddzrules import cards as C
 from ddzrules.compiler import Shape
-from ddzrules.errors import DdzError, brief
 from ddzrules.errors import ArgumentError as ArgumentError
+from ddzrules.errors import DdzError, brief
 from ddzrules.errors import IllegalActionError as IllegalActionError
 from ddzrules.errors import NotResetError as NotResetError
 from ddzrules.errors import SeedError as SeedError

@@ -58,7 +58,14 @@ import numpy as np
 
 from ddzrules import cards as C
 from ddzrules.env import NUM_RANKS, PHASES, counts_of_text, game_seed, play_key, raw_env
-from ddzrules.errors import ArgumentError, DdzError, IllegalActionError, NotResetError, TableError, brief
+from ddzrules.errors import (
+    ArgumentError,
+    DdzError,
+    IllegalActionError,
+    NotResetError,
+    TableError,
+    brief,
+)
 from ddzrules.moves import Move
 from ddzrules.runtime import Action, Game
 
