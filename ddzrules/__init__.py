@@ -10,14 +10,15 @@ from ddzrules._build import switch_off_kernels
 
 switch_off_kernels()  # DDZRULES_PURE=1: before any module imports the C kernels
 
-from ddzrules.cards import parse_cards
+from ddzrules.cards import Counts, Ranks, parse_cards
 from ddzrules.errors import DdzError, PlayError, SpecError
 from ddzrules.moves import LegalMoves, Move
 from ddzrules.spec import load_spec
 from ddzrules.variant import Census, Comparison, Variant, load_variant
 
 __all__ = [
-    "BUILD", "COMPILED", "COMPILED_MODULES", "Census", "Comparison", "DdzError", "LegalMoves", "Move", "PlayError", "SpecError", "Variant",
+    "BUILD", "COMPILED", "COMPILED_MODULES", "Census", "Comparison", "Counts", "DdzError", "LegalMoves", "Move",
+    "PlayError", "Ranks", "SpecError", "Variant",
     "load_spec", "load_variant", "parse_cards",
 ]
 __version__ = "0.2.0"

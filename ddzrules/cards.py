@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from operator import index as _index
+from typing import Self
 
 from ddzrules.errors import CardError as CardError  # noqa: PLC0414 - re-exported: it lived here
 from ddzrules.errors import brief
@@ -251,9 +252,48 @@ def full_deck(decks: int = 1, jokers: bool = True) -> list[int]:
     return counts
 
 
-def deck_list(counts: Sequence[int]) -> list[int]:
-    """Every physical card of a count vector as a rank index, ascending (for dealing)."""
-    return [r for r, c in enumerate(counts) for _ in range(c)]
+class Ranks(list[int]):
+    """A set of cards as a rank index for each card (``Ranks([0, 0, 14])`` is 33D): what
+    the runtime lists a hand's plays from. A bare list of numbers is no set of cards to
+    :class:`~ddzrules.variant.Variant`: it could as well be counts by rank (what
+    ``Game.hands`` holds), and the two readings differ without a word (the counts of
+    3456789 read as 3333333344444444 on a two-deck spec)."""
+
+    __slots__ = ()
+
+
+class Counts(tuple[int, ...]):
+    """A set of cards as its count of each rank, by rank index (``Counts([2, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 1])`` is 33D; a shorter tuple leaves the higher ranks at 0):
+    what ``Game.hands`` holds for each seat."""
+
+    __slots__ = ()
+
+    def __new__(cls, counts: Iterable[int] = ()) -> Self:
+        values = tuple(counts)
+        if len(values) > NUM_RANKS:
+            raise CardError("", None, f"counts are one a rank, at most {NUM_RANKS}, not {len(values)}")
+        try:
+            out = super().__new__(cls, (_index(c) for c in values))
+        except TypeError:
+            raise CardError("", None, f"counts must be integers 0-{MASK}, not {brief(values, 60)}") from None
+        for r, c in enumerate(out):
+            if not 0 <= c <= MASK:
+                raise _count_error(c, r)
+        return out
+
+
+#: what Variant says of a bare list of numbers given as cards
+AMBIGUOUS_CARDS = ("a list of numbers is no set of cards here: it could be counts by rank (what Game.hands "
+                   "holds) or a rank index per card, which name different cards. Pass a card string "
+                   "('3456789'), ddzrules.Counts(...) for counts by rank, or ddzrules.Ranks(...) for a rank "
+                   "index per card")
+
+
+def deck_list(counts: Sequence[int]) -> Ranks:
+    """Every physical card of a count vector as a rank index, ascending (for dealing, and
+    the runtime's listings: a :class:`Ranks`)."""
+    return Ranks([r for r, c in enumerate(counts) for _ in range(c)])
 
 
 def rank_name(rank: int) -> str:

@@ -211,6 +211,11 @@ class SeedError(DdzError, ValueError):
     """A seed the environment cannot replay (see :func:`ddzrules.env.game_seed`)."""
 
 
+class ArgumentError(DdzError, ValueError):
+    """An argument of an environment that is no value it takes (``num_tables``, a table's
+    index, ``normalize`` …): the message names the argument and says what it takes."""
+
+
 class NotResetError(DdzError, RuntimeError):
     """The environment used (``step``, ``observe``, ``last``) before ``reset()``."""
 

@@ -26,9 +26,11 @@ b
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
 import shlex
+import stat
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +44,8 @@ END = "<!-- END GENERATED -->"
 MAX_PAGE_BYTES = 16 * 2**20
 #: the most files and folders a directory named to ``docs update`` is walked through
 MAX_WALKED = 100_000
+#: the deepest folder ``docs update`` walks into, below the directory named
+MAX_DEPTH = 64
 _BEGIN_RE = re.compile(r"^<!-- BEGIN GENERATED: (?P<source>[^\n]*?) -->$", re.MULTILINE)
 
 #: a block's text from the words of its source after the command's (``["hubei-3p", "--lang", "en"]``)
@@ -70,7 +74,8 @@ _FENCE_RE = re.compile(r"^[ ]{0,3}(```|~~~)", re.MULTILINE)
 
 
 def _fenced(text: str) -> list[tuple[int, int]]:
-    """The spans of ``text``'s fenced code blocks (a marker shown in an example is no block)."""
+    """The spans of ``text``'s fenced code blocks (a marker shown in an example is no block),
+    in order and apart."""
     spans, opened = [], None
     for m in _FENCE_RE.finditer(text):
         if opened is None:
@@ -83,19 +88,26 @@ def _fenced(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+def _in_fence(spans: list[tuple[int, int]], starts: list[int], at: int) -> bool:
+    """Whether ``at`` lies in one of ``spans`` (``starts``: their starts): a bisection, so
+    a page of many fences and many markers is read in linear time (a 4 MB page of both
+    took minutes when each marker was compared with every fence)."""
+    i = bisect.bisect_right(starts, at) - 1
+    return i >= 0 and at < spans[i][1]
+
+
 def blocks(text: str, where: str = "the document") -> list[Block]:
     """The generated blocks of ``text`` in order (not those inside fenced code: examples);
     a BEGIN without its END (or with another BEGIN before it) is a DdzError naming
     ``where`` and the line."""
-    out = []
     fenced = _fenced(text)
-    for m in _BEGIN_RE.finditer(text):
-        if any(a <= m.start() < b for a, b in fenced):
-            continue
+    starts = [a for a, _ in fenced]
+    found = [m for m in _BEGIN_RE.finditer(text) if not _in_fence(fenced, starts, m.start())]
+    out = []
+    for i, m in enumerate(found):
         start = m.end() + 1
         end = text.find("\n" + END, m.end())
-        nested = next((n for n in _BEGIN_RE.finditer(text, start)
-                       if not any(a <= n.start() < b for a, b in fenced)), None)
+        nested = found[i + 1] if i + 1 < len(found) else None
         if end < 0 or (nested is not None and nested.start() < end):
             line = text.count("\n", 0, m.start()) + 1
             raise DdzError(f"{where}:{line}: the block {brief(m.group('source'), 80)} has no {END} after it")
@@ -119,8 +131,15 @@ def regenerate(text: str, generators: Mapping[str, Generator], where: str = "the
                strict: bool = False) -> str:
     """``text`` with each generated block rewritten by its generator. A block no generator
     is given for is left as it is, or with ``strict`` is a DdzError (``ddzrules docs
-    update`` knows every generator: a block it cannot make is a typo)."""
+    update`` knows every generator: a block it cannot make is a typo).
+
+    The text made is bounded as a page read is, by :data:`MAX_PAGE_BYTES` (a DdzError once
+    it would pass it): a 40 KB page of 600 markers of the CLI reference was written as
+    17 MiB, a page ``docs update`` then refused to read. Blocks of the same source are made
+    once."""
     out, pos = [], 0
+    size = 0  # UTF-8 bytes of ``out``
+    made_for: dict[str, tuple[str, int]] = {}  # by source: its text and that text's bytes
     for block in blocks(text, where):
         found = generator_for(block, generators)
         if found is None:
@@ -129,23 +148,43 @@ def regenerate(text: str, generators: Mapping[str, Generator], where: str = "the
                 raise DdzError(f"{where}:{line}: no command writes the block {brief(block.source, 80)}; "
                                f"the generated blocks are {', '.join(sorted(generators))}")
             continue
-        make, args = found
-        try:
-            made = make(args)
-        except SpecError as e:
-            # the block names a spec file, which need not be the user's (a page can name
-            # /etc/shadow): its problems quote its lines, so they are counted, not shown
-            line = text.count("\n", 0, block.start)  # the BEGIN line's number (start: after it)
-            raise DdzError(f"{where}:{line}: the block {brief(block.source, 80)} names a spec that does not "
-                           f"load ({len(e.problems)} problem{'' if len(e.problems) == 1 else 's'}; ddzrules validate "
-                           "lists them)") from None
-        except DdzError as e:
-            line = text.count("\n", 0, block.start)  # the BEGIN line's number (start: after it)
-            raise DdzError(f"{where}:{line}: the block {brief(block.source, 80)}: {e}") from None
-        out += [text[pos:block.start], made if made.endswith("\n") or not made else made + "\n"]
+        if block.source not in made_for:
+            made = _make(block, found, text, where)
+            made = made if made.endswith("\n") or not made else made + "\n"
+            made_for[block.source] = (made, len(made.encode("utf-8", "surrogatepass")))
+        made, made_bytes = made_for[block.source]
+        before = text[pos:block.start]
+        size += len(before.encode("utf-8", "surrogatepass")) + made_bytes
+        if size > MAX_PAGE_BYTES:
+            line = text.count("\n", 0, block.start)
+            raise DdzError(f"{where}:{line}: the page its blocks make would pass the "
+                           f"{MAX_PAGE_BYTES // 2**20} MiB a page may hold (at the block {brief(block.source, 80)}); "
+                           "nothing was written")
+        out += [before, made]
         pos = block.end
-    out.append(text[pos:])
+    rest = text[pos:]
+    if size + len(rest.encode("utf-8", "surrogatepass")) > MAX_PAGE_BYTES:
+        raise DdzError(f"{where}: the page its blocks make would pass the {MAX_PAGE_BYTES // 2**20} MiB "
+                       "a page may hold; nothing was written")
+    out.append(rest)
     return "".join(out)
+
+
+def _make(block: Block, found: tuple[Generator, list[str]], text: str, where: str) -> str:
+    """A block's new text from its generator; its failure a DdzError naming the page and line."""
+    make, args = found
+    try:
+        return make(args)
+    except SpecError as e:
+        line = text.count("\n", 0, block.start)  # the BEGIN line's number (start: after it)
+        # the block names a spec file, which need not be the user's (a page can name
+        # /etc/shadow): its problems quote its lines, so they are counted, not shown
+        raise DdzError(f"{where}:{line}: the block {brief(block.source, 80)} names a spec that does not "
+                       f"load ({len(e.problems)} problem{'' if len(e.problems) == 1 else 's'}; ddzrules validate "
+                       "lists them)") from None
+    except DdzError as e:
+        line = text.count("\n", 0, block.start)
+        raise DdzError(f"{where}:{line}: the block {brief(block.source, 80)}: {e}") from None
 
 
 @dataclass(frozen=True)
@@ -160,10 +199,11 @@ class FileStatus:
 
 def markdown_files(paths: Iterable[str | Path]) -> list[Path]:
     """The Markdown files named: files as they are, directories' ``*.md`` (recursively,
-    not into hidden directories such as ``.git`` or ``.venv``, nor through symbolic
-    links), sorted; a path that does not exist is a DdzError, and so is a directory
-    holding more than :data:`MAX_WALKED` entries (``docs update /`` would walk the whole
-    file system).
+    not into hidden directories such as ``.git`` or ``.venv``, and never through a symbolic
+    link, to a folder or to a page: a link found in a directory may lead out of it, and the
+    page would be rewritten there), sorted. A path that does not exist is a DdzError, and
+    so is a directory holding more than :data:`MAX_WALKED` entries (``docs update /``
+    would walk the whole file system) or folders nested more than :data:`MAX_DEPTH` deep.
 
     >>> [p.name for p in markdown_files(["README.md"])]
     ['README.md']
@@ -181,17 +221,35 @@ def markdown_files(paths: Iterable[str | Path]) -> list[Path]:
 
 
 def _walk_markdown(top: Path, given: str) -> list[Path]:
-    """The ``*.md`` files under ``top`` (see :func:`markdown_files`)."""
+    """The ``*.md`` files under ``top`` (see :func:`markdown_files`): walked with a stack
+    of its own, not os.walk, which recurses (a tree 1,000 folders deep was a RecursionError)."""
     found: list[Path] = []
     walked = 0
-    for folder, dirs, files in os.walk(top, followlinks=False):  # unreadable folders are skipped
-        walked += len(dirs) + len(files)
+    stack: list[tuple[Path, int]] = [(top, 0)]
+    while stack:
+        folder, depth = stack.pop()
+        try:
+            with os.scandir(folder) as listing:
+                entries = list(listing)
+        except OSError:  # an unreadable folder is skipped, as os.walk did
+            continue
+        walked += len(entries)
         if walked > MAX_WALKED:
             raise DdzError(f"{brief(given, 80)}: more than {MAX_WALKED:,} files and folders under it; "
                            "name the documentation's own folder")
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        base = Path(folder)
-        found += (base / f for f in files if f.endswith(".md") and (base / f).is_file())
+        for entry in sorted(entries, key=lambda e: e.name, reverse=True):
+            try:
+                # lstat: a symbolic link is neither a folder nor a page here
+                mode = entry.stat(follow_symlinks=False).st_mode
+            except OSError:
+                continue
+            if stat.S_ISDIR(mode) and not entry.name.startswith("."):
+                if depth + 1 > MAX_DEPTH:
+                    raise DdzError(f"{brief(given, 80)}: folders nested more than {MAX_DEPTH} deep under it; "
+                                   "name the documentation's own folder")
+                stack.append((Path(entry.path), depth + 1))
+            elif stat.S_ISREG(mode) and entry.name.endswith(".md"):
+                found.append(Path(entry.path))
     return found
 
 
@@ -202,7 +260,8 @@ def update_files(paths: Iterable[str | Path], generators: Mapping[str, Generator
     written: the statuses say which files are stale."""
     out = []
     writes: list[tuple[Path, str]] = []
-    for path in markdown_files(paths):
+    paths_given = list(paths)
+    for path in markdown_files(paths_given):
         try:
             size = path.stat().st_size
             if size > MAX_PAGE_BYTES:
@@ -219,7 +278,11 @@ def update_files(paths: Iterable[str | Path], generators: Mapping[str, Generator
         if stale and not check:
             writes.append((path, new))
         out.append(FileStatus(path, tuple(b.source for b in found), stale))
+    named = {Path(p) for p in paths_given if not Path(p).is_dir()}
     # written only once every page has been made: a block that fails leaves every file as it was
     for path, new in writes:
-        write_file(path, new)  # in one step: Ctrl-C never leaves half a page
+        # in one step: Ctrl-C never leaves half a page. A page found in a directory was no
+        # link when it was walked: should one replace it since, the link is replaced, and
+        # what it leads to (out of the directory, maybe) is not written
+        write_file(path, new, follow_links=path in named)
     return out

@@ -72,15 +72,22 @@ def check_output_path(path: str | os.PathLike[str], option: str | None = None,
     return target
 
 
-def write_file(path: str | os.PathLike[str], text: str, option: str | None = None) -> None:
+def write_file(path: str | os.PathLike[str], text: str, option: str | None = None,
+               follow_links: bool = True, exclusive: bool = False) -> None:
     """Write ``text`` (UTF-8) to ``path`` in one step: checked again (the path may have
     changed during the work), a temporary file in the same directory, renamed over
-    ``path``. A file replaced keeps its permissions; a symbolic link's target is written.
-    A :class:`~ddzrules.errors.DdzError` if it cannot be, with nothing left behind."""
+    ``path``. A file replaced keeps its permissions; a symbolic link's target is written,
+    or, with ``follow_links`` false, the link itself is replaced (a page found by walking
+    a directory: what a link there leads to may lie outside it). With ``exclusive`` a file
+    already there is never replaced, should one appear during the work (``new -o`` without
+    ``--force``). A :class:`~ddzrules.errors.DdzError` if it cannot be, with nothing left
+    behind."""
     check_output_path(path, option)
-    target = Path(os.path.realpath(path))  # through a symbolic link: its target is the file
+    # through a symbolic link: its target is the file (unless links are not followed)
+    target = Path(os.path.realpath(path)) if follow_links else Path(os.path.abspath(path))
     try:  # a file replaced keeps its permissions; a new one gets the usual 0666 less the umask
-        mode = stat.S_IMODE(target.stat().st_mode)
+        info = target.stat() if follow_links else target.lstat()
+        mode = stat.S_IMODE(info.st_mode) if stat.S_ISREG(info.st_mode) else 0o666 & ~_umask()
     except FileNotFoundError:
         mode = 0o666 & ~_umask()
     try:
@@ -91,12 +98,31 @@ def write_file(path: str | os.PathLike[str], text: str, option: str | None = Non
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             out.write(text)
         os.chmod(temp, mode)
-        os.replace(temp, target)
+        if exclusive:
+            _link_new(temp, target, path, option)
+        else:
+            os.replace(temp, target)
     except BaseException as e:
         Path(temp).unlink(missing_ok=True)
         if isinstance(e, OSError):  # a full disk, a quota
             raise DdzError(f"cannot write {brief(str(path), 80)}: {e.strerror or e}") from None
         raise
+
+
+def _link_new(temp: str, target: Path, path: str | os.PathLike[str], option: str | None) -> None:
+    """``temp`` as ``target``, which must not exist: a hard link fails rather than replace a
+    file (a file system without hard links: checked, then renamed)."""
+    try:
+        os.link(temp, target)
+    except FileExistsError:
+        named = f"{option} {brief(str(path), 80)}" if option else brief(str(path), 80)
+        raise DdzError(f"{named} exists: not overwritten") from None
+    except OSError:
+        if os.path.lexists(target):
+            raise
+        os.replace(temp, target)
+        return
+    os.unlink(temp)
 
 
 def _umask() -> int:

@@ -185,6 +185,17 @@ def _short(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
+def _check_spec_bounds(data: Any) -> None:
+    """The resolved spec a record stores, held to the bounds of a spec file (values, depth)."""
+    from ddzrules.errors import SpecError
+    from ddzrules.spec import check_spec_data
+
+    try:
+        check_spec_data(data, "spec_resolved")
+    except SpecError as e:
+        raise ReplayError(f"malformed record: {e.problems[0]}") from None
+
+
 def check_record(record: Any) -> None:
     """Raise :class:`ReplayError` unless ``record`` has the shape of a game record: the
     schema (types, ranges, bounded sizes, every final figure), depth and finite numbers.
@@ -194,6 +205,8 @@ def check_record(record: Any) -> None:
     if record.get("format") not in FORMATS:
         raise ReplayError(f"not a ddzrules game record (format {_short(repr(record.get('format')), 60)}, "
                           f"expected {FORMAT!r})")
+    if "spec_resolved" in record:  # a spec file's bounds, before anything walks the whole record
+        _check_spec_bounds(record["spec_resolved"])
     _check_shape(record)
     try:
         errors = list(islice(_validator().iter_errors(record), MAX_SCHEMA_ERRORS))

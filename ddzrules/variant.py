@@ -56,7 +56,10 @@ TABLE_LIMIT = 3_000_000
 #: cost; the plays and their order are the same either way.
 FAST_INDEX_AFTER = 256
 
-CardsLike = str | Move | Iterable[int]
+#: a set of cards as the public doors take it: a card string, a Move, a typed sequence
+#: (C.Ranks, C.Counts), or rank indices one could not read as counts (more than 15 of them,
+#: or one above 14); a bare sequence that could be either is refused (:func:`_unambiguous`)
+CardsLike = str | Move | C.Ranks | C.Counts | Iterable[int]
 #: the wild ranks of a query: one rank (``"7"``, an index) or several (``"7,9"``,
 #: ``("7", "9")``: 天地癞子), or None for no wild card
 WildLike = int | str | tuple[int | str, ...] | list[int | str] | None
@@ -201,7 +204,11 @@ class Variant:
             if type(packed) is not int or not 0 <= packed < _PACKED_END:  # a Move built by hand
                 raise C.CardError("", None, f"{brief(cards, 80)} holds no packed count of cards")
             return C.unpack(packed)
-        return C.check_counts(C.counts_of(cards))
+        if isinstance(cards, C.Counts):  # checked as it was made
+            return list(cards) + [0] * (C.NUM_RANKS - len(cards))
+        if isinstance(cards, C.Ranks):
+            return C.check_counts(C.counts_of(cards))
+        return C.check_counts(C.counts_of(_unambiguous(cards)))
 
     def check_deck(self, counts: list[int], what: str) -> None:
         if len(counts) == len(self.rules.deck) and not any(map(gt, counts, self.rules.deck)):
@@ -407,14 +414,15 @@ class Variant:
         """
         order: list[int] | None = None
         fast = self._fast
-        if wild is None and fast and (type(hand) is list or type(hand) is tuple) and len(hand) <= fast.fits:
+        if wild is None and fast and (type(hand) is C.Ranks or (type(hand) is list or type(hand) is tuple)
+                                      and len(hand) > C.NUM_RANKS) and len(hand) <= fast.fits:
             index = fast
-            # the quick path (the runtime's form, a list of rank indices): its counts, a
-            # byte a rank, checked against the deck; then a lead, or an answer to a play
-            # looked up before as its string
+            # the quick path (the runtime's form, rank indices): its counts, a byte a rank,
+            # checked against the deck; then a lead, or an answer to a play looked up
+            # before as its string
             raw: bytes | None = None
-            if _hand_counts is not None:  # the compiled build's C kernel
-                raw = _hand_counts(hand, fast.limits)
+            if _hand_counts is not None:  # the compiled build's C kernel (it takes a list)
+                raw = _hand_counts(list.copy(hand) if type(hand) is C.Ranks else hand, fast.limits)
             else:
                 # one int from each card's weight (bytes() rejects what is no small int;
                 # ranks 15-255 weigh above the 15 bytes), checked in one AND
@@ -716,11 +724,32 @@ _tier, _size, _rank, _combo, _packed, _length = (
     attrgetter(name) for name in ("tier", "size", "rank", "combo", "packed", "length"))
 
 
+def _unambiguous(cards: Iterable[int]) -> list[int] | Iterable[int]:
+    """A bare sequence of numbers given as cards, read as rank indices when it cannot be
+    read as counts by rank; one that can be read both ways (at most 15 numbers, each 0-14:
+    the counts of 3456789 are also seven 4s and eight 3s) is a CardError saying how to pass
+    each. Anything else is left to counts_of, whose errors name what is wrong."""
+    try:
+        items = list(cards)
+    except TypeError:
+        return cards  # no sequence: counts_of says so
+    if len(items) <= C.NUM_RANKS:
+        try:
+            ranks = [index(c) for c in items]
+        except TypeError:
+            return items
+        if all(0 <= r < C.NUM_RANKS for r in ranks):
+            raise C.CardError("", None, f"{C.AMBIGUOUS_CARDS}; not {brief(items, 60)}")
+    return items
+
+
 def _show(cards: CardsLike) -> str:
     if isinstance(cards, str):
         return brief(cards, 80)
     if isinstance(cards, Move):
         return brief(cards.cards, 80)
+    if isinstance(cards, C.Counts):
+        return repr(C.counts_to_string(cards))
     return repr(C.counts_to_string(C.counts_of(cards)))
 
 

@@ -1,12 +1,14 @@
 """Run ddzrules commands under the hardening issue's limits and report how each ended.
 
-    python tests/cli_under_limits.py CASES.json
+    python tests/cli_under_limits.py CASES.json [--max-file-bytes N]
 
 CASES.json maps a case name to ``{"argv": [...], "env": {...}}``. The whole process runs
 under a 2 GiB address-space limit and each command under a 20 s alarm; each is run with
 click's test runner (so one interpreter serves every case) and reported as
 ``{"exit": int, "output": str, "exception": str | None, "seconds": float}`` in a JSON
-object on stdout. Used by tests/uses/test_limits.py.
+object on stdout. Used by tests/uses/test_limits.py. With ``--max-file-bytes N`` no file
+may grow past N bytes (RLIMIT_FSIZE, SIGXFSZ ignored: a write past it fails with EFBIG, as
+on a full disk), for tests/uses/test_output_commands.py.
 """
 
 from __future__ import annotations
@@ -65,5 +67,9 @@ def run(cases: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
 
 if __name__ == "__main__":
     resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
+    if sys.argv[2:3] == ["--max-file-bytes"]:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # the write fails (EFBIG) instead of the process
+        limit = int(sys.argv[3])
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
     with open(sys.argv[1], encoding="utf-8") as f:
         print(json.dumps(run(json.load(f))))

@@ -539,8 +539,11 @@ def new_cmd(name: str, parent: str, output: str | None, force: bool) -> None:
         extends = Path(os.path.relpath(os.path.abspath(parent), os.path.dirname(os.path.abspath(output)))).as_posix()
     text = starter_text(name, parent, extends)
     if output is not None:
-        with open(output, "w" if force else "x", encoding="utf-8") as out:
-            out.write(text)
+        from ddzrules.outputs import write_file
+
+        # in one step (a full disk leaves no half spec); without --force never over a file
+        # that appeared since the check above
+        write_file(output, text, "-o", exclusive=not force)
         err_console.print(styled("wrote {}", output))
     else:
         click.echo(text, nl=False)

@@ -22,6 +22,7 @@ import math
 import os
 import random
 import re
+import shutil
 import stat
 import time
 from array import array
@@ -880,6 +881,10 @@ def check_suite_directory(directory: str | Path) -> Path:
     try:
         st = os.stat(d)
     except FileNotFoundError:
+        # made by write_suite, in a folder that is there (as every file a command writes)
+        parent = d.absolute().parent
+        if not parent.is_dir():
+            raise DdzError(f"cannot write the suite to {d}: the directory {parent} does not exist") from None
         return d
     except OSError as e:
         raise DdzError(f"cannot write the suite to {d}: {e.strerror or e}") from None
@@ -904,8 +909,11 @@ def write_suite(suite: Suite, directory: str | Path) -> Path:
     that fails leaves no half-written file under a suite's name."""
     d = check_suite_directory(directory)
     temps: list[Path] = []
+    made = False
     try:
-        d.mkdir(parents=True, exist_ok=True)
+        if not d.is_dir():
+            d.mkdir()
+            made = True
         files: dict[str, dict[str, Any]] = {}
         staged: list[tuple[Path, Path]] = []
         for category, vectors in suite.vectors.items():
@@ -931,6 +939,8 @@ def write_suite(suite: Suite, directory: str | Path) -> Path:
         for temp in temps:
             if temp.exists():
                 temp.unlink()
+        if made and not (d / "manifest.json").exists():
+            shutil.rmtree(d, ignore_errors=True)  # a suite not written leaves no folder of its own
     return d
 
 
@@ -1203,6 +1213,13 @@ def load_manifest(directory: str | Path) -> dict[str, Any]:
         shown = repr(fmt) if isinstance(fmt, str) and len(fmt) < 40 and fmt.isprintable() else "of another kind"
         raise SuiteError(f"{path}: suite format {shown} is not one this ddzrules reads ({FORMAT!r}); "
                          "regenerate the suite with this version")
+    from ddzrules.errors import SpecError
+    from ddzrules.spec import check_spec_data
+
+    try:  # a spec file's bounds (values, depth), before the schema walks the spec
+        check_spec_data(manifest.get("spec_resolved"), "spec_resolved")
+    except SpecError as e:
+        raise SuiteError(f"{path}: {e.problems[0]}") from None
     err = next(iter(_validator("manifest").iter_errors(manifest)), None)
     if err is not None:
         raise SuiteError(f"{path}: {_schema_message(err)}")

@@ -87,6 +87,7 @@ from pettingzoo.utils import wrappers
 from ddzrules import cache
 from ddzrules import cards as C
 from ddzrules.compiler import Shape
+from ddzrules.errors import ArgumentError as ArgumentError
 from ddzrules.errors import DdzError, brief
 from ddzrules.errors import IllegalActionError as IllegalActionError
 from ddzrules.errors import NotResetError as NotResetError
@@ -126,7 +127,14 @@ def game_seed(seed: object) -> int:
     numpy's) from 0 to 2**64 - 1. Anything else is a :class:`SeedError`: a bool, a float or
     a string is no seed, and a negative seed would give the game of its absolute value (the
     generator seeds from it), so two seeds would name one game and a record could not say
-    which."""
+    which. A NumPy array of no axis holding an integer is that integer; one of several
+    values is no seed (its ``__index__`` raised a bare TypeError)."""
+    if isinstance(seed, np.ndarray):
+        if seed.ndim == 0 and seed.dtype.kind in "iu":
+            seed = int(seed)
+        else:
+            raise SeedError(f"reset(seed=...) takes an integer 0 to 2**64 - 1 (the game's seed, which a "
+                            f"record replays), not an array of shape {seed.shape} ({seed.dtype})")
     if isinstance(seed, bool) or not hasattr(type(seed), "__index__"):
         raise SeedError(f"reset(seed=...) takes an integer 0 to 2**64 - 1 (the game's seed, which a "
                         f"record replays), not {brief(seed)} ({type(seed).__name__})")
@@ -788,6 +796,10 @@ class raw_env(AECEnv):
         mask = np.zeros(len(self.action_list), np.int8)
         if me == game.to_act and not game.over:
             mask[self._legal_ids] = 1
+        # read-only for good (an array on bytes cannot be made writeable): observe() hands the
+        # same observation out again until the game moves, and a mask edited by one caller was
+        # every later caller's (MaskablePPO's action_masks() included)
+        mask = np.frombuffer(mask.tobytes(), np.int8)
         # one-hot rows and empty rows are read-only views of constant arrays (no copy)
         return {"observation": {
             "hand": hand, "wild": wild, "played": self._played[order], "last_play": last,

@@ -30,13 +30,16 @@ id per table, for the seat whose turn it is there (``obs["to_act"]``), and retur
 Row ``i`` of ``obs`` is exactly what ``ddzrules.env.env(spec).observe(agent)`` gives the
 agent to act in the same game after the same actions (``tests/uses/test_env_batch.py``
 holds the two to that, field by field). The arrays are new each step, except
-``action_mask``: a read-only view of the batch's own mask, valid until the next
-``step()`` or ``reset()`` (copy it to keep it; masking 256 tables of 12,658 ids afresh
-each step would cost more than the games).
+``action_mask``: a read-only view of the batch's own mask (one that cannot be made
+writeable), valid until the next ``step()`` or ``reset()`` (copy it to keep it; masking
+256 tables of 12,658 ids afresh each step would cost more than the games).
 
-``step()`` checks every table's action before it applies any: an id out of range or not
-legal raises :class:`~ddzrules.errors.IllegalActionError` naming the table, and nothing
-changes. A game that raises as it takes its (legal) action — a plugin's error, 100
+``step()`` checks every table's action before it applies any, against the game's own
+listing of its legal actions (never the mask): an id out of range or not legal raises
+:class:`~ddzrules.errors.IllegalActionError` naming the table, and nothing changes.
+Integers may be Python's or NumPy's, ``actions`` any integer array or list of them;
+another argument that is no value it takes (``num_tables=np.array([3])``,
+``normalize="no"``) is an :class:`~ddzrules.errors.ArgumentError`, a ValueError naming it. A game that raises as it takes its (legal) action — a plugin's error, 100
 redeals in a row — stays as it was while the other tables step; ``step()`` then raises
 :class:`~ddzrules.errors.TableError` naming the tables, with the step's results as its
 ``result``. Everything random comes from ``reset(seed=...)``: the same seed gives the same
@@ -55,7 +58,14 @@ import numpy as np
 
 from ddzrules import cards as C
 from ddzrules.env import NUM_RANKS, PHASES, counts_of_text, game_seed, play_key, raw_env
-from ddzrules.errors import DdzError, IllegalActionError, NotResetError, TableError, brief
+from ddzrules.errors import (
+    ArgumentError,
+    DdzError,
+    IllegalActionError,
+    NotResetError,
+    TableError,
+    brief,
+)
 from ddzrules.moves import Move
 from ddzrules.runtime import Action, Game
 
@@ -69,11 +79,33 @@ MAX_MASK_BYTES = 1 << 28
 
 
 def _index(value: object) -> int | None:
-    """``value`` as an integer index when it is one (a Python or NumPy integer: the ids of a
-    mask come as ``np.int64``), else None (a bool, a float, a string …)."""
+    """``value`` as an integer when it is one: a Python or NumPy integer (the ids of a mask
+    come as ``np.int64``) or a NumPy array of no dimension holding one; else None (a bool,
+    a float, a string, an array of several values …)."""
+    if isinstance(value, np.ndarray):
+        # one integer in an array of no axis (what indexing an array with [()] gives)
+        return int(value) if value.ndim == 0 and value.dtype.kind in "iu" else None
     if isinstance(value, (bool, np.bool_)) or not hasattr(type(value), "__index__"):
         return None
     return operator.index(cast(SupportsIndex, value))  # __index__: checked above
+
+
+def _shown(value: object) -> str:
+    """``value`` in a message: an array by its shape and type (its items could be millions)."""
+    if isinstance(value, np.ndarray):
+        return f"an array of shape {value.shape} ({value.dtype})"
+    return brief(value)
+
+
+def _flag(value: object, name: str) -> bool:
+    """``value`` as a yes or no: a bool (NumPy's too, or an array of no axis holding one);
+    anything else an :class:`ArgumentError` naming ``name`` (bool() read "no" as True, and
+    raised NumPy's ValueError on an array)."""
+    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind == "b":
+        return bool(value)
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise ArgumentError(f"{name} is True or False, not {_shown(value)}")
 
 
 class BatchEnv:
@@ -88,11 +120,12 @@ class BatchEnv:
                  plugins: object = ()) -> None:
         count = _index(num_tables)
         if count is None or not 1 <= count <= MAX_TABLES:
-            raise DdzError(f"num_tables must be an integer 1-{MAX_TABLES}, not {brief(num_tables)}")
+            raise ArgumentError(f"num_tables must be an integer 1-{MAX_TABLES}, not {_shown(num_tables)}")
         num_tables = count
+        normalize = _flag(normalize, "normalize")
         #: the AEC environment of the spec: its action table, spaces and id mapping are the batch's
         if not isinstance(spec, str):
-            raise DdzError(f"spec is a bundled spec's name or a spec file's path, not {brief(spec)}")
+            raise ArgumentError(f"spec is a bundled spec's name or a spec file's path, not {_shown(spec)}")
         # the AEC environment checks plugins and says what is wrong with them (Any: a cast
         # would be checked by mypyc, with its TypeError)
         given: Any = plugins
@@ -119,8 +152,9 @@ class BatchEnv:
         self._hist_rows = np.zeros((t, h, NUM_RANKS), np.int8)
         self._hist_seats = np.full((t, h), -1, np.int64)
         self._mask = np.zeros((t, self.num_actions), np.int8)
-        self._mask_view = self._mask.view()
-        self._mask_view.flags.writeable = False
+        # what obs["action_mask"] is: read-only for good (a view's flag could be set back to
+        # writeable; one made on a read-only buffer cannot), and never what step() trusts
+        self._mask_view = np.frombuffer(self._mask.data.toreadonly(), np.int8).reshape(self._mask.shape)
         # rows of card counts by id (0: no cards), for plays and kitties
         self._rows = np.zeros((64, NUM_RANKS), np.int8)
         self._row_ids: dict[object, int] = {0: 0}
@@ -227,7 +261,7 @@ class BatchEnv:
         if not self.games:
             raise NotResetError("call reset() before sample()")
         if not isinstance(rng, (random.Random, np.random.Generator)):
-            raise DdzError(f"sample() takes a numpy.random.Generator or a random.Random, not {brief(rng)}")
+            raise ArgumentError(f"sample() takes a numpy.random.Generator or a random.Random, not {brief(rng)}")
         starts, sizes = self._offsets[:-1], np.diff(self._offsets)
         if isinstance(rng, random.Random):
             which = np.array([rng.randrange(k) for k in sizes.tolist()], np.int64)
@@ -239,48 +273,59 @@ class BatchEnv:
         """The legal action ids at ``table``, ascending (what its mask row marks)."""
         t = _index(table)
         if t is None or not 0 <= t < self.num_tables:
-            raise DdzError(f"no table {brief(table)}: the tables are 0-{self.num_tables - 1}")
+            raise ArgumentError(f"legal_ids(table): no table {_shown(table)}: the tables are 0-{self.num_tables - 1}")
         return sorted(self._ids[self._offsets[t]:self._offsets[t + 1]].tolist())
 
     def describe(self, action_id: object) -> str:
         """What an action id means, in words (as :meth:`ddzrules.env.raw_env.describe`)."""
         i = _index(action_id)
         if i is None or not 0 <= i < self.num_actions:
-            raise DdzError(f"no action id {brief(action_id)}: the ids are 0-{self.num_actions - 1}")
+            raise IllegalActionError(f"describe(action_id): no action id {_shown(action_id)}: the ids are "
+                                     f"0-{self.num_actions - 1}")
         return self.single.describe(i)
 
     # ------------------------------------------------------------------ the games
     def _check(self, actions: object) -> list[Action]:
-        """The runtime action of each table's id, every id checked before any is applied."""
-        arr = np.asarray(actions)
+        """The runtime action of each table's id, every id checked before any is applied,
+        against the listing of the game's legal actions (never the mask: the caller holds
+        it, and a mask edited once made a masked-out id apply the next legal play)."""
+        try:
+            arr = np.asarray(actions)
+        except (ValueError, TypeError, OverflowError):  # ragged lists, ids past any integer type
+            arr = np.asarray(None)
         if arr.shape != (self.num_tables,) or arr.dtype.kind not in "iu":
             raise IllegalActionError(f"step() takes one integer action id per table: an integer array of "
-                                     f"shape ({self.num_tables},), not {arr.dtype} of shape {arr.shape}")
-        inside = (arr >= 0) & (arr < self.num_actions)
-        legal = inside.copy()
-        legal[inside] = self._mask[self._tables[inside], arr[inside]] == 1
-        if not legal.all():
-            i = int(np.flatnonzero(~legal)[0])
-            a = int(arr[i])
-            what = (f"action {a} ({self.single.describe(a)}) is not legal there now" if inside[i]
-                    else f"action {a} is out of range 0-{self.num_actions - 1}")
-            ids = self.legal_ids(i)
-            raise IllegalActionError(f"table {i}: {what}; legal: {', '.join(map(str, ids[:8]))}"
-                                     f"{' …' if len(ids) > 8 else ''} (nothing was applied)")
+                                     f"shape ({self.num_tables},), not "
+                                     f"{_shown(arr) if arr.ndim else _shown(actions)}")
         out: list[Action] = []
         assert self._position_ids is not None or all(type(x) is dict for x in self._listed)
         position_of = self._position_ids[2] if self._position_ids is not None else None
-        for a, listed in zip(arr.tolist(), self._listed):
-            if isinstance(listed, dict):
-                out.append(listed[a])
-                continue
-            positions, acts = listed
-            if a == 0:  # the pass: listed last
-                out.append(acts[-1])
-            else:
-                assert position_of is not None
-                out.append(acts[bisect_left(positions, int(position_of[a]))])
+        for i, (a, listed) in enumerate(zip(arr.tolist(), self._listed)):
+            chosen = self._listed_action(a, listed, position_of)
+            if chosen is None:
+                inside = 0 <= a < self.num_actions
+                what = (f"action {a} ({self.single.describe(a)}) is not legal there now" if inside
+                        else f"action {a} is out of range 0-{self.num_actions - 1}")
+                ids = self.legal_ids(i)
+                raise IllegalActionError(f"table {i}: {what}; legal: {', '.join(map(str, ids[:8]))}"
+                                         f"{' …' if len(ids) > 8 else ''} (nothing was applied)")
+            out.append(chosen)
         return out
+
+    @staticmethod
+    def _listed_action(a: int, listed: tuple[list[int], list[Action]] | dict[int, Action],
+                       position_of: np.ndarray | None) -> Action | None:
+        """The legal action of id ``a`` in a table's listing, or None when it has none."""
+        if isinstance(listed, dict):
+            return listed.get(a)
+        positions, acts = listed
+        if a == 0:  # the pass: listed last, when it is legal
+            return acts[-1] if len(acts) > len(positions) else None
+        if position_of is None or not 0 < a < len(position_of):
+            return None
+        position = int(position_of[a])
+        k = bisect_left(positions, position)
+        return acts[k] if position >= 0 and k < len(positions) and positions[k] == position else None
 
     def _deal(self, i: int) -> None:
         """A new game at table ``i`` (its tallies cleared, its history read)."""
@@ -489,4 +534,4 @@ class BatchEnv:
         }
 
 
-__all__ = ["MAX_MASK_BYTES", "MAX_TABLES", "BatchEnv", "IllegalActionError", "NotResetError"]
+__all__ = ["MAX_MASK_BYTES", "MAX_TABLES", "ArgumentError", "BatchEnv", "IllegalActionError", "NotResetError"]

@@ -94,7 +94,9 @@ def update_docs(
         return cache[(spec, lang)]
 
     out = []
-    for status in generated.update_files(sorted(root.glob("*.md")), _generators(make or default, str(root)),
+    # not a symbolic link: what it leads to may lie outside the directory named
+    pages = sorted(p for p in root.glob("*.md") if not p.is_symlink())
+    for status in generated.update_files(pages, _generators(make or default, str(root)),
                                          check=check):
         specs = tuple(b.spec for b in generated_blocks(status.path.read_text(encoding="utf-8"), str(status.path)))
         out.append(DocStatus(status.path, specs, status.stale))

@@ -102,6 +102,7 @@ class DuelRecord:
         its header is written); a DdzError when it is not a record of this duel, a line is
         bad, or another duel holds it."""
         where = str(self.path)
+        existed = os.path.lexists(self.path)
         try:
             # no symlink followed, a FIFO not waited on; made when missing
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
@@ -124,6 +125,8 @@ class DuelRecord:
             found = self._read(f, where, deals)
         except BaseException:
             f.close()
+            if not existed:  # made here, and its header could not be written: not left behind
+                self.path.unlink(missing_ok=True)
             raise
         self._file = f
         return found
@@ -131,8 +134,7 @@ class DuelRecord:
     def _read(self, f: IO[bytes], where: str, deals: int | None) -> dict[int, Deal]:
         raw = f.readline(MAX_LINE_BYTES + 1)
         if not raw:  # new, or made and never written: the header now
-            f.write((json.dumps(self.header, sort_keys=True) + "\n").encode())
-            f.flush()
+            _append_line(f, (json.dumps(self.header, sort_keys=True) + "\n").encode(), where)
             return {}
         if not raw.endswith(b"\n"):
             raise DdzError(f"{where}:1: no whole header line: not a duel record")
@@ -180,11 +182,7 @@ class DuelRecord:
         # decision times to the microsecond: a line a third as long, the figures the same
         row = {"deal": deal, "outcome": outcome,
                "times": {side: [round(t, 6) for t in times[side]] for side in ("a", "b")}}
-        try:
-            self._file.write((json.dumps(row, allow_nan=False) + "\n").encode())
-            self._file.flush()
-        except OSError as e:
-            raise DdzError(f"{self.path}: cannot write the duel record ({e.strerror or type(e).__name__})") from None
+        _append_line(self._file, (json.dumps(row, allow_nan=False) + "\n").encode(), str(self.path))
 
     def _check_header(self, got: Any, where: str) -> None:
         if not isinstance(got, dict) or got.get("format") != FORMAT:
@@ -275,6 +273,27 @@ def _number(x: Any, bound: float) -> bool:
 #: the keys a record's lines have, which a message may name (any other is the file's content)
 _KEYS = frozenset({"deal", "outcome", "times", "a", "b", "format", "spec", "spec_hash", "protocol", "seed",
                    "bots", "players", "ddzrules"})
+
+
+def _append_line(f: IO[bytes], line: bytes, where: str) -> None:
+    """``line`` written at the end of ``f`` whole, or not at all: a write that fails (a full
+    disk) is cut back, and is a DdzError. Written on the file descriptor, not through the
+    buffer, which would try the failed write again at every later flush and at close."""
+    f.flush()
+    fd = f.fileno()
+    end = os.lseek(fd, 0, os.SEEK_END)
+    try:
+        view = memoryview(line)
+        while view:
+            view = view[os.write(fd, view):]
+    except OSError as e:
+        try:
+            os.ftruncate(fd, end)
+        except OSError:
+            pass
+        raise DdzError(f"{where}: cannot write the duel record ({e.strerror or type(e).__name__})") from None
+    finally:
+        f.seek(0, os.SEEK_END)  # the buffer's idea of the position, after writes past it
 
 
 def _parse(raw: bytes, where: str, number: int) -> Any:

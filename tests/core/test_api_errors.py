@@ -88,7 +88,7 @@ def test_negative_ranks_in_the_legal_moves_fast_path(hubei, hand):
     with pytest.raises(CardError, match="is not a rank index"):
         hubei.legal_moves(hand)
     with pytest.raises(CardError, match="is not a rank index"):
-        hubei.legal_moves([0, 1, 2], after=hand)
+        hubei.legal_moves(C.Ranks([0, 1, 2]), after=hand)
 
 
 @pytest.mark.parametrize("cards", [None, 7, 3.5, object()])

@@ -18,6 +18,7 @@ import types
 import pytest
 
 import ddzrules
+from ddzrules import cards as C
 from ddzrules.bots import make_bot
 from ddzrules.runtime import Game, GameRules, MultiplierEvent, PlayerView
 
@@ -132,6 +133,16 @@ def test_a_view_is_a_python_class_filled_in_on_first_read() -> None:
     view = game.view(0)
     assert "_lazy" in vars(view)
     assert len(view.history) == len(game.history) and len(view.played) == game.rules.players
+    assert "_lazy" in vars(view)  # the hand, the hand sizes and the kitty are not read yet
+    assert view.hand == game.hand_string(0) and view.hand_sizes == list(map(sum, game.hands))
+    assert view.kitty == (C.counts_to_string(game.kitty) if game.kitty_visible else None)
     assert "_lazy" not in vars(view)
+    # a snapshot: read after the game moves on, a view shows the moment it was made
+    seat = game.to_act
+    assert seat is not None
+    before = game.view(seat)
+    hand, sizes = game.hand_string(seat), list(map(sum, game.hands))
+    game.apply(next(a for a in game.legal_actions() if a.kind == "play"))
+    assert before.hand == hand and before.hand_sizes == sizes and game.hand_string(seat) != hand
     copy = pickle.loads(pickle.dumps(game.view(1)))
     assert copy == game.view(1) and inspect.isclass(PlayerView)

@@ -66,7 +66,7 @@ def test_quick_path_and_general_path_agree(hubei, hand, data):
     """A hand given as a list of rank indices (the quick path) and as its card string
     (the general one) list the same LegalMoves, leads and answers alike."""
     hubei.fast_index()  # the quick path reads it (before it is built, both paths enumerate)
-    ranks = hand
+    ranks = C.Ranks(hand)
     text = C.counts_to_string(C.counts_of(ranks))
     lead = hubei.legal_moves(ranks)
     assert lead == hubei.legal_moves(text) and type(lead) is type(hubei.legal_moves(text))
@@ -89,10 +89,29 @@ def test_any_integer_type_is_a_rank_index_on_every_path(hubei):
     """The quick path (bytes() of the list), the compiled build's kernel (which hands such
     items to the general path) and the general path read __index__ alike."""
     hubei.fast_index()
-    hand = [0, 1, 2, 3, 4, 4]
-    assert hubei.legal_moves([_Rank(r) for r in hand]) == hubei.legal_moves(hand)
-    assert hubei.legal_moves(tuple(map(_Rank, hand)), after="3") == hubei.legal_moves(hand, after="3")
+    hand = C.Ranks([0, 1, 2, 3, 4, 4])
+    assert hubei.legal_moves(C.Ranks([_Rank(r) for r in hand])) == hubei.legal_moves(hand)  # type: ignore[misc]
+    assert hubei.legal_moves(C.Ranks(map(_Rank, hand)), after="3") == hubei.legal_moves(hand, after="3")  # type: ignore[arg-type]
     assert C.counts_of([_Rank(0), 0, _Rank(14)]) == [2] + [0] * 13 + [1]
     for bad in ([_Rank(15)], [_Rank(-1)], [1.0], ["3"]):
-        with pytest.raises(C.CardError):
-            hubei.legal_moves(bad)
+        with pytest.raises(C.CardError, match="rank index|cards must be"):
+            hubei.legal_moves(C.Ranks(bad))  # type: ignore[arg-type]
+
+
+@settings(max_examples=60, deadline=None)
+@given(hand=hands)
+def test_each_typed_form_of_a_hand_lists_its_plays_and_a_bare_list_that_could_be_counts_is_refused(hubei, hand):
+    """A card string, Ranks and Counts of one hand list the same plays; a bare list of at
+    most 15 numbers 0-14 could be either counts or rank indices and is refused, at every
+    door; a longer one can only be rank indices and is read as them."""
+    text = C.counts_to_string(C.counts_of(hand))
+    want = hubei.legal_moves(text)
+    assert hubei.legal_moves(C.Ranks(hand)) == want
+    assert hubei.legal_moves(C.Counts(C.counts_of(hand))) == want
+    assert hubei.classify(C.Counts(C.counts_of(hand))) == hubei.classify(text)
+    if len(hand) <= C.NUM_RANKS:
+        for door in (hubei.legal_moves, hubei.classify, lambda cards: hubei.legal_moves("3", after=cards)):
+            with pytest.raises(C.CardError, match="could be counts by rank"):
+                door(list(hand))
+    else:
+        assert hubei.legal_moves(list(hand)) == want

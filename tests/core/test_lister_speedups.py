@@ -24,9 +24,9 @@ from ddzrules.spec import bundled_names
 HANDS = int(os.environ.get("DDZRULES_LISTER_HANDS", "60"))
 
 
-def _random_hand(rng: random.Random, deck: list[int], size: int) -> list[int]:
+def _random_hand(rng: random.Random, deck: list[int], size: int) -> C.Ranks:
     cards = [r for r, n in enumerate(deck) for _ in range(n)]
-    return sorted(rng.sample(cards, min(size, len(cards))))
+    return C.Ranks(sorted(rng.sample(cards, min(size, len(cards)))))
 
 
 def _crowded_hand(rng: random.Random, deck: list[int], size: int) -> list[int]:

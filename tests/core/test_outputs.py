@@ -72,3 +72,26 @@ def test_an_input_of_the_command_is_never_the_output(tmp_path: Path) -> None:
         with pytest.raises(DdzError, match="is a file this command reads"):
             outputs.check_output_path(named, "-o", [str(spec), "hubei-3p"])
     outputs.check_output_path(tmp_path / "other.yaml", "-o", [str(spec)])  # a new file: fine
+
+
+def test_an_exclusive_write_never_replaces_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """new -o without --force: a file that appears during the work (after the check) is
+    not replaced; with no file there, the text is written whole."""
+    out = tmp_path / "new.yaml"
+    outputs.write_file(out, "first\n", "-o", exclusive=True)
+    assert out.read_text(encoding="utf-8") == "first\n"
+    monkeypatch.setattr(outputs, "check_output_path", lambda *a, **k: Path(a[0]))  # the check passed earlier
+    with pytest.raises(DdzError, match=r"^-o .* exists: not overwritten$"):
+        outputs.write_file(out, "second\n", "-o", exclusive=True)
+    assert out.read_text(encoding="utf-8") == "first\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["new.yaml"]
+
+
+def test_a_write_that_does_not_follow_links_replaces_the_link(tmp_path: Path) -> None:
+    target = tmp_path / "target.txt"
+    target.write_text("old", encoding="utf-8")
+    (tmp_path / "link.txt").symlink_to(target)
+    outputs.write_file(tmp_path / "link.txt", "new", follow_links=False)
+    assert not (tmp_path / "link.txt").is_symlink()
+    assert (tmp_path / "link.txt").read_text(encoding="utf-8") == "new"
+    assert target.read_text(encoding="utf-8") == "old"

@@ -234,4 +234,4 @@ def test_moves_round_trip(name, data):
     assert m in v.classify(m.cards)
     lower = " + ".join(m.cards.lower())
     assert v.classify(lower) == v.classify(m.cards)
-    assert v.classify([C.RANKS.index(ch) for ch in m.cards]) == v.classify(m.cards)
+    assert v.classify(C.Ranks([C.RANKS.index(ch) for ch in m.cards])) == v.classify(m.cards)

@@ -124,6 +124,25 @@ def test_illegal_action_is_refused_and_changes_nothing() -> None:
     assert np.array_equal(e.observe(agent)["action_mask"], obs["action_mask"])
 
 
+def test_an_edited_mask_is_the_caller_s_own() -> None:
+    """The mask observe() returns is read-only for good: it is handed out again until the
+    game moves, and one marked by a caller was every later caller's. step() checks the
+    game's own legal set whatever a mask says."""
+    e = env("hubei-3p")
+    e.reset(seed=5)
+    agent = e.agent_selection
+    mask = e.observe(agent)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(ValueError):
+        mask[illegal] = 1
+    with pytest.raises(ValueError):
+        mask.flags.writeable = True
+    assert e.observe(agent)["action_mask"][illegal] == 0
+    assert not e.unwrapped.action_masks()[illegal] if hasattr(e.unwrapped, "action_masks") else True
+    with pytest.raises(IllegalActionError, match="not legal"):
+        e.step(illegal)
+
+
 def test_seed_is_the_game_seed() -> None:
     e = raw_env("hubei-3p")
     e.reset(seed=11)

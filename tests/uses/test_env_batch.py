@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+from typing import Any
 
 import pytest
 
@@ -272,3 +273,87 @@ def test_ids_by_position_are_the_ids_of_the_actions(seed: int, spec: str, steps:
         e.step(rng.choice(list(mapped)))
     if steps > 40 and not e.rules.restricted:  # (a plugin's restriction lists another way)
         assert by_position  # the play phase was reached and listed by position
+
+
+def test_an_edited_mask_never_changes_what_step_applies() -> None:
+    """The caller can make a view writeable again: an id the mask had out, marked 1 by the
+    caller, was taken as legal and applied the next legal play of the listing instead. Now
+    the mask cannot be made writeable, and step() checks ids against the game's own listing."""
+    batch = BatchEnv("hubei-3p", num_tables=2)
+    obs = batch.reset(seed=3)
+    with pytest.raises(ValueError):
+        obs["action_mask"].flags.writeable = True
+    rng = random.Random(3)
+    for _ in range(200):  # to the play phase at table 0, where ids map to listed plays
+        if batch.games[0].phase == "play" and len(batch.legal_ids(0)) > 1:
+            break
+        batch.step(batch.sample(rng))
+    legal = batch.legal_ids(0)
+    bad = next(a for a in range(1, batch.num_actions) if a not in legal and "play" in batch.describe(a))
+    batch._mask[0, bad] = 1  # what writing into the view did (the batch's own array)
+    actions = batch.sample(rng)
+    actions[0] = bad
+    history = [len(g.history) for g in batch.games]
+    with pytest.raises(IllegalActionError, match=f"table 0: action {bad} .* is not legal there now"):
+        batch.step(actions)
+    assert [len(g.history) for g in batch.games] == history
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32), spec=st.sampled_from(["hubei-3p", "laizi", "erren"]), steps=st.integers(0, 40))
+def test_step_takes_exactly_the_listed_ids(seed: int, spec: str, steps: int) -> None:
+    """An id is applied when the game lists it, refused otherwise: every id of a table is
+    tried with the other tables' legal ones, and what is applied is the action of that id."""
+    batch = BatchEnv(spec, num_tables=2)
+    batch.reset(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        batch.step(batch.sample(rng))
+    legal = set(batch.legal_ids(0))
+    other = batch.sample(rng)
+    for a in random.Random(seed).sample(range(batch.num_actions), 60) + sorted(legal):
+        actions = other.copy()
+        actions[0] = a
+        if a in legal:
+            listed = batch._check(actions)[0]
+            assert batch.single.action_id(listed) == a
+        else:
+            with pytest.raises(IllegalActionError, match="table 0"):
+                batch._check(actions)
+
+
+def test_numpy_arguments_are_the_ints_they_hold_or_a_clear_value_error() -> None:
+    """np.array([3]) as num_tables, a seed, a table or an id escaped as NumPy's TypeError
+    ("only integer scalar arrays can be converted to a scalar index"), a ragged list of
+    actions as NumPy's ValueError, and normalize=np.array([...]) as "truth value ambiguous"."""
+    from ddzrules.env import ArgumentError, SeedError
+
+    assert BatchEnv("erren", num_tables=np.array(3)).num_tables == 3  # an array of no axis: its int
+    batch = BatchEnv("erren", num_tables=np.int32(2), normalize=np.bool_(True))
+    assert batch.normalize is True
+    first = batch.reset(seed=np.array(5))
+    assert np.array_equal(first["hand"], BatchEnv("erren", num_tables=2).reset(seed=5)["hand"])
+    assert batch.legal_ids(np.array(1)) == batch.legal_ids(1)
+    assert batch.describe(np.array(0)) == "pass"
+    actions = batch.sample(np.random.default_rng(0))
+    for given_as in (actions, list(actions), actions.astype(np.uint16), [int(a) for a in actions]):
+        batch2 = BatchEnv("erren", num_tables=2)
+        batch2.reset(seed=5)
+        batch2.step(given_as)  # arrays of any integer type, lists of NumPy or Python ints
+    bad: list[tuple[Any, type[Exception], str]] = [
+        (lambda: BatchEnv("erren", num_tables=np.array([3])), ArgumentError, r"num_tables .* array of shape \(1,\)"),
+        (lambda: BatchEnv("erren", num_tables=2, normalize=np.array([True, False])), ArgumentError, "normalize"),
+        (lambda: BatchEnv("erren", num_tables=2, normalize="no"), ArgumentError, "normalize is True or False"),
+        (lambda: batch.reset(seed=np.array([5])), SeedError, r"seed.*array of shape \(1,\)"),
+        (lambda: batch.legal_ids(np.array([1])), ArgumentError, r"legal_ids\(table\)"),
+        (lambda: batch.describe(np.array([0, 1])), IllegalActionError, r"describe\(action_id\)"),
+        (lambda: batch.step([1, [2, 3]]), IllegalActionError, "one integer action id per table"),
+        (lambda: batch.step([2**70, 0]), IllegalActionError, "one integer action id per table"),
+        (lambda: batch.step(np.zeros((2, 1), np.int64)), IllegalActionError, r"shape \(2, 1\)"),
+        (lambda: batch.step(np.array([True, False])), IllegalActionError, "integer"),
+        (lambda: batch.sample(np.random.RandomState(0)), ArgumentError, "sample"),
+    ]
+    for call, kind, words in bad:
+        with pytest.raises(kind, match=words) as info:
+            call()
+        assert isinstance(info.value, ValueError) and isinstance(info.value, DdzError)

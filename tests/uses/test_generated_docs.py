@@ -242,3 +242,162 @@ def test_the_committed_cli_reference_names_every_command_and_option() -> None:
     now = _cli_sections(GENERATORS["ddzrules docs cli"]([]))
     assert len(now) > 20 and all(flags for _, flags in now.values())
     assert _cli_sections(committed.text) == now, "docs/reference/cli.md is stale: run `ddzrules docs update docs`"
+
+
+def test_a_deep_tree_is_refused_with_a_message(tmp_path: Path) -> None:
+    """A tree 1,200 folders deep was a RecursionError traceback: os.walk recurses. Here the
+    tree is 300 deep under a recursion limit 200 frames above the test's (a tree deeper
+    than Python's limit would break pytest's own removal of tmp_path, which recurses too)."""
+    import inspect
+    import sys
+
+    docs = tmp_path / "docs"
+    deep = docs.joinpath(*["a"] * 300)
+    deep.mkdir(parents=True)
+    (deep / "page.md").write_text(block("ddzrules docs schema"), encoding="utf-8")
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(inspect.stack(0)) + 200)
+    try:
+        result = CliRunner().invoke(main, ["docs", "update", str(docs)])
+    finally:
+        sys.setrecursionlimit(limit)
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert f"folders nested more than {generated.MAX_DEPTH} deep" in result.output
+
+
+def test_the_depth_bound_is_the_walk_s_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pages at the deepest allowed level are found; one level more is refused."""
+    monkeypatch.setattr(generated, "MAX_DEPTH", 3)
+    (tmp_path / "a" / "b" / "c").mkdir(parents=True)
+    (tmp_path / "a" / "b" / "c" / "page.md").write_text("x\n", encoding="utf-8")
+    assert generated.markdown_files([tmp_path]) == [tmp_path / "a" / "b" / "c" / "page.md"]
+    (tmp_path / "a" / "b" / "c" / "d").mkdir()
+    with pytest.raises(DdzError, match="nested more than 3 deep"):
+        generated.markdown_files([tmp_path])
+
+
+def test_a_page_of_many_fences_and_blocks_is_read_in_linear_time(tmp_path: Path) -> None:
+    """A 4 MB page of 250,000 fences and 30,000 blocks: each marker was compared with
+    every fence (7.5 billion comparisons: a 444 KB page of this shape took 22 s, this one
+    hours). Linear, it is read in well under a second; the guard is
+    generous for a loaded machine, and fails the quadratic reading by orders of magnitude."""
+    import signal
+
+    fences = "```\n```\n" * 250_000
+    page = fences + block("ddzrules echo x") * 30_000
+    assert len(page) > 4_000_000
+
+    def expired(signum: int, frame: Any) -> None:
+        raise TimeoutError("quadratic: the page was not read within 60 s")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(60)
+    try:
+        found = generated.blocks(page, "page.md")
+        new = generated.regenerate(page, {"ddzrules echo": echo})
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert len(found) == 30_000
+    assert new == fences + block("ddzrules echo x", "x\n") * 30_000
+
+
+def test_the_blocks_inside_fences_are_told_apart_from_those_between(tmp_path: Path) -> None:
+    """The bisection over the fences gives what comparing with each fence gave."""
+    text = ("```\n" + block("ddzrules echo in1") + "```\n" + block("ddzrules echo out1")
+            + "~~~\n```\n" + block("ddzrules echo in2") + "~~~\n" + block("ddzrules echo out2")
+            + "```\n" + block("ddzrules echo in3"))  # an unclosed fence runs to the end
+    assert [b.source for b in generated.blocks(text)] == ["ddzrules echo out1", "ddzrules echo out2"]
+
+
+def test_a_page_is_never_made_larger_than_a_page_may_be(tmp_path: Path) -> None:
+    """A 40 KB page of 600 CLI reference markers was written as 17 MiB, which docs update
+    then refused to read: what is written is bounded as what is read, and nothing is written."""
+    page = tmp_path / "page.md"
+    content = block("ddzrules docs cli") * 600
+    page.write_text(content, encoding="utf-8")
+    assert page.stat().st_size < 50_000
+    result = CliRunner().invoke(main, ["docs", "update", str(page)])
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    assert "would pass the 16 MiB a page may hold" in result.output
+    assert page.read_text(encoding="utf-8") == content
+    assert [p.name for p in tmp_path.iterdir()] == ["page.md"]
+
+
+def test_the_bound_on_a_page_made_is_the_bound_on_a_page_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(generated, "MAX_PAGE_BYTES", 150)
+    big = {"ddzrules echo": lambda args: "é" * int(args[0]) + "\n"}  # two UTF-8 bytes a character
+    fits = block("ddzrules echo 20")
+    assert 100 < len(generated.regenerate(fits, big).encode()) <= 150
+    with pytest.raises(DdzError, match="would pass"):
+        generated.regenerate(block("ddzrules echo 50"), big)  # 101 bytes made, 166 with the markers
+    with pytest.raises(DdzError, match="would pass"):
+        generated.regenerate(fits + "x" * 50, big)  # the text after the last block counts too
+
+
+def test_blocks_of_one_source_are_made_once() -> None:
+    calls: list[list[str]] = []
+
+    def counted(args: list[str]) -> str:
+        calls.append(args)
+        return "made\n"
+
+    text = block("ddzrules echo a") * 5 + block("ddzrules echo b") * 3
+    new = generated.regenerate(text, {"ddzrules echo": counted})
+    assert new.count("made\n") == 8 and calls == [["a"], ["b"]]
+
+
+def test_a_linked_page_in_a_directory_is_not_followed_out_of_it(tmp_path: Path) -> None:
+    """docs/page.md -> ../outside.md: docs update docs rewrote outside.md."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    outside = tmp_path / "outside.md"
+    content = block("ddzrules docs schema", "STALE\n")
+    outside.write_text(content, encoding="utf-8")
+    (docs / "page.md").symlink_to(outside)
+    (docs / "own.md").write_text(content, encoding="utf-8")
+    result = CliRunner().invoke(main, ["docs", "update", str(docs)])
+    assert result.exit_code == 0, result.output
+    assert outside.read_text(encoding="utf-8") == content  # not rewritten
+    assert "STALE" not in (docs / "own.md").read_text(encoding="utf-8")
+    assert "page.md" not in result.output and (docs / "page.md").is_symlink()
+    # a link the user names is theirs to follow
+    named = CliRunner().invoke(main, ["docs", "update", str(docs / "page.md")])
+    assert named.exit_code == 0 and "STALE" not in outside.read_text(encoding="utf-8")
+
+
+def test_a_page_replaced_by_a_link_after_the_walk_replaces_the_link(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Between the walk and the write a page may become a link out of the directory: the
+    link is replaced by the page, what it leads to is not written."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    page = docs / "page.md"
+    page.write_text(block("ddzrules echo x"), encoding="utf-8")
+    outside = tmp_path / "outside.md"
+    outside.write_text("someone else's\n", encoding="utf-8")
+    real_regenerate = generated.regenerate
+
+    def swapped(text: str, *args: Any, **kwargs: Any) -> str:
+        page.unlink()
+        page.symlink_to(outside)
+        return real_regenerate(text, *args, **kwargs)
+
+    monkeypatch.setattr(generated, "regenerate", swapped)
+    generated.update_files([docs], {"ddzrules echo": echo})
+    assert outside.read_text(encoding="utf-8") == "someone else's\n"
+    assert not page.is_symlink() and "\nx\n" in page.read_text(encoding="utf-8")
+
+
+def test_sheet_update_docs_does_not_follow_a_linked_page(tmp_path: Path) -> None:
+    from ddzrules.sheets import update_docs
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    outside = tmp_path / "outside.md"
+    content = block("ddzrules sheet hubei-3p --lang en", "STALE\n")
+    outside.write_text(content, encoding="utf-8")
+    (docs / "page.md").symlink_to(outside)
+    assert update_docs(docs) == []
+    assert outside.read_text(encoding="utf-8") == content

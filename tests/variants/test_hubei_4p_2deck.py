@@ -571,3 +571,42 @@ def test_the_first_bidder_rotates_round_four_seats(rules: GameRules) -> None:
     firsts = [rules.new_game(500 + i, MatchInfo(i, 77)).first_bidder for i in range(9)]
     assert all(b == (a + 1) % 4 for a, b in itertools.pairwise(firsts))
     assert {rules.new_game(5, MatchInfo(0, m)).first_bidder for m in range(60)} == {0, 1, 2, 3}
+
+
+def test_counts_given_as_a_bare_list_are_refused_not_misread() -> None:
+    """Game.hands holds counts by rank; Variant's doors read a bare list of ints as rank
+    indices. The counts of 3456789 listed 18 plays of 3333333344444444 here (two decks hold
+    eight 3s), without a word. A bare list that could be either is refused, saying how to
+    pass each; typed, each reading gives the plays of its own cards."""
+    import pytest
+
+    from ddzrules import Counts, Ranks, load_variant
+    from ddzrules import cards as C
+    from ddzrules.errors import CardError
+    from ddzrules.runtime import GameRules
+
+    v = load_variant("hubei-4p-2deck")
+    counts = C.counts_of(C.parse_ranks("3456789"))
+    want = [m.cards for m in v.legal_moves("3456789")]
+    for door in (lambda cards: v.legal_moves(cards), lambda cards: v.legal_moves("3", after=cards),
+                 lambda cards: v.classify(cards), lambda cards: v.reading(cards),
+                 lambda cards: v.beats(cards, "3"), lambda cards: v.beats("3", cards)):
+        with pytest.raises(CardError, match="could be counts by rank .* or a rank index per card") as info:
+            door(counts)
+        assert "Counts(" in str(info.value) and "Ranks(" in str(info.value)
+        with pytest.raises(CardError, match="could be counts"):
+            door(tuple(counts))
+    assert [m.cards for m in v.legal_moves(Counts(counts))] == want
+    assert [m.cards for m in v.legal_moves(Ranks(C.parse_ranks("3456789")))] == want
+    assert [m.cards for m in v.legal_moves(Counts(counts[:7]))] == want  # the higher ranks at 0
+    # a game's own hand, as the game holds it
+    game = GameRules.load("hubei-4p-2deck").new_game(seed=3)
+    hand = game.hands[0]
+    as_text = C.counts_to_string(hand)
+    assert [m.cards for m in v.legal_moves(Counts(hand))] == [m.cards for m in v.legal_moves(as_text)]
+    # a list that can only be rank indices (more than 15 cards) is still read as them
+    many = C.parse_ranks(as_text)
+    assert len(many) > 15 and [m.cards for m in v.legal_moves(many)] == [m.cards for m in v.legal_moves(as_text)]
+    for bad in ([16], [1] * 16, [-1]):
+        with pytest.raises(CardError):
+            Counts(bad)

@@ -389,13 +389,13 @@ def test_leads_are_exactly_the_substitution_oracle(lz: Variant, hubei: Variant, 
 @PROPS
 @given(wild=st.integers(0, 12), deck=st.permutations(DECK), n=st.integers(1, 14), data=st.data())
 def test_hands_without_wild_cards_list_naturally(lz: Variant, hubei: Variant, wild, deck, n, data) -> None:
-    hand = [c for c in deck if c != wild][:n]
+    hand = C.Ranks([c for c in deck if c != wild][:n])
     with_wild = lz.legal_moves(hand, wild=wild)
     assert set(with_wild) == set(lz.legal_moves(hand))
     assert {ident(m) for m in with_wild} == hubei_idents(hubei, C.counts_to_string(C.counts_of(hand)))
     assert not any(m.combo in ("soft_bomb", "pure_bomb") for m in with_wild)
     # answering too (a natural play to beat)
-    other = [c for c in deck if c != wild][n:n + 10]
+    other = C.Ranks([c for c in deck if c != wild][n:n + 10])
     plays = hubei.legal_moves(other).moves
     after_h = plays[data.draw(st.integers(0, len(plays) - 1), label="after")]
     combo = "hard_bomb" if after_h.combo == "bomb" else after_h.combo
