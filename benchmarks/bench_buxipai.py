@@ -19,6 +19,8 @@ import argparse
 import time
 from pathlib import Path
 
+from _header import print_header  # benchmarks/_header.py: the build measured
+
 from ddzrules.sheets import density
 
 SPECS = ("hubei-3p", "buxipai", "buxipai-app")
@@ -31,6 +33,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--write", action="store_true", help=f"store the figures in {OUT}")
     args = parser.parse_args()
+    print_header(__file__, json_output=bool(getattr(args, "json", False)))
     figures = []
     for spec in SPECS:
         start = time.perf_counter()

@@ -50,6 +50,7 @@ from contextlib import contextmanager, suppress
 from typing import Any
 
 import httpx
+from _header import print_header  # benchmarks/_header.py: the build measured
 
 PLAYER, OTHER = "127.0.0.1", "127.0.0.2"
 THREE_DECK = ("name: three-deck\nextends: hubei-4p-2deck\ndeck: {decks: 3, jokers: true}\n"
@@ -294,6 +295,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--before", help="serve from this checkout (PYTHONPATH)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    print_header(__file__, json_output=bool(getattr(args, "json", False)))
     rows = []
     for name in args.only:
         with server(args.time_limit, args.before) as url:  # a fresh server each: nothing carried over

@@ -138,6 +138,8 @@ def test_a_view_is_a_python_class_filled_in_on_first_read() -> None:
     assert view.kitty == (C.counts_to_string(game.kitty) if game.kitty_visible else None)
     assert "_lazy" not in vars(view)
     # a snapshot: read after the game moves on, a view shows the moment it was made
+    while not any(a.kind == "play" for a in game.legal_actions()):  # pass to a seat that can play
+        game.apply(game.legal_actions()[-1])
     seat = game.to_act
     assert seat is not None
     before = game.view(seat)
