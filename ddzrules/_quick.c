@@ -87,7 +87,7 @@ hand_counts(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     PyObject **items;
     Py_ssize_t n;
-    if (PyList_CheckExact(hand)) {
+    if (PyList_Check(hand)) {  /* a list, or a subclass such as cards.Ranks: its items as stored */
         items = PySequence_Fast_ITEMS(hand);
         n = PyList_GET_SIZE(hand);
     } else if (PyTuple_CheckExact(hand)) {

@@ -421,8 +421,8 @@ class Variant:
             # checked against the deck; then a lead, or an answer to a play looked up
             # before as its string
             raw: bytes | None = None
-            if _hand_counts is not None:  # the compiled build's C kernel (it takes a list)
-                raw = _hand_counts(list.copy(hand) if type(hand) is C.Ranks else hand, fast.limits)
+            if _hand_counts is not None:  # the C kernel (a list, Ranks included, or a tuple)
+                raw = _hand_counts(hand, fast.limits)
             else:
                 # one int from each card's weight (bytes() rejects what is no small int;
                 # ranks 15-255 weigh above the 15 bytes), checked in one AND

@@ -95,7 +95,8 @@ def test_legal_tuple_makes_ordinary_tuples() -> None:
 def test_legal_moves_uses_them_and_agrees_with_the_general_path() -> None:
     v = load_variant("hubei-3p")
     v.fast_index()  # the quick path reads it (a fresh variant enumerates its first hands)
-    hand = [0, 1, 2, 3, 4, 5, 6, 6, 6, 12, 13, 14]
+    hand = C.Ranks([0, 1, 2, 3, 4, 5, 6, 6, 6, 12, 13, 14])  # the runtime's form of a hand
+    assert quick.hand_counts(hand, bytes(v.rules.deck)) == bytes(C.counts_of(hand))
     fast = v.legal_moves(hand, after="34567")
     assert isinstance(fast, LegalMoves) and fast.can_pass
     assert fast == v.legal_moves(C.counts_to_string(C.counts_of(hand)), after="34567")
