@@ -40,4 +40,4 @@ def switch_off_kernels() -> None:
     so each module's pure fallback runs. Called once, first thing in ``ddzrules``."""
     if pure_requested():
         for name in KERNELS:
-            sys.modules.setdefault(f"ddzrules.{name}", None)  # type: ignore[assignment]
+            sys.modules.setdefault(f"ddzrules.{name}", None)  # type: ignore[arg-type]

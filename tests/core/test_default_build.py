@@ -19,8 +19,8 @@ from click.testing import CliRunner
 import ddzrules
 from ddzrules import cards as C
 from ddzrules import lister, variant, wild_table
-from ddzrules.compiler import compile_spec
 from ddzrules.cli import main
+from ddzrules.compiler import compile_spec
 from ddzrules.spec import load_spec
 from ddzrules.variant import Variant
 
