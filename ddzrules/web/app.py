@@ -41,6 +41,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ddzrules.errors import LONE_SURROGATE, LONE_SURROGATE_WORDS, brief
+from ddzrules.records import duplicate_key, unique_pairs
 from ddzrules.web.games import GameStore, client_of
 from ddzrules.web.lanes import JobError, Lane, Limits
 
@@ -82,23 +83,13 @@ async def _body(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """``object_pairs_hook`` refusing a key given twice: JSON readers disagree on which of
-    the two counts (Python's took the last without a word)."""
-    out = dict(pairs)
-    if len(out) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise JobError(f"the request gives {brief(key, 40)} twice: give each field once", 422)
-            seen.add(key)
-    return out
-
-
 def _arguments(body: bytes) -> dict[str, Any]:
     try:
-        args = json.loads(body.decode("utf-8"), object_pairs_hook=_unique_keys) if body else {}
-    except (UnicodeDecodeError, ValueError):
+        args = json.loads(body.decode("utf-8"), object_pairs_hook=unique_pairs) if body else {}
+    except (UnicodeDecodeError, ValueError) as e:
+        twice = duplicate_key(e)  # the records' one hook for untrusted JSON
+        if twice is not None:
+            raise JobError(f"the request gives {brief(twice, 40)} twice: give each field once", 422) from None
         raise JobError("the request is not JSON text", 422) from None
     except RecursionError:
         raise JobError("the request is nested too deeply", 422) from None
