@@ -1264,7 +1264,8 @@ def dump_yaml(data: dict[str, Any]) -> str:
     order = list(schema()["properties"])
     ordered = {k: data[k] for k in order if k in data}
     ordered.update({k: v for k, v in data.items() if k not in ordered})
-    return yaml.safe_dump(ordered, allow_unicode=True, sort_keys=False, width=100)
+    text: str = yaml.safe_dump(ordered, allow_unicode=True, sort_keys=False, width=100)
+    return text
 
 
 #: what a spec's name may be (``ddzrules new``, the playground's "new spec")
