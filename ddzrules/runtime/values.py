@@ -166,7 +166,7 @@ class PlayerView:
         elif name == "played":
             value = [[m.cards for m in moves[:n]] for moves, n in zip(played, lengths)]
         elif name == "hand":
-            value = counts_string(hands[self.__dict__["seat"]])  # type: ignore[arg-type]
+            value = counts_string(hands[self.__dict__["seat"]])
         elif name == "hand_sizes":
             value = list(map(sum, hands))
         else:  # kitty: set at once when not shown
@@ -208,8 +208,9 @@ _PLAY_COUNTS: dict[int, tuple[tuple[int, int], ...]] = {}
 MEMO_LIMIT = 1 << 16
 
 
-def counts_string(counts: list[int]) -> str:
-    """``C.counts_to_string``, memoised: a hand's string is made again at every step."""
+def counts_string(counts: Sequence[int]) -> str:
+    """``C.counts_to_string``, memoised: a hand's string is made again at every step. Counts
+    as a list (a hand) or as bytes (a view's copy of one)."""
     try:
         key = bytes(counts)
     except (ValueError, TypeError):  # counts no byte holds: not memoised
