@@ -3,8 +3,10 @@ README says how they were made), read for the compat tests and the CLI's."""
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from functools import lru_cache
+from types import ModuleType
 
 from conftest import REFERENCE
 
@@ -82,3 +84,13 @@ def readme_table() -> tuple[dict[str, int], dict[str, int], tuple[int, int]]:
             dz[README_FAMILIES[family]] = b_n
     assert len(rl) == len(README_FAMILIES)
     return rl, dz, total
+
+
+def reference_script(name: str) -> ModuleType:
+    """The script ``tests/reference/NAME.py`` that makes a digests file, loaded as a module,
+    so that a test recomputes the digests exactly as the script records them."""
+    spec = importlib.util.spec_from_file_location(name, REFERENCE / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -6,25 +6,13 @@ script and say so in the commit."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
-from types import ModuleType
 
 import pytest
+from conftest import REFERENCE
+from reference_data import reference_script
 
-REFERENCE = Path(__file__).parent / "reference"
-
-
-def _generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("make_suite_digests", REFERENCE / "make_suite_digests.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-GEN = _generator()
+GEN = reference_script("make_suite_digests")
 WANT: dict[str, dict[str, str]] = json.loads((REFERENCE / "suite_digests.json").read_text("utf-8"))
 
 
