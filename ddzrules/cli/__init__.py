@@ -8,7 +8,6 @@ message and no traceback.
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 import stat
@@ -35,6 +34,7 @@ from ddzrules import cards as C
 from ddzrules.errors import DdzError, brief, escaped
 from ddzrules.moves import Move
 from ddzrules.spec import SPEC_NAME, bundled_names, dump_yaml, load_spec, starter_text
+from ddzrules.untrusted import JSONPolicy, JSONRefused, parse_json
 from ddzrules.variant import Variant, load_variant
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -721,19 +721,6 @@ def _text_field(q: dict[str, Any], name: str, default: str | None = None,
     return value
 
 
-def _no_json_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-def _finite_number(text: str) -> float:
-    """A JSON number as a float: one too large for a float (1e999) would be written back
-    as ``Infinity``, which is not JSON."""
-    value = float(text)
-    if value in (math.inf, -math.inf):
-        raise ValueError(f"{text[:24]} is too large a number")
-    return value
-
-
 #: a question (a decoded line) and the command line's --wild → the answer's fields
 Answer = Callable[[dict[str, Any], str | None], dict[str, Any]]
 
@@ -754,17 +741,11 @@ def _answer_line(raw: bytes | str, number: int, fields: tuple[str, ...],
         if not text.strip():
             return None
         try:
-            q = json.loads(text, parse_constant=_no_json_constant, parse_float=_finite_number)
-        except json.JSONDecodeError as e:
-            raise _BadLine(f"not JSON: {e.msg} at column {e.colno}") from None
-        except RecursionError:
-            raise _BadLine("a line nested too deeply to read") from None
-        except ValueError as e:
-            # Python's own bound on the digits of an integer (4,300 by default)
-            message = str(e)
-            raise _BadLine("an integer with too many digits to read" if "digits" in message
-                           else message if message.endswith("too large a number")
-                           else f"not JSON: {message}") from None
+            q = parse_json(text, BATCH_JSON)
+        except JSONRefused as e:
+            raise _BadLine(f"not JSON: {e.syntax} at column {e.column}" if e.problem == "syntax"
+                           else "a line nested too deeply to read" if e.problem == "depth"
+                           else e.reason) from None
         if not isinstance(q, dict):
             raise _BadLine("a line must be a JSON object, e.g. " + _EXAMPLES[fields[0]])
         if "id" in q:
@@ -790,6 +771,8 @@ _EXAMPLES = {"cards": '{"cards": "333444+69"}', "a": '{"a": "2222", "b": "XD"}',
 #: the longest --batch line read (a question is a few hundred bytes); a longer one is
 #: answered with an error and skipped without being held in memory
 MAX_BATCH_LINE = 64 * 1024
+#: a --batch line under the one strict-JSON policy (a question nests two levels; an id may nest)
+BATCH_JSON = JSONPolicy(max_bytes=MAX_BATCH_LINE)
 #: how much of one over-long line is read and dropped before the rest of the input is
 #: left unread (a stream with no line end, such as /dev/zero, would be read forever)
 MAX_BATCH_DROPPED = 16 << 20
