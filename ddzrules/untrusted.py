@@ -230,7 +230,7 @@ def _number_refusal(token: str, policy: JSONPolicy) -> str | None:
     if len(token) > policy.max_number_chars:
         return f"a number written with {len(token):,} characters (at most {policy.max_number_chars})"
     if not math.isfinite(float(token)):
-        return f"{token} is too large a number"
+        return "a number too large for a float"
     return None
 
 
@@ -255,7 +255,7 @@ def _decoder(policy: JSONPolicy) -> json.JSONDecoder:
 #: for a number or a bracket)
 _TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|-?Infinity|NaN|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?')
 #: a key shown as itself in a field's path; any other is ``<key>``
-_PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,39}")
+_PLAIN_KEY = re.compile(r"[A-Za-z0-9_.-]{1,40}")
 
 
 @dataclass

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import os
 import random
 import re
@@ -36,16 +35,15 @@ from typing import Any, BinaryIO
 from ddzrules import __version__
 from ddzrules import cards as C
 from ddzrules.errors import (
-    SURROGATE_ESCAPE,
     BudgetExceeded,
     DdzError,
     ReplayError,
     brief,
     escaped,
-    has_lone_surrogate,
 )
 from ddzrules.errors import SuiteError as SuiteError  # re-exported: it lived here
 from ddzrules.moves import Move
+from ddzrules.untrusted import FileRefused, JSONPolicy, JSONRefused, open_regular, parse_json
 from ddzrules.variant import Variant, load_variant
 
 #: the suite format this version writes and reads
@@ -959,6 +957,8 @@ MAX_MANIFEST_BYTES = 8 * 1024 * 1024
 MAX_LINE_BYTES = 1024 * 1024
 #: an integer written with more digits than this is refused (a seed has at most 20)
 MAX_INT_DIGITS = 20
+#: a suite's lines and manifest under the one strict-JSON policy
+SUITE_JSON = JSONPolicy(max_bytes=MAX_MANIFEST_BYTES, max_int_digits=MAX_INT_DIGITS)
 #: default limits of a run (``conformance run --max-vectors/--max-work/--max-perft-nodes``)
 MAX_VECTORS = 200_000
 MAX_WORK = 20_000_000
@@ -1021,123 +1021,36 @@ def schema(name: str) -> dict[str, Any]:
     return data
 
 
-class _Refused:
-    """A number this reader refuses although JSON parses it (a huge integer, NaN), left in
-    the parsed value where it stood so that the refusal can name its field."""
-
-    __slots__ = ("why",)
-
-    def __init__(self, why: str) -> None:
-        self.why = why
-
-
-def _parse_int(text: str) -> int | _Refused:
-    digits = len(text.lstrip("-"))
-    if digits > MAX_INT_DIGITS:  # int() of it would cost time (and past 4,300 digits, raise)
-        return _Refused(f"an integer of {digits:,} digits (at most {MAX_INT_DIGITS})")
-    return int(text)
-
-
-def _parse_float(text: str) -> float | _Refused:
-    if len(text) > 40:
-        return _Refused(f"a number written with {len(text):,} characters (at most 40)")
-    value = float(text)
-    if not math.isfinite(value):
-        return _Refused("a number too large for a float")
-    return value
-
-
-def _parse_constant(name: str) -> _Refused:
-    return _Refused(f"{name} is not a JSON number")
-
-
-#: the tokens of a JSON text that can be numbers: a string is matched whole, so that no
-#: digit inside one is taken for a number
-_NUMBER_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN|-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?)')
-
-
-def _refused_at(text: str, data: Any) -> tuple[int, str, str]:
-    """The offset of the first refused number of ``text``, the path of its field in
-    ``data`` (``expect/nodes``; a key that is not plain as ``<key>``) and why it is refused:
-    both the first in the order of the text, which is the parsed value's order."""
-    offset = 0
-    for m in _NUMBER_TOKEN.finditer(text):
-        token = m.group(1)
-        if token is None:
-            continue
-        value = (_parse_constant(token) if token[-1] in "yN" else
-                 _parse_float(token) if m.group(2) or m.group(3) else _parse_int(token))
-        if isinstance(value, _Refused):
-            offset = m.start()
-            break
-    stack: list[tuple[Any, tuple[str, ...]]] = [(data, ())]
-    while stack:  # depth first, in order: the first refused value met is the text's first
-        node, path = stack.pop()
-        if isinstance(node, _Refused):
-            where = "/".join(p if p.isdigit() or _PLAIN_KEY.fullmatch(p) else "<key>" for p in path)
-            return offset, where or "top level", node.why
-        items = (node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ())
-        stack.extend(reversed([(v, (*path, str(k))) for k, v in items]))
-    raise AssertionError("a refused number was parsed but not found")  # pragma: no cover
-
-
 def _loads(raw: bytes, where: str, one_line: bool = True) -> Any:
-    """Strict JSON: UTF-8, no NaN or Infinity, no huge numbers, bounded nesting, text only.
-    ``where`` names the file and, for ``one_line`` text, the line; a refused number is
-    named by its column (line and column) and its field."""
-    refused = [False]
-
-    def flag(parse: Callable[[str], Any]) -> Callable[[str], Any]:
-        def parsed(token: str) -> Any:
-            value = parse(token)
-            if isinstance(value, _Refused):
-                refused[0] = True
-            return value
-        return parsed
-
+    """A suite's JSON under the one strict-JSON policy (:mod:`ddzrules.untrusted`): UTF-8,
+    no NaN or Infinity, no huge numbers, no key twice, bounded nesting. ``where`` names
+    the file and, for ``one_line`` text, the line; a refusal is placed by its column
+    (line and column), a refused number by its field too."""
     try:
-        text = raw.decode("utf-8")
-        data = json.loads(text, parse_int=flag(_parse_int), parse_float=flag(_parse_float),
-                          parse_constant=flag(_parse_constant))
-    except UnicodeDecodeError as e:
-        raise SuiteError(f"{where}: not UTF-8 text (byte {e.start + 1})") from None
-    except json.JSONDecodeError as e:
-        place = f"{e.colno}" if one_line else f"{e.lineno}:{e.colno}"
-        raise SuiteError(f"{where}:{place}: not valid JSON: {e.msg}") from None
-    except RecursionError:
-        raise SuiteError(f"{where}: nested too deeply") from None
-    if refused[0]:
-        offset, field, why = _refused_at(text, data)
-        line = text.count("\n", 0, offset) + 1
-        column = offset - (text.rfind("\n", 0, offset) + 1) + 1
-        place = f"{column}" if one_line else f"{line}:{column}"
-        raise SuiteError(f"{where}:{place}: {field}: {why}")
-    if SURROGATE_ESCAPE.search(text) and has_lone_surrogate(data):
-        raise SuiteError(f"{where}: a string holding an unpaired surrogate escape (\\ud800-\\udfff), "
-                         "which is not text")
-    return data
+        return parse_json(raw, SUITE_JSON)
+    except JSONRefused as e:
+        place = f"{e.column}" if one_line else f"{e.line}:{e.column}"
+        if e.problem == "number":
+            raise SuiteError(f"{where}:{place}: {e.field}: {e.reason}") from None
+        if e.problem == "encoding":
+            raise SuiteError(f"{where}: {e.reason}") from None
+        raise SuiteError(f"{where}:{place}: {e.reason}") from None
 
 
 def _open_regular(path: Path, limit: int) -> BinaryIO:
-    """``path`` opened for reading when it is a regular file of at most ``limit`` bytes.
-    Opened without blocking and checked on the open file, so a FIFO or a device put in
-    a suite's place is refused by what it is instead of hanging the run."""
+    """``path`` opened for reading when it is a regular file of at most ``limit`` bytes,
+    by the one reader of untrusted files: a FIFO or a device put in a suite's place is
+    refused by what it is instead of hanging the run."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except FileNotFoundError:
-        raise SuiteError(f"{path}: missing") from None
-    except OSError as e:
-        raise SuiteError(f"cannot read {path}: {e.strerror or e}") from None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise SuiteError(f"{path}: not a regular file")
-        if st.st_size > limit:
-            raise SuiteError(f"{path}: {st.st_size:,} bytes, larger than the limit of {limit:,}")
-        return os.fdopen(fd, "rb")
-    except BaseException:
-        os.close(fd)
-        raise
+        return open_regular(path, limit)
+    except FileRefused as e:
+        if e.problem == "missing":
+            raise SuiteError(f"{path}: missing") from None
+        if e.problem == "not regular":
+            raise SuiteError(f"{path}: not a regular file ({e.kind})") from None
+        if e.problem == "too large":
+            raise SuiteError(f"{path}: {e.size:,} bytes, larger than the limit of {limit:,}") from None
+        raise SuiteError(f"cannot read {path}: {e.reason}") from None
 
 
 def _read_small(path: Path, limit: int) -> bytes:

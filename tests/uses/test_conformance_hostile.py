@@ -537,7 +537,7 @@ def test_duplicate_and_misfiled_ids_are_refused(base: Path, tmp_path: Path) -> N
     (b'{"id": "classify-000001", "n": 123456789012345678901}\n', "an integer of 21 digits"),
     (b'{"id": "classify-000001", "n": NaN}\n', "NaN is not a JSON number"),
     (b'{"id": "classify-000001", "n": 1e999}\n', "a number too large for a float"),
-    (b'{"id": "classify-000001", "covers": "\\ud800"}\n', "unpaired surrogate"),
+    (b'{"id": "classify-000001", "covers": "\\ud800"}\n', "lone surrogate"),
     (b"[" * 100_000 + b"]" * 100_000 + b"\n", "nested too deeply"),
     (b"\xff\xfe\n", "not UTF-8 text"),
     (b"\n", "an empty line"),
