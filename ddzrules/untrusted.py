@@ -42,15 +42,17 @@ import re
 import stat
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import BinaryIO
 
 from ddzrules.errors import (
     LONE_SURROGATE,
     LONE_SURROGATE_WORDS,
     SURROGATE_ESCAPE,
-    DdzError,
     has_lone_surrogate,
 )
+from ddzrules.errors import FileRefused as FileRefused  # noqa: PLC0414 - the errors users catch live in errors
+from ddzrules.errors import JSONRefused as JSONRefused  # noqa: PLC0414
 
 __all__ = ["FileRefused", "JSONPolicy", "JSONRefused", "JSONValue", "file_kind", "not_regular", "open_regular",
            "parse_json", "read_regular"]
@@ -77,30 +79,6 @@ def file_kind(mode: int) -> str:
 def not_regular(mode: int) -> str | None:
     """What a file of ``mode`` is when it is not a regular file (None when it is)."""
     return None if stat.S_ISREG(mode) else file_kind(mode)
-
-
-class FileRefused(DdzError):
-    """A file :func:`read_regular` or :func:`open_regular` would not read: ``problem`` is
-    ``"missing"``, ``"not regular"`` (``kind`` says what it is), ``"too large"`` (``size``
-    is its size when it was known before reading, None when it grew while read) or
-    ``"unreadable"`` (``reason``: the system's words). The message names the file and
-    the limit; a caller with its own words builds them from these fields."""
-
-    def __init__(self, path: str, problem: str, *, limit: int, kind: str | None = None,
-                 size: int | None = None, reason: str | None = None) -> None:
-        self.path, self.problem, self.limit = path, problem, limit
-        self.kind, self.size, self.reason = kind, size, reason
-        super().__init__(self.describe())
-
-    def describe(self) -> str:
-        if self.problem == "missing":
-            return f"{self.path}: no such file"
-        if self.problem == "not regular":
-            return f"{self.path} is {self.kind}, not a regular file"
-        if self.problem == "too large":
-            said = f"{self.size:,} bytes, larger than" if self.size is not None else "larger than"
-            return f"{self.path}: {said} the limit of {self.limit:,} bytes"
-        return f"cannot read {self.path}: {self.reason}"
 
 
 #: open flags of a read: never blocking (a FIFO put in the file's place), never making the
@@ -182,22 +160,6 @@ class JSONPolicy:
     max_number_chars: int = 40
 
 
-class JSONRefused(DdzError):
-    """JSON text :func:`parse_json` refuses: ``reason`` says why, ``line`` and ``column``
-    (1-based) where, ``problem`` what kind of thing: ``"size"``, ``"encoding"``,
-    ``"syntax"`` (``syntax`` is then the decoder's own words), ``"key"`` (``key`` is the
-    key given twice), ``"number"`` (``field`` is the path of the number: ``expect/nodes/0``;
-    a key that is not a plain name is ``<key>``), ``"depth"`` or ``"surrogate"``.
-    The message is ``line:column: reason``; it quotes the text only in a repeated key,
-    shortened and with unprintable characters replaced."""
-
-    def __init__(self, problem: str, reason: str, line: int = 1, column: int = 1, *, key: str | None = None,
-                 field: str | None = None, syntax: str | None = None) -> None:
-        self.problem, self.reason, self.line, self.column = problem, reason, line, column
-        self.key, self.field, self.syntax = key, field, syntax
-        super().__init__(f"{line}:{column}: {reason}")
-
-
 class _Refusal(ValueError):
     """Raised inside the decoder by a hook; :func:`parse_json` finds where, then raises
     a :class:`JSONRefused`."""
@@ -234,6 +196,7 @@ def _number_refusal(token: str, policy: JSONPolicy) -> str | None:
     return None
 
 
+@lru_cache(maxsize=16)
 def _decoder(policy: JSONPolicy) -> json.JSONDecoder:
     def refuse_or(parse: Callable[[str], int | float]) -> Callable[[str], int | float]:
         def parsed(token: str) -> int | float:
@@ -283,16 +246,16 @@ def _located(text: str, policy: JSONPolicy, refusal: _Refusal | None, depth_refu
         if c == '"':
             last = token
             continue
-        if c == ":" and last is not None and frames and frames[-1].keys is not None:
+        keys = frames[-1].keys if frames else None
+        if c == ":" and last is not None and keys is not None:
             raw = last.group()
             key: str = json.loads(raw) if "\\" in raw else raw[1:-1]
-            frame = frames[-1]
-            frame.at = key if _PLAIN_KEY.fullmatch(key) else "<key>"
-            if refusal is not None and refusal.key is not None and key in frame.keys:
+            frames[-1].at = key if _PLAIN_KEY.fullmatch(key) else "<key>"
+            if refusal is not None and refusal.key is not None and key in keys:
                 line, column = _position(text, last.start())
                 return JSONRefused("key", f"the key {_printable(repr(key), 60)} appears twice in one object",
                                    line, column, key=key)
-            frame.keys.add(key)
+            keys.add(key)
         elif c in "{[":
             frames.append(_Frame(set() if c == "{" else None, "0"))
             if depth_refused and len(frames) > policy.max_depth:

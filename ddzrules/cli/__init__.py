@@ -34,7 +34,7 @@ from ddzrules import cards as C
 from ddzrules.errors import DdzError, brief, escaped
 from ddzrules.moves import Move
 from ddzrules.spec import SPEC_NAME, bundled_names, dump_yaml, load_spec, starter_text
-from ddzrules.untrusted import JSONPolicy, JSONRefused, parse_json
+from ddzrules.untrusted import JSONPolicy, JSONRefused, not_regular, parse_json
 from ddzrules.variant import Variant, load_variant
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -204,13 +204,11 @@ def special_file(path: str | os.PathLike[str]) -> str | None:
     """What is at ``path`` when it is not a regular file — "a directory", "a character
     device" (/dev/zero), "a FIFO (named pipe)" … —, for a message that says so; None for a
     regular file, or when nothing is there (the reader then says "no such file")."""
-    from ddzrules.spec import file_kind
-
     try:
         mode = os.stat(path).st_mode
     except (OSError, ValueError):  # nothing there, or no path at all (a NUL)
         return None
-    return None if stat.S_ISREG(mode) else file_kind(mode)
+    return not_regular(mode)
 
 
 def check_class_file(target: str, option: str) -> None:

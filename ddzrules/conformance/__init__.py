@@ -43,7 +43,14 @@ from ddzrules.errors import (
 )
 from ddzrules.errors import SuiteError as SuiteError  # re-exported: it lived here
 from ddzrules.moves import Move
-from ddzrules.untrusted import FileRefused, JSONPolicy, JSONRefused, open_regular, parse_json
+from ddzrules.untrusted import (
+    FileRefused,
+    JSONPolicy,
+    JSONRefused,
+    not_regular,
+    open_regular,
+    parse_json,
+)
 from ddzrules.variant import Variant, load_variant
 
 #: the suite format this version writes and reads
@@ -871,8 +878,6 @@ def check_suite_directory(directory: str | Path) -> Path:
     :class:`DdzError` when it is something else than a directory (or nothing yet), or when
     a file the suite writes is there as something else than a regular file or a symlink (a
     directory, which cannot be replaced; a FIFO is replaced, never written into)."""
-    from ddzrules.spec import file_kind
-
     d = Path(directory)
     if not str(directory):
         raise DdzError("-o: a directory name is needed, not an empty one")
@@ -887,7 +892,7 @@ def check_suite_directory(directory: str | Path) -> Path:
     except OSError as e:
         raise DdzError(f"cannot write the suite to {d}: {e.strerror or e}") from None
     if not stat.S_ISDIR(st.st_mode):
-        raise DdzError(f"cannot write the suite to {d}: {file_kind(st.st_mode) if not stat.S_ISREG(st.st_mode) else 'a file'}, "
+        raise DdzError(f"cannot write the suite to {d}: {not_regular(st.st_mode) or 'a file'}, "
                        "not a directory")
     for name in [f"{c}.jsonl" for c in CATEGORIES] + ["manifest.json"]:
         try:
