@@ -15,17 +15,17 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from ddzrules import cli
 from ddzrules.cli import main
+from ddzrules.cli import rules as rule_commands
 
-_load_variant = cache(cli.load_variant)
+_load_variant = cache(rule_commands.load_variant)
 
 
 @pytest.fixture(autouse=True)
 def _variants_loaded_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each command loads its spec; here every spec is loaded (and its table read) once
     for the whole module, so that a test may ask many single questions quickly."""
-    monkeypatch.setattr(cli, "load_variant", _load_variant)
+    monkeypatch.setattr(rule_commands, "load_variant", _load_variant)
 
 
 def run(*args: str, stdin: str | bytes | None = None) -> Result:
