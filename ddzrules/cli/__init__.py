@@ -15,80 +15,32 @@ from typing import IO
 
 import click
 
-from ddzrules.cli.common import (
-    MAX_SEED as MAX_SEED,
-)
-from ddzrules.cli.common import (
-    CardArgsCommand as CardArgsCommand,
-)
-from ddzrules.cli.common import (
-    F as F,
-)
-from ddzrules.cli.common import (  # re-exported: the commands' modules and plugins' tools import them from here
-    backend_options as backend_options,
-)
-from ddzrules.cli.common import (
-    check_backend as check_backend,
-)
-from ddzrules.cli.common import (
-    check_class_file as check_class_file,
-)
-from ddzrules.cli.common import (
-    check_seed as check_seed,
-)
-from ddzrules.cli.common import (
-    console as console,
-)
-from ddzrules.cli.common import (
-    emit_json as emit_json,
-)
-from ddzrules.cli.common import (
-    err_console as err_console,
-)
-from ddzrules.cli.common import (
-    escape_bidi as escape_bidi,
-)
-from ddzrules.cli.common import (
-    fail as fail,
-)
-from ddzrules.cli.common import (
-    game_progress as game_progress,
-)
-from ddzrules.cli.common import (
-    json_option as json_option,
-)
-from ddzrules.cli.common import (
-    plain as plain,
-)
-from ddzrules.cli.common import (
-    plugin_option as plugin_option,
-)
-from ddzrules.cli.common import (
-    plural as plural,
-)
-from ddzrules.cli.common import (
-    spec_argument as spec_argument,
-)
-from ddzrules.cli.common import (
-    spec_inputs as spec_inputs,
-)
-from ddzrules.cli.common import (
-    special_file as special_file,
-)
-from ddzrules.cli.common import (
-    stopped_by_ctrl_c as stopped_by_ctrl_c,
-)
-from ddzrules.cli.common import (
-    styled as styled,
-)
-from ddzrules.cli.common import (
-    user_errors as user_errors,
-)
-from ddzrules.cli.common import (
-    user_plugins as user_plugins,
-)
-from ddzrules.cli.common import (
-    wild_option as wild_option,
+from ddzrules.cli.common import (  # noqa: F401 - re-exported: the commands' modules and plugins' tools import them from here
+    MAX_SEED,
+    CardArgsCommand,
+    F,
+    backend_options,
+    check_backend,
+    check_class_file,
+    check_seed,
+    console,
+    emit_json,
+    err_console,
+    escape_bidi,
+    fail,
+    game_progress,
+    json_option,
+    plain,
+    plugin_option,
+    plural,
+    spec_argument,
+    spec_inputs,
+    special_file,
+    stopped_by_ctrl_c,
+    styled,
+    user_errors,
+    user_plugins,
+    wild_option,
 )
 
 #: the commands, one module a command group, each imported only when asked for:
