@@ -28,6 +28,7 @@ from ddzrules.runtime import (
     call_declared,
     load_plugin_class,
 )
+from ddzrules.untrusted import JSONPolicy, JSONRefused, parse_json
 
 #: the version of the action table's layout, in the cache key of the wild-only plays
 ENV_VERSION = 1
@@ -180,23 +181,33 @@ def _wild_only(rules: GameRules, natural: set[PlayKey]) -> list[Move]:
             for combo, rank, length, packed in keys]
 
 
+#: a cache entry of wild-only keys under the one strict-JSON policy: a list of lists
+_KEYS_JSON = JSONPolicy(max_bytes=1 << 31, max_depth=2)
+
+
 def _parse_keys(body: bytes, combo_names: set[str], limits: list[int], max_hand: int) -> list[PlayKey]:
     """The cached wild-only keys, their structure checked (the cache is untrusted): known
     combos, ranks and lengths in range, counts within ``limits`` per rank, sizes at most
     ``max_hand``."""
-    rows = json.loads(body)
+    try:
+        rows = parse_json(body, _KEYS_JSON)
+    except JSONRefused as e:  # the cache's own word for an entry it does not trust
+        raise ValueError(f"not a list of play keys ({e})") from None
     if not isinstance(rows, list) or len(rows) > 1_000_000:
         raise ValueError("not a list of play keys")
     out: list[PlayKey] = []
     for row in rows:
-        if (not isinstance(row, list) or len(row) != 4 or row[0] not in combo_names
-                or not all(type(x) is int and 0 <= x < 1 << 60 for x in row[1:])
-                or row[1] >= NUM_RANKS or not 1 <= row[2] <= max_hand):
+        if not (isinstance(row, list) and len(row) == 4):
             raise ValueError(f"bad play key {row!r}")
-        counts = C.unpack(row[3])
+        combo, rank, length, packed = row
+        if not (isinstance(combo, str) and combo in combo_names and type(rank) is int and type(length) is int
+                and type(packed) is int and all(0 <= x < 1 << 60 for x in (rank, length, packed))
+                and rank < NUM_RANKS and 1 <= length <= max_hand):
+            raise ValueError(f"bad play key {row!r}")
+        counts = C.unpack(packed)
         if any(c > lim for c, lim in zip(counts, limits)) or not 0 < sum(counts) <= max_hand:
             raise ValueError(f"bad play key {row!r}: not cards a play can stand for")
-        out.append((row[0], row[1], row[2], row[3]))
+        out.append((combo, rank, length, packed))
     return out
 
 
