@@ -40,7 +40,6 @@ import math
 import os
 import re
 import stat
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import BinaryIO
@@ -198,19 +197,27 @@ def _number_refusal(token: str, policy: JSONPolicy) -> str | None:
 
 @lru_cache(maxsize=16)
 def _decoder(policy: JSONPolicy) -> json.JSONDecoder:
-    def refuse_or(parse: Callable[[str], int | float]) -> Callable[[str], int | float]:
-        def parsed(token: str) -> int | float:
-            why = _number_refusal(token, policy)
-            if why is not None:
-                raise _Refusal(why)
-            return parse(token)
-        return parsed
+    """The decoder of ``policy``: its hooks refuse what the policy refuses, each as cheaply
+    as it can (a number's hook runs for every number of the text); the full reason is
+    :func:`_number_refusal`'s, found again when the text is refused."""
+    max_digits, max_chars = policy.max_int_digits, policy.max_number_chars
+
+    def integer(token: str) -> int:
+        if len(token) > max_digits and len(token) - (token[0] == "-") > max_digits:
+            raise _Refusal(_number_refusal(token, policy) or "")
+        return int(token)
+
+    def number(token: str) -> float:
+        value = float(token)
+        if len(token) > max_chars or not math.isfinite(value):
+            raise _Refusal(_number_refusal(token, policy) or "")
+        return value
 
     def constant(name: str) -> float:
         raise _Refusal(f"{name} is not a JSON number")
 
-    return json.JSONDecoder(parse_int=refuse_or(int), parse_float=refuse_or(float),
-                            parse_constant=constant, object_pairs_hook=_unique_pairs)
+    return json.JSONDecoder(parse_int=integer, parse_float=number, parse_constant=constant,
+                            object_pairs_hook=_unique_pairs)
 
 
 #: the tokens of JSON text that say where something is: strings, brackets, colons,
@@ -338,7 +345,8 @@ def parse_json(raw: bytes | str, policy: JSONPolicy) -> JSONValue:
         raise _located(text, policy, e, False) from None
     except RecursionError:
         raise _located(text, policy, None, True) from None
-    if _too_deep(value, policy.max_depth):
+    # (more brackets than the bound, the only texts that can be too deep: counted in C)
+    if text.count("[") + text.count("{") > policy.max_depth and _too_deep(value, policy.max_depth):
         raise _located(text, policy, None, True)
     if SURROGATE_ESCAPE.search(text) and has_lone_surrogate(value):
         line, column = _lone_surrogate_at(text)
