@@ -33,7 +33,7 @@ from ddzrules.sheets.plugin_facts import (  # noqa: F401 - re-exported: a sheet'
 )
 from ddzrules.sheets.words import LANGS
 from ddzrules.simulate.games import carries_cards
-from ddzrules.spec import bundled_root
+from ddzrules.spec import bundled_root, read_spec_text
 from ddzrules.variant import Variant, load_variant
 
 
@@ -252,7 +252,9 @@ def _parents(v: Variant) -> tuple[str, ...]:
             if file.startswith("specs/")
             else Path(file)
         )
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        # read again as the loader read it (bounded, a regular file, UTF-8): the file may
+        # have become something else since, which must not hang or crash the sheet
+        raw = yaml.safe_load(read_spec_text(path, file))
         parent = raw.get("extends") if isinstance(raw, dict) else None
         if not parent:
             break
