@@ -105,6 +105,9 @@ def _open_fd(path: str | os.PathLike[str], limit: int, follow_symlinks: bool) ->
         raise FileRefused(where, "missing", limit=limit, reason=e.strerror) from None
     except OSError as e:
         raise FileRefused(where, "unreadable", limit=limit, reason=e.strerror or str(e)) from None
+    except ValueError:  # a NUL in the name: no path at all
+        raise FileRefused(where.replace("\0", "\\0"), "unreadable", limit=limit,
+                          reason="not a path (it holds a NUL)") from None
     try:
         _checked(os.fstat(fd), where, limit)
     except BaseException:

@@ -73,6 +73,12 @@ def test_a_file_that_grows_while_read_stops_one_byte_past_the_limit(tmp_path: Pa
     assert e.value.size is None and sum(reads) == 101
 
 
+def test_a_name_that_is_no_path_is_refused_cleanly() -> None:
+    with pytest.raises(FileRefused) as e:
+        read_regular("a\0b", 10)
+    assert e.value.problem == "unreadable" and "\0" not in str(e.value)
+
+
 def test_a_missing_file_is_said_missing(tmp_path: Path) -> None:
     with pytest.raises(FileRefused) as e:
         read_regular(tmp_path / "nothing", 10)
