@@ -339,3 +339,43 @@ class OverTime(Stopped):
     def __init__(self, end: float = math.inf) -> None:
         super().__init__(end)
         self.end = end
+
+
+class FileRefused(DdzError):
+    """A file :func:`ddzrules.untrusted.read_regular` (or ``open_regular``) would not read: ``problem`` is
+    ``"missing"``, ``"not regular"`` (``kind`` says what it is), ``"too large"`` (``size``
+    is its size when it was known before reading, None when it grew while read) or
+    ``"unreadable"`` (``reason``: the system's words). The message names the file and
+    the limit; a caller with its own words builds them from these fields."""
+
+    def __init__(self, path: str, problem: str, *, limit: int, kind: str | None = None,
+                 size: int | None = None, reason: str | None = None) -> None:
+        self.path, self.problem, self.limit = path, problem, limit
+        self.kind, self.size, self.reason = kind, size, reason
+        super().__init__(self.describe())
+
+    def describe(self) -> str:
+        if self.problem == "missing":
+            return f"{self.path}: no such file"
+        if self.problem == "not regular":
+            return f"{self.path} is {self.kind}, not a regular file"
+        if self.problem == "too large":
+            said = f"{self.size:,} bytes, larger than" if self.size is not None else "larger than"
+            return f"{self.path}: {said} the limit of {self.limit:,} bytes"
+        return f"cannot read {self.path}: {self.reason}"
+
+
+class JSONRefused(DdzError):
+    """JSON text :func:`ddzrules.untrusted.parse_json` refuses: ``reason`` says why, ``line`` and ``column``
+    (1-based) where, ``problem`` what kind of thing: ``"size"``, ``"encoding"``,
+    ``"syntax"`` (``syntax`` is then the decoder's own words), ``"key"`` (``key`` is the
+    key given twice), ``"number"`` (``field`` is the path of the number: ``expect/nodes/0``;
+    a key that is not a plain name is ``<key>``), ``"depth"`` or ``"surrogate"``.
+    The message is ``line:column: reason``; it quotes the text only in a repeated key,
+    shortened and with unprintable characters replaced."""
+
+    def __init__(self, problem: str, reason: str, line: int = 1, column: int = 1, *, key: str | None = None,
+                 field: str | None = None, syntax: str | None = None) -> None:
+        self.problem, self.reason, self.line, self.column = problem, reason, line, column
+        self.key, self.field, self.syntax = key, field, syntax
+        super().__init__(f"{line}:{column}: {reason}")

@@ -21,9 +21,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
-import re
-import stat
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -35,10 +32,11 @@ from typing import Any
 import jsonschema
 
 from ddzrules import cards as C
-from ddzrules.errors import LONE_SURROGATE_WORDS, SURROGATE_ESCAPE, DdzError, has_lone_surrogate
+from ddzrules.errors import DdzError
 from ddzrules.errors import ReplayError as ReplayError  # noqa: PLC0414 - re-exported: it lived here
 from ddzrules.outputs import write_file
 from ddzrules.runtime import Action, Game, GameRules, MatchInfo, PluginRegistry
+from ddzrules.untrusted import FileRefused, JSONPolicy, JSONRefused, parse_json, read_regular
 from ddzrules.variant import Variant
 
 FORMAT = "ddzrules-game/2"
@@ -552,138 +550,23 @@ def _replay(record: dict[str, Any], registry: PluginRegistry | None, spec_file: 
 # ====================================================================== reading a record
 
 
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number a record may hold")
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError(f"{_short(text, 40)} is too large a number")
-    return value
-
-
-def _bounded_int(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_INT_DIGITS:
-        raise ValueError(f"an integer of {len(text.lstrip('-'))} digits is too large")
-    return int(text)
-
-
-class _DuplicateKey(ValueError):
-    """A JSON object with the same key twice (raised by :func:`unique_pairs`)."""
-
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
-
-
-def unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """``object_pairs_hook`` refusing a key given twice: JSON readers disagree on which
-    of the two counts, so such a record could replay one way here and show another
-    elsewhere (``"scores"`` twice, ``"spec"`` twice). The one hook of every JSON file
-    read as untrusted: game records, duel records."""
-    out = dict(pairs)
-    if len(out) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise _DuplicateKey(key)
-            seen.add(key)
-    return out
-
-
-def duplicate_key(error: BaseException) -> str | None:
-    """The key :func:`unique_pairs` found twice, when ``error`` is its refusal (None for
-    any other error): for a reader that uses the hook with its own messages."""
-    return error.key if isinstance(error, _DuplicateKey) else None
-
-
-def _json_decoder() -> json.JSONDecoder:
-    return json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite_float,
-                            parse_int=_bounded_int, object_pairs_hook=unique_pairs)
-
-
-#: the tokens of JSON text that say where a key is: strings, brackets and colons
-_KEY_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:]')
-
-
-def _duplicate_at(text: str) -> tuple[str, int] | None:
-    """The first key given twice in one object of ``text`` (in the order of the text) and
-    the offset of its second occurrence; None when there is none. The decoder's
-    ``object_pairs_hook`` says that a key is repeated but not where, so a refused record
-    (only) is read again as tokens: strings, brackets, colons, one Python step each (about
-    0.9 s CPU for 8 MiB of tiny objects, the worst case)."""
-    keys: list[set[str] | None] = []  # per open bracket: the keys of an object, None in an array
-    last: re.Match[str] | None = None  # the string just before, a key if a colon follows
-    for token in _KEY_TOKENS.finditer(text):
-        c = text[token.start()]
-        if c == '"':
-            last = token
-            continue
-        if c == ":":
-            if last is not None and keys and keys[-1] is not None:
-                key = last.group()
-                key = json.loads(key) if "\\" in key else key[1:-1]  # no escape: the text itself
-                if key in keys[-1]:
-                    return key, last.start()
-                keys[-1].add(key)
-        elif c == "{":
-            keys.append(set())
-        elif c == "[":
-            keys.append(None)
-        elif keys:
-            keys.pop()
-        last = None
-    return None
-
-
-_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
-          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-          (stat.S_ISSOCK, "a socket"))
-
-
-def _not_regular(mode: int) -> str | None:
-    """What a file of ``mode`` is when it is not a regular file (None when it is)."""
-    if stat.S_ISREG(mode):
-        return None
-    return next((kind for test, kind in _KINDS if test(mode)), "not a regular file")
+#: what a record file may be: the records' bounds under the one strict-JSON policy
+RECORD_JSON = JSONPolicy(max_bytes=MAX_RECORD_BYTES, max_depth=MAX_DEPTH, max_int_digits=MAX_INT_DIGITS)
 
 
 def _read_bounded(path: str | Path) -> bytes:
-    """The bytes of a record file, at most :data:`MAX_RECORD_BYTES` + 1 of them.
-
-    Only a regular file is read (a symlink to one is fine): a FIFO or a terminal would
-    block for ever, ``/dev/zero`` never ends, a directory is not a record. The kind is
-    checked before opening (opening some devices does something) and again on the open
-    descriptor, which is opened non-blocking, so a file swapped for a FIFO in between
-    cannot hang the read either."""
+    """The bytes of a record file: a regular file (a symlink to one is fine) of at most
+    :data:`MAX_RECORD_BYTES`, read by the one reader of untrusted files."""
     try:
-        before = os.stat(path)
-        kind = _not_regular(before.st_mode)
-        if kind is None:
-            if before.st_size > MAX_RECORD_BYTES:
-                raise DdzError(f"{path}: {before.st_size} bytes is too large for a game record "
-                               f"(at most {MAX_RECORD_BYTES})")
-            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-                         | getattr(os, "O_BINARY", 0))
-            try:
-                kind = _not_regular(os.fstat(fd).st_mode)
-                if kind is None:
-                    chunks: list[bytes] = []
-                    size = 0
-                    while size <= MAX_RECORD_BYTES:
-                        chunk = os.read(fd, MAX_RECORD_BYTES + 1 - size)
-                        if not chunk:
-                            break
-                        chunks.append(chunk)
-                        size += len(chunk)
-                    return b"".join(chunks)
-            finally:
-                os.close(fd)
-    except OSError as e:
-        raise DdzError(f"cannot read {path}: {e.strerror or e}") from None
-    raise DdzError(f"{path} is {kind}, not a game record file (a record is read only from a "
-                   "regular file)")
+        return read_regular(path, MAX_RECORD_BYTES)
+    except FileRefused as e:
+        if e.problem == "not regular":
+            raise DdzError(f"{path} is {e.kind}, not a game record file (a record is read only from a "
+                           "regular file)") from None
+        if e.problem == "too large":
+            size = f"{e.size} bytes" if e.size is not None else "the file"
+            raise DdzError(f"{path}: {size} is too large for a game record (at most {MAX_RECORD_BYTES})") from None
+        raise DdzError(f"cannot read {path}: {e.reason or 'no such file'}") from None
 
 
 def load_record(path: str | Path) -> dict[str, Any]:
@@ -701,27 +584,11 @@ def parse_record(raw: bytes, where: str = "the record") -> dict[str, Any]:
     if len(raw) > MAX_RECORD_BYTES:
         raise DdzError(f"{path}: too large for a game record (at most {MAX_RECORD_BYTES} bytes)")
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise DdzError(f"{path}: not UTF-8 text (byte {e.start})") from None
-    try:
-        data = _json_decoder().decode(text)
-    except json.JSONDecodeError as e:
-        raise DdzError(f"{path}:{e.lineno}:{e.colno}: not valid JSON: {e.msg}") from None
-    except _DuplicateKey as e:
-        key, where = e.key, ""
-        found = _duplicate_at(text)
-        if found is not None:
-            key, at = found
-            where = f":{text.count(chr(10), 0, at) + 1}:{at - text.rfind(chr(10), 0, at)}"
-        raise DdzError(f"{path}{where}: the key {_printable(repr(key), 60)} appears twice in one "
-                       "object; a game record gives each field once") from None
-    except ValueError as e:
-        raise DdzError(f"{path}: not a valid game record: {e}") from None
-    except RecursionError:
-        raise DdzError(f"{path}: the JSON is nested too deeply for a game record") from None
+        data = parse_json(raw, RECORD_JSON)
+    except JSONRefused as e:
+        if e.problem == "key":
+            raise DdzError(f"{path}:{e}; a game record gives each field once") from None
+        raise DdzError(f"{path}:{e}") from None
     if not isinstance(data, dict):
         raise DdzError(f"{path}: a game record is a JSON object")
-    if SURROGATE_ESCAPE.search(text) and has_lone_surrogate(data):  # half an escaped pair: no character
-        raise DdzError(f"{path}: a string holds {LONE_SURROGATE_WORDS}")
     return data

@@ -1,7 +1,7 @@
 """``ddzrules sheet``: the rule sheet of a spec, and the bundled sheets kept in sync.
 
 The command registers itself on :data:`ddzrules.cli.main` when this module is
-imported (``ddzrules/cli/__init__.py`` imports it with the other command modules). All the
+imported (``ddzrules/cli/__init__.py`` imports it when the command is first asked for). All the
 work is in :mod:`ddzrules.sheets`; this module only reads options, writes files and
 turns every user error — an unknown or broken spec, a bad option, an unwritable
 file — into a message and exit 1 (click's own usage errors would exit 2).

@@ -1,8 +1,8 @@
 """What a rule sheet says of a spec, computed: the data classes of a sheet and
 :func:`build_sheet`, which fills them from the resolved spec, the compiled tables, the move
-universe, the activated plugins' own descriptions and one seeded game of the bundled bots.
-The combos' compiled forms are put in words here too, in both languages, since they are
-read off the compiled shapes. Nothing here writes a page (:mod:`ddzrules.sheets.layout`
+universe, the activated plugins' own descriptions and one seeded game of the bundled bots
+(:mod:`ddzrules.sheets.plugin_facts`), and the combos' compiled forms in words
+(:mod:`ddzrules.sheets.forms`). Nothing here writes a page (:mod:`ddzrules.sheets.layout`
 does).
 """
 
@@ -11,29 +11,30 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import yaml
 
 from ddzrules import cards as C
-from ddzrules.compiler import UNBOUNDED, KickerRule, Shape
-from ddzrules.errors import brief
+from ddzrules.compiler import Shape
 from ddzrules.moves import Move
-from ddzrules.runtime.checks import plain_answer
 from ddzrules.sheets.density import Density, density_of
-from ddzrules.sheets.words import LANGS, text, units
+from ddzrules.sheets.forms import combo_forms
+from ddzrules.sheets.plugin_facts import (  # noqa: F401 - re-exported: a sheet's data classes, wherever they are defined
+    EXAMPLE_BOT,
+    EXAMPLE_SEEDS,
+    EventEntry,
+    ParamEntry,
+    PluginEntry,
+    Turn,
+    WorkedExample,
+    plugin_entry,
+    worked_example,
+)
+from ddzrules.sheets.words import LANGS
 from ddzrules.simulate.games import carries_cards
-from ddzrules.spec import bundled_root
+from ddzrules.spec import bundled_root, read_spec_text
 from ddzrules.variant import Variant, load_variant
-
-if TYPE_CHECKING:
-    from ddzrules.runtime import Game
-
-#: the seeds tried, in order, for the worked example: the first game with a multiplier
-#: event is shown (else the first), so the example shows the score being multiplied
-EXAMPLE_SEEDS = range(1, 21)
-#: the bot at every seat of the worked example (the default of ``ddzrules play``)
-EXAMPLE_BOT = "heuristic"
 
 
 @dataclass(frozen=True)
@@ -90,25 +91,6 @@ class Comparison:
 
 
 @dataclass(frozen=True)
-class ParamEntry:
-    name: str
-    value: str
-    default: bool  # not set in the spec: the plugin's default
-    meaning: dict[str, str]
-
-
-@dataclass(frozen=True)
-class PluginEntry:
-    """An activated plugin as it describes itself."""
-
-    role: str
-    name: str
-    summary: dict[str, str]
-    rules: dict[str, tuple[str, ...]]
-    params: tuple[ParamEntry, ...]
-
-
-@dataclass(frozen=True)
 class WildInfo:
     lowest: str
     highest: str
@@ -117,59 +99,6 @@ class WildInfo:
     wild_only: tuple[str, ...]  # combos that need a wild card
     natural_only: tuple[str, ...]  # combos that admit none
     count: int = 1  # ranks wild at once in a deal (wildcards.ranks; 天地癞子: 2)
-
-
-@dataclass(frozen=True)
-class Turn:
-    """One decision before the first play (a bid, a call, a declaration …)."""
-
-    deal: int
-    phase: str
-    seat: int
-    kind: str
-    value: str | None
-    #: what a ``decline`` declined (``call``, ``rob``, ``show``, ``double`` …), else None
-    declined: str | None = None
-
-
-@dataclass(frozen=True)
-class EventEntry:
-    name: str
-    factor: float
-    seat: int | None
-    detail: str
-    group: str
-
-
-@dataclass(frozen=True)
-class WorkedExample:
-    """One seeded game of the bundled bots, as the runtime played and scored it."""
-
-    seed: int
-    bot: str
-    wild: str | None
-    face_up: tuple[int, str] | None
-    first_bidder: int
-    redeals: tuple[str, ...]
-    hands: tuple[str, ...]
-    kitty: str
-    kitty_shown: bool
-    turns: tuple[Turn, ...]
-    landlord: int | None  # None: a table without a landlord
-    stake: float
-    events: tuple[EventEntry, ...]
-    multiple: float
-    pair_factors: tuple[tuple[int, float], ...]
-    winner: int
-    landlord_won: bool | None  # None: a table without a landlord
-    scores: tuple[int, ...]
-    plays: int
-    bombs: tuple[str, ...]
-    #: the seat that led the first trick and the winning side (game.winners)
-    first_leader: int | None = None
-    winners: tuple[int, ...] = ()
-    #: the cards left undealt in the deal shown (deal.undealt), "" when none
-    undealt: str = ""
 
 
 @dataclass(frozen=True)
@@ -262,7 +191,7 @@ def build_sheet(spec: str | Path | Variant, seed: int | None = None) -> Sheet:
             plugin_entry(role, name, inst, data["game"], probe)
             for role, name, inst in game_rules.active
         )
-        example = _worked_example(game_rules, seed)
+        example = worked_example(game_rules, seed)
         carries = carries_cards(game_rules)
     parents = _parents(v)
     own_region, own_source, by_parent = _provenance(v, len(parents))
@@ -323,7 +252,9 @@ def _parents(v: Variant) -> tuple[str, ...]:
             if file.startswith("specs/")
             else Path(file)
         )
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        # read again as the loader read it (bounded, a regular file, UTF-8): the file may
+        # have become something else since, which must not hang or crash the sheet
+        raw = yaml.safe_load(read_spec_text(path, file))
         parent = raw.get("extends") if isinstance(raw, dict) else None
         if not parent:
             break
@@ -440,7 +371,7 @@ def _combo_entry(v: Variant, index: int, readings: list[Move], plays: int) -> Co
                 C.RANKS[min(s.ranks[0] for s in chains)],
                 C.RANKS[max(s.ranks[-1] for s in chains)],
             )
-    forms = {lang: _forms(v, shapes, lang) for lang in LANGS}
+    forms = {lang: combo_forms(v, shapes, lang) for lang in LANGS}
     return ComboEntry(
         info.name,
         info.zh,
@@ -566,310 +497,3 @@ def _substitution(v: Variant, combos: tuple[ComboEntry, ...]) -> Example | None:
                 if (m.combo, m.rank_name, m.length) == (c.name, ex.rank, ex.length):
                     return _example(m, C.RANKS[w])
     return None
-
-
-def _format_value(value: Any) -> str:
-    """A parameter value as a spec writes it (YAML flow style), stable across runs."""
-    if value is None:
-        return "—"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        return f"{value:g}"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_format_value(x) for x in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {_format_value(x)}" for k, x in value.items()) + "}"
-    return str(value)
-
-
-def _both(value: Any) -> dict[str, str]:
-    """A text of a description in both languages (a plain string stands for both)."""
-    if isinstance(value, dict):
-        en = str(value.get("en") or value.get("zh") or "")
-        return {"en": en, "zh": str(value.get("zh") or en)}
-    return {"en": str(value or ""), "zh": str(value or "")}
-
-
-def _texts(value: object, what: str) -> None:
-    """ValueError unless ``value`` is a list (or tuple) of strings."""
-    if not isinstance(value, (list, tuple)):
-        raise ValueError(f"answered {what} {brief(value)}, not a list of strings")  # noqa: TRY004
-    for x in value:
-        if not isinstance(x, str):
-            raise ValueError(f"answered {brief(x)} among {what}, not a string")  # noqa: TRY004
-
-
-def _plain(value: object, depth: int = 0) -> bool:
-    """Whether ``value`` is what a spec's YAML could hold (None, a bool, a number, a string,
-    lists and mappings of these, nested at most 8 deep): what a sheet can print."""
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return True
-    if depth >= 8:
-        return False
-    if isinstance(value, (list, tuple)):
-        return all(_plain(x, depth + 1) for x in value)
-    if isinstance(value, dict):
-        return all(isinstance(k, str) and _plain(x, depth + 1) for k, x in value.items())
-    return False
-
-
-def _check_description(game: Any, answer: Any, context: dict[str, Any]) -> dict[str, Any]:
-    """``ddzrules_describe``'s answer as its contract (ddzrules.hookspecs) has it — a
-    mapping of ``summary`` (a string, or one per language), ``rules`` (a list of strings,
-    or one per language), ``params`` (a list of mappings with a string ``name``) — or a
-    ValueError saying what is wrong (call_plugin makes a check's ValueError, never a
-    TypeError, the PluginError that says what the plugin answered). Read as a bounded plain
-    copy (:func:`~ddzrules.runtime.checks.plain_answer`: a list that iterates for ever is not
-    read), which is what the sheet keeps."""
-    answer = plain_answer(answer)
-    if not isinstance(answer, dict):
-        raise ValueError(f"answered {brief(answer)}, not a mapping of summary, rules and params")  # noqa: TRY004
-    summary = answer.get("summary")
-    if isinstance(summary, dict):
-        for lang, text in summary.items():
-            if not isinstance(text, str):
-                raise ValueError(f"answered the summary {brief(lang)} {brief(text)}, not a string")  # noqa: TRY004
-    elif summary is not None and not isinstance(summary, str):
-        raise ValueError(f"answered the summary {brief(summary)}, not a string")
-    rules = answer.get("rules")
-    if isinstance(rules, dict):
-        for lang, texts in rules.items():
-            _texts(texts, f"the rules {brief(lang)}")
-    elif rules is not None:
-        _texts(rules, "the rules")
-    params = answer.get("params")
-    if params is not None:
-        if not isinstance(params, (list, tuple)):
-            raise ValueError(f"answered the params {brief(params)}, not a list of mappings")
-        for p in params:
-            if not isinstance(p, dict) or not isinstance(p.get("name"), str):
-                raise ValueError(f"answered {brief(p)} among the params, not a mapping with a name")  # noqa: TRY004
-            if not _plain(p.get("value")):
-                raise ValueError(f"answered the value of parameter {brief(p['name'])} as "
-                                 f"{brief(p.get('value'))}, not a value a spec could give")
-            for lang in LANGS:
-                if p.get(lang) is not None and not isinstance(p[lang], str):
-                    raise ValueError(f"answered the {lang} text {brief(p[lang])} of parameter "
-                                     f"{brief(p['name'])}, not a string")
-    return answer
-
-
-def plugin_entry(role: str, name: str, inst: Any, game: dict[str, Any], probe: Game) -> PluginEntry:
-    """What an activated plugin says of itself; a plugin without ``ddzrules_describe``
-    is shown by its docstring and the parameters the spec gives it. The call goes through
-    :func:`~ddzrules.runtime.call_plugin`, for ``probe`` (a game of the plugin's rules):
-    whatever describe raises, and an answer its contract does not allow, is a
-    :class:`~ddzrules.errors.PluginError` naming the plugin and the hook."""
-    from ddzrules.runtime import call_plugin
-
-    entries = game.get(role)
-    given: dict[str, Any] = {}
-    for entry in entries if isinstance(entries, list) else [entries]:
-        if isinstance(entry, dict) and entry.get("plugin") == name:
-            given = entry.get("params") or {}
-    describe = getattr(inst, "ddzrules_describe", None)
-    d: dict[str, Any] = {}
-    if callable(describe):
-        d = call_plugin(probe, name, "ddzrules_describe", describe, [], _check_description, {}) or {}
-    doc = (type(inst).__doc__ or "").strip().splitlines()
-    summary = _both(d.get("summary") or (doc[0] if doc else name))
-    raw_rules = d.get("rules") or {}
-    if isinstance(raw_rules, dict):
-        rules = {
-            lang: tuple(str(x) for x in raw_rules.get(lang) or raw_rules.get("en") or ())
-            for lang in LANGS
-        }
-    else:
-        rules = {lang: tuple(str(x) for x in raw_rules) for lang in LANGS}
-    params: list[ParamEntry] = []
-    described = d.get("params")
-    if isinstance(described, list):
-        for p in described:
-            params.append(
-                ParamEntry(
-                    str(p.get("name")),
-                    _format_value(p.get("value")),
-                    p.get("name") not in given,
-                    _both({"en": p.get("en"), "zh": p.get("zh")}),
-                )
-            )
-    else:
-        params = _schema_params(inst, given)
-    return PluginEntry(role, name, summary, rules, tuple(params))
-
-
-def _schema_params(inst: Any, given: dict[str, Any]) -> list[ParamEntry]:
-    """The parameters of a plugin that does not describe itself, from its ``params_schema``:
-    every property with the value the spec gives it, else the schema's ``default`` (marked
-    as a default), and its ``description`` as the meaning; the given ones the schema does
-    not name (none get past validation) after them."""
-    schema = getattr(type(inst), "params_schema", None)
-    props = schema.get("properties") if isinstance(schema, dict) else None
-    out: list[ParamEntry] = []
-    for key, sub in (props or {}).items() if isinstance(props, dict) else ():
-        sub = sub if isinstance(sub, dict) else {}
-        meaning = sub.get("description")
-        text = " ".join(meaning.split()) if isinstance(meaning, str) else ""
-        value = given[key] if key in given else sub.get("default")
-        out.append(ParamEntry(str(key), _format_value(value), key not in given, {"en": text, "zh": text}))
-    named = {p.name for p in out}
-    out += [ParamEntry(k, _format_value(v), False, {"en": "", "zh": ""}) for k, v in given.items() if k not in named]
-    return out
-
-
-class _Recording:
-    """A bot that notes each decision it takes before the first play: the phase and deal
-    it sees and, for a ``decline``, what the other option was (so the sheet can say "no
-    rob" rather than "decline"). It chooses exactly as the bot it wraps."""
-
-    def __init__(self, agent: Any, turns: list[Turn]) -> None:
-        self.agent = agent
-        self.turns = turns
-
-    def act(self, view: Any, legal: list[Any]) -> Any:
-        action = self.agent.act(view, legal)
-        if view.phase in ("landlord", "declare"):
-            deal = sum(1 for a in view.history if a.kind == "redeal")
-            other = [a.kind for a in legal if a.kind not in ("decline", "peek")]
-            declined = other[0] if action.kind == "decline" and other else None
-            value = None if action.value is None else str(action.value)
-            self.turns.append(Turn(deal, view.phase, action.seat, action.kind, value, declined))
-        return action
-
-
-def _worked_example(rules: Any, seed: int | None) -> WorkedExample:
-    """Play seeded games with the bundled bots (as ``ddzrules play SPEC --auto --seed S``
-    does) and record the one shown: ``seed``, or the first with a multiplier event."""
-    from ddzrules.bots import make_bot
-    from ddzrules.simulate import game_seed, play_game
-
-    chosen = None
-    for s in [seed] if seed is not None else EXAMPLE_SEEDS:
-        turns: list[Turn] = []
-        # the bots and seeds of `ddzrules play SPEC --auto --seed S`: the same game
-        agents = [
-            _Recording(make_bot(EXAMPLE_BOT, game_seed(s, 1000 + i)), turns)
-            for i in range(rules.players)
-        ]
-        game = play_game(rules, agents, s)
-        if chosen is None or game.events:
-            chosen = (s, game, tuple(turns))
-        if game.events:
-            break
-    assert chosen is not None
-    s, game, shown_turns = chosen
-    assert game.winner is not None, "play_game returns a finished game, which has a winner"
-    last = game.deals[-1]
-    face = game.public.get("face_up")
-    return WorkedExample(
-        seed=s,
-        bot=EXAMPLE_BOT,
-        wild=None if game.wild is None else str(game.public["wild"]),
-        face_up=(int(face["seat"]), str(face["card"])) if face else None,
-        first_bidder=game.first_bidder,
-        redeals=tuple(game.redeal_reasons),
-        hands=tuple(last["hands"]),
-        kitty=last["kitty"],
-        kitty_shown=game.rules.kitty_shown,
-        turns=shown_turns,
-        landlord=game.landlord,
-        stake=game.stake,
-        events=tuple(EventEntry(e.name, e.factor, e.seat, e.detail, e.group) for e in game.events),
-        multiple=game.multiple,
-        pair_factors=tuple(sorted(game.pair_factors.items())),
-        winner=game.winner,
-        landlord_won=game.landlord_won,
-        scores=tuple(game.scores or ()),
-        plays=sum(1 for a in game.history if a.kind == "play"),
-        bombs=tuple(m.cards for ms in game.played for m in ms if m.is_bomb),
-        first_leader=game.first_leader,
-        winners=tuple(game.winners),
-        undealt=C.counts_to_string(game.undealt),
-    )
-
-
-def _forms(v: Variant, shapes: list[Shape], lang: str) -> str:
-    """A combo's compiled alternatives in words: core, kickers, constraints."""
-    return text("form.sep", lang).join(_form(v, s, lang) for s in shapes)
-
-
-def _say(key: str, lang: str, **values: Any) -> str:
-    return text(key, lang).format(**values)
-
-
-def _span(ranks: Sequence[int]) -> str:
-    return f"{C.RANKS[ranks[0]]}..{C.RANKS[ranks[-1]]}"
-
-
-def _form(v: Variant, s: Shape, lang: str) -> str:
-    all_ranks = tuple(r for r in range(C.NUM_RANKS) if v.rules.deck[r] >= max(s.unit, 1))
-    if s.kind == "group":
-        n = (
-            f"{s.unit}"
-            if s.max_count == s.unit
-            else _say("form.count.range", lang, a=s.unit, b=s.max_count)
-        )
-        one = s.unit == 1 and s.max_count == 1
-        core = _say("form.group.one" if one else "form.group", lang, n=n)
-        if s.ranks != all_ranks:
-            core += _say("form.span", lang, span=_span(s.ranks))
-    elif s.kind == "chain":
-        n = (
-            f"{s.min_len}"
-            if s.min_len == s.max_len
-            else _say("form.chain.range", lang, a=s.min_len, b=s.max_len)
-        )
-        core = _say("form.chain", lang, n=n, units=units(s.unit, lang), span=_span(s.ranks))
-    else:
-        core = _say("form.literal", lang, cards=C.to_string(s.literal))
-    plus = text("form.plus", lang)
-    out = core + "".join(plus + _kicker(v, k, s, lang) for k in s.kickers)
-    cons = _constraints(s, lang)
-    if cons:
-        out += _say("form.conditions", lang, conditions=text("form.and", lang).join(cons))
-    return out
-
-
-def _kicker(v: Variant, k: KickerRule, s: Shape, lang: str) -> str:
-    kind_1, kind_n = units(k.unit, lang, plural=False), units(k.unit, lang)
-    out = []
-    if k.fixed:
-        out.append(_say("kicker.fixed", lang, n=k.fixed, unit=kind_1,
-                        units=kind_1 if k.fixed == 1 else kind_n))
-    if k.per_n:
-        out.append(_say("kicker.per", lang, n=k.per_n, unit=kind_1,
-                        units=kind_1 if k.per_n == 1 else kind_n,
-                        per=units(s.unit, lang, plural=False)))
-    words = text("form.plus", lang).join(out)
-    full = tuple(r for r in range(C.NUM_RANKS) if v.rules.deck[r] > 0)
-    if k.ranks != full:
-        words += _say("kicker.from", lang, span=_span(k.ranks))
-    return words
-
-
-def _constraints(s: Shape, lang: str) -> list[str]:
-    out = []
-    if s.kickers:
-        if s.distinct:
-            out.append(text("cond.distinct", lang))
-        if s.overlap:
-            out.append(text("cond.overlap", lang))
-        if s.jokers < UNBOUNDED:
-            out.append(_say("cond.jokers.one" if s.jokers == 1 else "cond.jokers", lang, n=s.jokers))
-        if s.per_rank < UNBOUNDED:
-            out.append(_say("cond.per_rank", lang, n=s.per_rank))
-        if s.adjacent < UNBOUNDED:
-            out.append(_say("cond.adjacent", lang, n=s.adjacent))
-    for what, lo, hi in (
-        ("cond.wild", s.wilds_min, s.wilds_max),
-        ("cond.natural", s.naturals_min, s.naturals_max),
-    ):
-        name = text(what, lang)
-        if hi == 0:
-            out.append(_say("cond.none", lang, what=name))
-        elif hi < UNBOUNDED:
-            out.append(_say("cond.at_most.one" if hi == 1 else "cond.at_most", lang, n=hi, what=name))
-        if lo > 0:
-            out.append(_say("cond.at_least.one" if lo == 1 else "cond.at_least", lang, n=lo, what=name))
-    return out

@@ -36,14 +36,13 @@ from __future__ import annotations
 import json
 import math
 import os
-import stat
 from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any, Self
 
 from ddzrules.errors import DdzError
-from ddzrules.records import duplicate_key, unique_pairs
+from ddzrules.untrusted import JSONPolicy, JSONRefused, not_regular, parse_json
 
 try:
     import fcntl
@@ -110,9 +109,10 @@ class DuelRecord:
         except OSError as e:
             raise DdzError(f"{where}: cannot open it as a duel record ({e.strerror or type(e).__name__})") from None
         st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):  # (before a file object: a FIFO is no seekable file)
+        kind = not_regular(st.st_mode)
+        if kind is not None:  # (before a file object: a FIFO is no seekable file)
             os.close(fd)
-            raise DdzError(f"{where}: cannot be a duel record: not a regular file")
+            raise DdzError(f"{where}: cannot be a duel record: not a regular file ({kind})")
         f = os.fdopen(fd, "r+b")
         try:
             if st.st_size > MAX_RECORD_BYTES:
@@ -296,19 +296,18 @@ def _append_line(f: IO[bytes], line: bytes, where: str) -> None:
         f.seek(0, os.SEEK_END)  # the buffer's idea of the position, after writes past it
 
 
+#: a line of a duel record under the one strict-JSON policy
+LINE_JSON = JSONPolicy(max_bytes=MAX_LINE_BYTES)
+
+
 def _parse(raw: bytes, where: str, number: int) -> Any:
     if len(raw) > MAX_LINE_BYTES:
         raise DdzError(f"{where}:{number}: a line longer than {MAX_LINE_BYTES:,} bytes")
-
-    def refuse(_: str) -> Any:
-        raise ValueError("not a finite number")
-
     try:
-        return json.loads(raw.decode("utf-8"), parse_constant=refuse, object_pairs_hook=unique_pairs)
-    except (UnicodeDecodeError, ValueError, RecursionError) as e:
-        twice = duplicate_key(e)
-        if twice is None:
+        return parse_json(raw, LINE_JSON)
+    except JSONRefused as e:
+        if e.problem != "key":  # what is wrong, never where in the line: a line is the file's content
             raise DdzError(f"{where}:{number}: not a line of JSON") from None
         # a record's own key is named; another is the file's content, never echoed
-        key = repr(twice) if twice in _KEYS else "a key"
+        key = repr(e.key) if e.key in _KEYS else "a key"
         raise DdzError(f"{where}:{number}: {key} is given twice in one object (which one counts?)") from None

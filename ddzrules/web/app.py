@@ -23,7 +23,6 @@ holding a thread, so the page and its files are served whatever the workers are 
 from __future__ import annotations
 
 import asyncio
-import json
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -40,8 +39,8 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ddzrules.errors import LONE_SURROGATE, LONE_SURROGATE_WORDS, brief
-from ddzrules.records import duplicate_key, unique_pairs
+from ddzrules.errors import LONE_SURROGATE_WORDS, brief
+from ddzrules.untrusted import JSONPolicy, JSONRefused, parse_json
 from ddzrules.web.games import GameStore, client_of
 from ddzrules.web.lanes import JobError, Lane, Limits
 
@@ -83,43 +82,30 @@ async def _body(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def _arguments(body: bytes) -> dict[str, Any]:
-    try:
-        args = json.loads(body.decode("utf-8"), object_pairs_hook=unique_pairs) if body else {}
-    except (UnicodeDecodeError, ValueError) as e:
-        twice = duplicate_key(e)  # the records' one hook for untrusted JSON
-        if twice is not None:
-            raise JobError(f"the request gives {brief(twice, 40)} twice: give each field once", 422) from None
-        raise JobError("the request is not JSON text", 422) from None
-    except RecursionError:
-        raise JobError("the request is nested too deeply", 422) from None
-    if not isinstance(args, dict):
-        raise JobError("the request is a JSON object", 422)
-    _check_values(args)
-    return args
-
-
 #: the deepest nesting a request may hold: the answers need a few levels; a request of
 #: 500 levels read as JSON but broke the pickling that hands it to a worker (a 500)
 MAX_REQUEST_DEPTH = 32
 
 
-def _check_values(args: dict[str, Any]) -> None:
-    """A :class:`JobError` for a request nested deeper than :data:`MAX_REQUEST_DEPTH` or
+def _arguments(body: bytes, limit: int) -> dict[str, Any]:
+    """A request's arguments: its body (at most ``limit`` bytes) read under the one
+    strict-JSON policy, so a request nested deeper than :data:`MAX_REQUEST_DEPTH` or
     holding a lone surrogate (``"\\ud800"`` reads as JSON, but is no character: encoding
-    it for a spec's hash, or for the answer that quotes it, failed with a 500)."""
-    stack: list[tuple[Any, int]] = [(args, 1)]
-    while stack:
-        value, depth = stack.pop()
-        if depth > MAX_REQUEST_DEPTH:
-            raise JobError(f"the request is nested more than {MAX_REQUEST_DEPTH} levels deep", 422)
-        if isinstance(value, dict):
-            stack += ((v, depth + 1) for v in value.values())
-            stack += ((k, depth) for k in value)
-        elif isinstance(value, list):
-            stack += ((v, depth + 1) for v in value)
-        elif isinstance(value, str) and LONE_SURROGATE.search(value):
-            raise JobError(f"the request holds {LONE_SURROGATE_WORDS}: send Unicode text", 422)
+    it for a spec's hash, or for the answer that quotes it, failed with a 500) is refused
+    as any other untrusted JSON is."""
+    try:
+        args = parse_json(body, JSONPolicy(max_bytes=limit, max_depth=MAX_REQUEST_DEPTH)) if body else {}
+    except JSONRefused as e:
+        if e.problem == "key":
+            raise JobError(f"the request gives {brief(e.key, 40)} twice: give each field once", 422) from None
+        if e.problem == "depth":
+            raise JobError(f"the request is nested more than {MAX_REQUEST_DEPTH} levels deep", 422) from None
+        if e.problem == "surrogate":
+            raise JobError(f"the request holds {LONE_SURROGATE_WORDS}: send Unicode text", 422) from None
+        raise JobError(f"the request is not JSON text ({e})", 422) from None
+    if not isinstance(args, dict):
+        raise JobError("the request is a JSON object", 422)
+    return args
 
 
 class Turns:
@@ -232,7 +218,7 @@ def create_app(limits: Limits | None = None, hosts: tuple[str, ...] = ("127.0.0.
                 del turns.pending[client]
 
     async def _answer(job: str, client: str, request: Request) -> Response:
-        args = _arguments(await _body(request, limits.request_bytes))
+        args = _arguments(await _body(request, limits.request_bytes), limits.request_bytes)
         if job == "specs" and bundled:
             return JSONResponse(bundled)
         lane = "spec" if job in SPEC_JOBS else "game"

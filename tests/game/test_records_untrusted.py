@@ -20,6 +20,7 @@ from fuzzers import bounded
 
 import ddzrules.records as R
 import ddzrules.spec as S
+import ddzrules.untrusted as U
 from ddzrules.bots import HeuristicBot, RandomBot
 from ddzrules.cli import main
 from ddzrules.errors import DdzError
@@ -316,7 +317,7 @@ def test_a_file_swapped_for_a_fifo_after_the_check_does_not_block(
             return real_stat(here / "real.json")
         return real_stat(path, *args, **kwargs)
 
-    monkeypatch.setattr(R.os, "stat", looks_regular)
+    monkeypatch.setattr(U.os, "stat", looks_regular)
     with bounded("load_record of a swapped FIFO", HANG_SECONDS), pytest.raises(DdzError, match="a FIFO"):
         load_record(here / "g.json")
 
@@ -325,10 +326,14 @@ def test_a_file_larger_than_it_said_is_read_no_further(
         here: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (here / "g.json").write_text("{" + " " * 5000 + "}", encoding="utf-8")
     (here / "small").write_text("{}", encoding="utf-8")
-    real_stat, real_read = os.stat, os.read
+    real_stat, real_fstat, real_read = os.stat, os.fstat, os.read
 
     def said_small(path: Any, *args: Any, **kwargs: Any) -> os.stat_result:
         return real_stat(here / "small" if str(path).endswith("g.json") else path, *args, **kwargs)
+
+    def open_said_small(fd: int) -> os.stat_result:  # the open file lies too (it grows while read)
+        st = real_fstat(fd)
+        return real_stat(here / "small") if st.st_size == 5002 else st
 
     reads: list[int] = []
 
@@ -338,8 +343,9 @@ def test_a_file_larger_than_it_said_is_read_no_further(
         return chunk
 
     monkeypatch.setattr(R, "MAX_RECORD_BYTES", 100)
-    monkeypatch.setattr(R.os, "stat", said_small)
-    monkeypatch.setattr(R.os, "read", counted)
+    monkeypatch.setattr(U.os, "stat", said_small)
+    monkeypatch.setattr(U.os, "fstat", open_said_small)
+    monkeypatch.setattr(U.os, "read", counted)
     with pytest.raises(DdzError, match="too large"):
         load_record(here / "g.json")
     assert sum(reads) == 101  # one byte past the limit says "too large"; the rest is never read

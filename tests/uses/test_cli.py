@@ -81,8 +81,9 @@ def test_help():
 def test_help_lists_lazy_commands_without_importing_them():
     """`ddzrules --help` shows the other modules' commands from cli._LAZY_COMMANDS, so
     it imports none of those modules; the help there is each command's own."""
+    lazy = sorted({f"ddzrules.cli.{module}" for module, _ in cli._LAZY_COMMANDS.values()})
     probe = ("import sys; from ddzrules.cli import main; main(['--help'], standalone_mode=False); "
-             "print(sorted(m for m in sys.modules if m.startswith('ddzrules.cli.')))")
+             f"print(sorted(m for m in sys.modules if m in {lazy!r}))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     assert out.splitlines()[-1] == "[]"
     for name in ("play", "diff", "sheet", "conformance"):
@@ -250,7 +251,7 @@ def test_show_writes_each_line_break_as_a_newline(tmp_path):
 
 def test_a_specs_control_characters_never_reach_the_terminal(tmp_path):
     """census, diff, plugins and sheet printed a spec's (or a plugin's) ESC and U+202E raw:
-    every console line and table now writes them as escapes (cli._PlainOutput)."""
+    every console line and table now writes them as escapes (cli.common._PlainOutput)."""
     spec = tmp_path / "e.yaml"
     spec.write_text('name: e\nextends: hubei-3p\nregion: "r\\e[31mX\\u202e"\n'
                     'combos:\n  single: {pattern: "1", zh: "\\e[31m单\\u202e"}\n', encoding="utf-8")
@@ -273,7 +274,8 @@ def test_every_message_writes_bidi_controls_as_escapes(tmp_path):
     spec.write_text("name: bidi\nextends: hubei-3p\n", encoding="utf-8")
     out = ok("validate", str(spec))  # styled: "ok  PATH (N combos)"
     assert "\u202e" not in out and "a\\u202elmay.exe" in out
-    from ddzrules.cli import _plain, styled
+    from ddzrules.cli.common import plain as _plain
+    from ddzrules.cli.common import styled
 
     assert _plain("x\u2067y\u202a") == "x\\u2067y\\u202a"
     assert styled("[bold]{}[/]", "\u2069").plain == "\\u2069"
@@ -499,7 +501,7 @@ def test_move_rows_are_laid_out_as_a_rich_table_would(spec: str, hand: str, wild
     from rich.table import Table
 
     from ddzrules import load_variant
-    from ddzrules.cli import _move_rows
+    from ddzrules.cli.rules import _move_rows
 
     moves = list(load_variant(spec).legal_moves(hand, wild=wild))
     wilds = any(m.substitution for m in moves)

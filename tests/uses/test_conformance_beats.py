@@ -18,7 +18,7 @@ from ddzrules import cards as C
 from ddzrules import load_variant
 from ddzrules.conformance import (
     LEVELS,
-    _Universe,
+    Universe,
     beats_coverage,
     beats_relations,
     gen_moves,
@@ -48,14 +48,14 @@ def suites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 @pytest.mark.parametrize("spec", SPECS)
 def test_a_suite_tests_every_beats_relation_of_its_spec_in_both_polarities(spec: str) -> None:
     v = load_variant(spec)
-    moves = gen_moves(v, _Universe(v), LEVELS["smoke"], random.Random(0))  # a suite's moves vectors
+    moves = gen_moves(v, Universe(v), LEVELS["smoke"], random.Random(0))  # a suite's moves vectors
     covered, relations = beats_coverage(v, moves)
     assert covered == set(relations)
     names = {c.name for c in v.rules.combos}
     if {"bomb", "rocket"} <= names:  # the blind spot of issue 43: a bomb answering the rocket
         assert {("rocket", "bomb", False), ("bomb", "rocket", True), ("bomb", "bomb", True)} <= covered
     plain = [c.name for c in v.rules.combos if c.tier < 0]
-    bombs = [c.name for c in v.rules.combos if c.tier >= 0 and c.name in _Universe(v).by_combo]
+    bombs = [c.name for c in v.rules.combos if c.tier >= 0 and c.name in Universe(v).by_combo]
     for a in plain:  # every bomb tier beats every plain combo; no plain combo beats a bomb
         for b in bombs:
             assert (a, b, True) in covered and (b, a, False) in covered, (a, b)
@@ -98,7 +98,7 @@ def test_no_pair_of_plays_shows_a_relation_the_suite_does_not_count(rnd: random.
 
 
 VARIANTS = {s: load_variant(s) for s in ("hubei-3p", "hubei-4p-2deck", "space-shuttle")}
-UNIVERSES = {v.name: _Universe(v) for v in VARIANTS.values()}
+UNIVERSES = {v.name: Universe(v) for v in VARIANTS.values()}
 
 
 @functools.cache

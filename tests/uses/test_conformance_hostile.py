@@ -34,8 +34,6 @@ from ddzrules.conformance import (
     Limits,
     Position,
     SuiteError,
-    _impossible,
-    _Table,
     check_suite,
     gen_perft,
     generate,
@@ -45,6 +43,7 @@ from ddzrules.conformance import (
     read_vectors,
     write_suite,
 )
+from ddzrules.conformance.read import _impossible, _Table
 from ddzrules.conformance.run import junit_xml, run_suite
 from ddzrules.engines import BudgetExceeded, Unsupported
 from ddzrules.engines.native import NativeEngine
@@ -224,7 +223,8 @@ def test_a_run_stops_at_its_time_limit(base: Path, tmp_path: Path) -> None:
     d = make_suite(base, tmp_path / "s", {"games": games})
     refused(run(d, "--max-seconds", "0.001"), "games.jsonl:", "the run passed its time limit of 0.001 s")
     # inside a game: a deadline past when the replay starts stops it at its first step
-    from ddzrules.conformance import Tally, _not_its_game
+    from ddzrules.conformance import Tally
+    from ddzrules.conformance.read import _not_its_game
 
     late = Tally(Limits(max_seconds=1.0), deadline=time.monotonic() - 1)
     assert _not_its_game(load_manifest(d), games[0], late) == \
@@ -537,7 +537,7 @@ def test_duplicate_and_misfiled_ids_are_refused(base: Path, tmp_path: Path) -> N
     (b'{"id": "classify-000001", "n": 123456789012345678901}\n', "an integer of 21 digits"),
     (b'{"id": "classify-000001", "n": NaN}\n', "NaN is not a JSON number"),
     (b'{"id": "classify-000001", "n": 1e999}\n', "a number too large for a float"),
-    (b'{"id": "classify-000001", "covers": "\\ud800"}\n', "unpaired surrogate"),
+    (b'{"id": "classify-000001", "covers": "\\ud800"}\n', "lone surrogate"),
     (b"[" * 100_000 + b"]" * 100_000 + b"\n", "nested too deeply"),
     (b"\xff\xfe\n", "not UTF-8 text"),
     (b"\n", "an empty line"),

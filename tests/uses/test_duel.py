@@ -177,9 +177,10 @@ def _deal(outcome: str, times_a: str = "[]") -> str:
      ":1: a key is given twice in one object"),
     (lambda lines: lines + ["[" * 100_000 + "\n"], ":4: not a line of JSON"),
     (lambda lines: lines + ['{"deal": 9' + " " * (2 * 1024 * 1024) + "}\n"], ":4: a line longer than"),
-    # a number too large for a float, a role that is none, a douzero outcome of one game
+    # an integer of more digits than a figure can need (the strict-JSON policy's bound), a
+    # role that is none, a douzero outcome of one game
     (lambda lines: lines + ['{"deal": 9, "outcome": [[0, 1' + "0" * 400 + ', null], [0, 0, null]], '
-                            '"times": {"a": [1' + "0" * 400 + '], "b": []}}\n'], ":4: a seat's result"),
+                            '"times": {"a": [1' + "0" * 400 + '], "b": []}}\n'], ":4: not a line of JSON"),
     (lambda lines: lines + ['{"deal": 9, "outcome": [[0, 0, "\\u001b[2J' + SECRET + '"], [0, 0, null]], '
                             '"times": {"a": [], "b": []}}\n'], ":4: a seat's result"),
     # a cut-off last line after a bad one: refused, the file not cut

@@ -328,7 +328,7 @@ game:
 
 
 def test_wild_only_plays_are_cached_and_a_damaged_entry_is_rebuilt(tmp_path, cache) -> None:
-    import ddzrules.env as env_module
+    import ddzrules.env.actions as env_module
     from ddzrules.cache import CacheWarning
 
     spec = tmp_path / "mini.yaml"

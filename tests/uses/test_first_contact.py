@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from ddzrules.cli import MAX_BATCH_LINE, main, plural, styled
+from ddzrules.cli import main, plural, styled
+from ddzrules.cli.batch import MAX_BATCH_LINE
 from ddzrules.cli.game import _summary
 from ddzrules.runtime import default_registry
 

@@ -685,3 +685,23 @@ def test_a_partnership_sheet_names_the_teams(tmp_path: Path) -> None:
     team = "+".join(map(str, ex.winners))
     assert f"seats {team} win" in _row(en, "end")
     assert "landlord" not in _section(en, "## Worked example")
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="no FIFOs here")
+def test_a_spec_file_that_became_a_fifo_is_refused_not_waited_on(tmp_path: Path) -> None:
+    """The sheet reads the files of the extends: chain again (for their own extends:): a
+    file swapped for a FIFO since the spec was loaded blocked the sheet for ever; it is
+    now read as the loader reads it, and refused by what it is."""
+    import os
+
+    from fuzzers import bounded
+
+    from ddzrules.errors import SpecError
+
+    spec = tmp_path / "house.yaml"
+    spec.write_text("name: house\nextends: hubei-3p\n", encoding="utf-8")
+    v = load_variant(str(spec))
+    spec.unlink()
+    os.mkfifo(spec)
+    with bounded("a sheet of a spec whose file is now a FIFO", 30), pytest.raises(SpecError, match="FIFO"):
+        S.build_sheet(v)
