@@ -316,7 +316,7 @@ def _registry(plugins: Sequence[str]) -> PluginRegistry | None:
 def _declared(name: str, inst: Any) -> list[ActionKey] | None:
     """What ``inst`` answers to ``ddzrules_actions`` (None: it has no such hook), checked
     against the hook's contract by the runtime (:func:`~ddzrules.runtime.call_declared`):
-    a list of at most :data:`~ddzrules.runtime.checks.MAX_ITEMS` (kind, value) pairs, a kind
+    a list of at most :data:`~ddzrules.game.checks.MAX_ITEMS` (kind, value) pairs, a kind
     a string, a value an int, a string or None. A failure (SystemExit included) or another
     answer is a PluginError naming the plugin and the hook."""
     declared: list[ActionKey] | None = call_declared(name, inst, "ddzrules_actions")

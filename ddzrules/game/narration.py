@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 from ddzrules import cards as C
 from ddzrules.errors import PlayError
-from ddzrules.runtime.game import Game
-from ddzrules.runtime.values import Action, PlayerView
+from ddzrules.game.game import Game
+from ddzrules.game.values import Action, PlayerView
 
 
 def seat_name(game: Game, seat: int, human: int | None = None, roles: bool = True) -> str:

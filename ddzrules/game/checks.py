@@ -12,7 +12,7 @@ from typing import Any
 
 from ddzrules import cards as C
 from ddzrules.errors import brief, escaped
-from ddzrules.runtime.values import Action, GameState, MultiplierEvent
+from ddzrules.game.values import Action, GameState, MultiplierEvent
 
 #: a float, exact for integers up to 2**53 (and a larger int would not even convert)
 FACTOR_LIMIT = 2**53

@@ -16,8 +16,8 @@ from operator import not_ as _not
 from typing import Any
 
 from ddzrules import cards as C
+from ddzrules.game.values import MEMO_LIMIT, Action
 from ddzrules.moves import LegalMoves, Move, bulk_maker
-from ddzrules.runtime.values import MEMO_LIMIT, Action
 from ddzrules.variant import Variant
 
 # ====================================================================== the play phase's lister
