@@ -27,6 +27,7 @@ the state unchanged.
 #                code may write of a game, guarded by each action's transaction
 #   rules        the rules: a variant and its activated plugins, checked
 #   deal, play   the flow: the deal and phases, then the tricks
+#   tables       the table seam: landlord, free-for-all, partnerships
 #   determinize  worlds for a search
 #   game         GameRules and Game, the public face
 #   narration    games told in words (the command line's and the playground's)
@@ -40,7 +41,14 @@ from ddzrules.game.loading import (
                                       import_class,
                                       load_plugin_class,
 )
-from ddzrules.game.rules import MAX_REDEALS, ROLE_HOOKS, ROLES, TABLE_KINDS
+from ddzrules.game.rules import MAX_REDEALS, ROLE_HOOKS, ROLES
+from ddzrules.game.tables import (
+                                      TABLE_KINDS,
+                                      FreeForAllTable,
+                                      LandlordTable,
+                                      PartnershipsTable,
+                                      Table,
+)
 from ddzrules.game.values import (
                                       Action,
                                       GameState,
@@ -52,8 +60,32 @@ from ddzrules.game.values import (
 )
 
 __all__ = [
-    "FACTOR_LIMIT", "HOOK_CHECKS", "MAX_REDEALS", "PHASE_CHECKS", "ROLES", "ROLE_HOOKS", "SCORE_LIMIT",
-    "TABLE_KINDS", "Action", "Game", "GameRules", "GameState", "MatchInfo", "MultiplierEvent", "Phase",
-    "PlayerView", "PluginRegistry", "TableRules", "call_declared", "call_plugin", "default_registry", "implemented_hooks",
-    "import_class", "load_plugin_class",
+                                      "FACTOR_LIMIT",
+                                      "HOOK_CHECKS",
+                                      "MAX_REDEALS",
+                                      "PHASE_CHECKS",
+                                      "ROLES",
+                                      "ROLE_HOOKS",
+                                      "SCORE_LIMIT",
+                                      "TABLE_KINDS",
+                                      "Action",
+                                      "FreeForAllTable",
+                                      "Game",
+                                      "GameRules",
+                                      "GameState",
+                                      "LandlordTable",
+                                      "MatchInfo",
+                                      "MultiplierEvent",
+                                      "PartnershipsTable",
+                                      "Phase",
+                                      "PlayerView",
+                                      "PluginRegistry",
+                                      "Table",
+                                      "TableRules",
+                                      "call_declared",
+                                      "call_plugin",
+                                      "default_registry",
+                                      "implemented_hooks",
+                                      "import_class",
+                                      "load_plugin_class",
 ]

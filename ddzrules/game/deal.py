@@ -68,37 +68,20 @@ class DealFlow(GameRecord):
         self._face_up = None
         self.deals.append({"hands": [C.counts_to_string(x) for x in self.hands],
                            "kitty": C.counts_to_string(self.kitty)})
-        self.phase = "landlord" if self.rules.table_kind == "landlord" else "declare"
+        table = self.rules.table
+        self.phase = table.first_phase
         self.wild = None
-        hooks = self.rules.hooks
         self._draw_wild("ddzrules_wild_rank")
-        if self.rules.table_kind != "landlord":  # no landlord phase: declarations, then tricks
-            self._phases, self._owners = self._declaration_phases()
-            if not self._next_phase():
-                self._start_play()
-                return
-            self._advance()
-            return
-        if self.fixed_landlord is not None:  # no landlord phase: the seat takes the kitty at stake 1
-            self._landlord = self.first_bidder = self.fixed_landlord
-            self._stake = 1
-            self._give_kitty()
+        opening = table.opening(self, self.rules.hooks)  # the table's own phases (the landlord's)
+        if opening:
+            self._phases = [phase for phase, _ in opening]
+            self._owners = [owner for _, owner in opening]
+        else:  # declarations, then tricks
             self.phase = "declare"
             self._phases, self._owners = self._declaration_phases()
-            if not self._next_phase():
-                self._start_play()
-                return
-            self._advance()
+        if not self._next_phase():
+            self._start_play()
             return
-        first = hooks["ddzrules_first_bidder"].one(game=self)
-        self.first_bidder = 0 if first is None else first
-        hook = hooks["ddzrules_landlord_phase"]
-        answers = hook.pairs(None, game=self)
-        if not answers:  # GameRules checks that a landlord plugin exists: it answered None
-            raise PluginError(hook.owners(), hook.name, "answered no landlord phase (None)")
-        label, phase = answers[0]
-        self._phases, self._owners = [phase], [(label, hook.name)]
-        self._next_phase()
         self._advance()
 
     def _declaration_phases(self) -> tuple[list[Phase], list[tuple[str, str]]]:
@@ -163,24 +146,21 @@ class DealFlow(GameRecord):
                 self.history.append(Action(-1, "redeal", self._redeal))
                 self._start_deal()
                 return
-            if self.phase == "landlord":
-                if self._landlord is None:
-                    name = getattr(self._current, "name", "?")
-                    raise PluginError(self._owner[0], self._owner[1],
-                                      f"its phase {brief(name)} ended without a landlord (game.landlord)")
-                self._give_kitty()
+            if self.phase != "declare":  # the table's own phases are over (the landlord's)
+                ended = self._current
+                assert ended is not None
+                self.rules.table.opening_over(self, ended, self._owner)
                 self.phase = "declare"
                 self._phases, self._owners = self._declaration_phases()
-            if self.phase == "declare":
-                if not self._next_phase():
-                    self._start_play()
-                    return
-                continue
+            if not self._next_phase():
+                self._start_play()
+                return
         return
 
-    def _give_kitty(self) -> None:
-        """The landlord takes the kitty; then 地癞子, the wild ranks drawn once the landlord
-        is known (``ddzrules_landlord_wild_rank``)."""
+    def give_kitty(self) -> None:
+        """The landlord takes the kitty (a landlord table's step, see
+        :class:`~ddzrules.game.tables.LandlordTable`); then 地癞子, the wild ranks drawn
+        once the landlord is known (``ddzrules_landlord_wild_rank``)."""
         assert self._landlord is not None
         hand = self.hands[self._landlord]
         if self._guarded and "kitty" not in self._undo:

@@ -39,7 +39,7 @@ class GameRules(ActivatedRules):
         landlord table (DouZero's protocol: no bidding, that seat takes the kitty, stake 1);
         None: the landlord phase the spec's plugins run decides."""
         if landlord is not None:
-            if self.table_kind != "landlord":
+            if not self.table.has_landlord:
                 raise DdzError(f"{self.variant.name} has no landlord ({self.table_kind} table): "
                                "a fixed landlord is for landlord tables")
             if isinstance(landlord, bool) or not isinstance(landlord, int) or not 0 <= landlord < self.players:
@@ -223,24 +223,13 @@ class Game(PlayFlow):
 
     def side_of(self, seat: int) -> tuple[int, ...]:
         """The seats on ``seat``'s side, itself included: the landlord alone or the farmers
-        (once the landlord is known), a fixed team, or the seat alone (free-for-all)."""
-        if self.rules.table_kind == "partnerships":
-            return next(t for t in self.rules.teams if seat in t)
-        if self.rules.table_kind == "landlord" and self._landlord is not None and seat != self._landlord:
-            return tuple(s for s in range(self.players) if s != self._landlord)
-        return (seat,)
+        (once the landlord is known), a fixed team, or the seat alone (free-for-all): as
+        the table says (:class:`~ddzrules.game.tables.Table`)."""
+        return self.rules.table.side_of(self, seat)
 
     def partners(self, seat: int) -> tuple[int, ...]:
-        """The other seats on ``seat``'s side (empty before the landlord is known)."""
-        key = (self._landlord, seat)
-        got = self.rules.partners_memo.get(key)
-        if got is None:
-            if self.rules.table_kind == "landlord" and self._landlord is None:
-                got = ()
-            else:
-                got = tuple(s for s in self.side_of(seat) if s != seat)
-            self.rules.partners_memo[key] = got
-        return got
+        """The other seats on ``seat``'s side (empty before the sides are known)."""
+        return self.rules.table.partners(self, seat)
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -270,7 +259,7 @@ class Game(PlayFlow):
             "shown_hands": {s: self.seen_hand(s) for s in self._shown_hands if s != seat} if self._shown_hands else {},
             "last_play": self.last_play, "last_seat": self.last_seat,
             "extra": dict(self._public), "private": dict(self._private[seat]),
-            "partners": self.rules.partners_memo.get((self._landlord, seat)) or self.partners(seat),
+            "partners": self.rules.table.partners(self, seat),
             "_lazy": (history, len(history), played, tuple(map(len, played)), hands, kitty),
             "_world": (self, len(history)),  # what sample_world copies (see PlayerView)
         }

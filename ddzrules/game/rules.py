@@ -17,12 +17,11 @@ from ddzrules.game.checks import HOOK_CHECKS, param_numbers, raised_text
 from ddzrules.game.door import Hook
 from ddzrules.game.loading import PluginRegistry, default_registry, implemented_hooks
 from ddzrules.game.plays import PlayLister
+from ddzrules.game.tables import Table, table_of
 from ddzrules.spec import innermost_error, schema_words
 from ddzrules.variant import Variant
 
 ROLES = ("deal", "wildcards", "landlord", "leader", "declarations", "multipliers", "rules", "settlement")
-#: the kinds of table (spec key ``table.kind``)
-TABLE_KINDS = ("landlord", "free-for-all", "partnerships")
 #: the hook a plugin must implement to fill each role
 ROLE_HOOKS = {
     "deal": "ddzrules_deal",
@@ -50,7 +49,8 @@ class ActivatedRules:
     """A variant plus its activated plugins: everything needed to play games (which
     :class:`~ddzrules.game.game.GameRules` makes)."""
 
-    def __init__(self, variant: Variant, registry: PluginRegistry | None = None) -> None:
+    def __init__(self, variant: Variant, registry: PluginRegistry | None = None,
+                 table: Table | None = None) -> None:
         self.variant = variant
         self.spec = variant.spec
         registry = registry or default_registry()
@@ -83,10 +83,13 @@ class ActivatedRules:
                                                           f"kitty of {self.kitty_size} and "
                                                           f"{self.undealt} undealt do not make the "
                                                           f"{deck_total}-card deck{hint}")])
-        table = data.get("table") or {}
-        self.table_kind: str = table.get("kind", "landlord")
-        self.must_beat = bool(table.get("must_beat", False))
-        self.teams: list[tuple[int, ...]] = self._teams(table)
+        section = data.get("table") or {}
+        #: the table (see ddzrules.game.tables): the one the spec's table.kind names, or one
+        #: given (a kind of table of the caller's own)
+        self.table: Table = table_of(self.spec, section, self.players) if table is None else table
+        self.table_kind: str = self.table.kind
+        self.must_beat = bool(section.get("must_beat", False))
+        self.teams: list[tuple[int, ...]] = list(self.table.teams)
         self.pm = pluggy.PluginManager(hookspecs.PROJECT)
         self.pm.add_hookspecs(hookspecs)
         self.hook = self.pm.hook
@@ -94,7 +97,7 @@ class ActivatedRules:
         #: the name each instance is registered under in ``pm`` -> its name in the spec
         self._labels: dict[str, str] = {}
         problems: list[Problem] = []
-        has_landlord = self.table_kind == "landlord"
+        has_landlord = self.table.has_landlord
         if not has_landlord and game.get("landlord") is not None:
             problems.append(self.spec.problem(("game", "landlord"), f"a {self.table_kind} table has no "
                                                                     "landlord: remove game.landlord "
@@ -174,8 +177,6 @@ class ActivatedRules:
         #: ddzrules_on_play, called at every play
         self.on_play = self.hooks["ddzrules_on_play"]
         self.play_lister = PlayLister(self.variant, self.players, self.must_beat)
-        #: (landlord, seat) -> the seat's partners (Game.partners, asked at every view)
-        self.partners_memo: dict[tuple[int | None, int], tuple[int, ...]] = {}
         #: objects a copy of a game shares with its original (see Game.__deepcopy__)
         self.shared: dict[int, Any] = {id(x): x for x in (self, self.variant, self.spec,
                                                           *(inst for _, _, inst in self.active))}
@@ -191,7 +192,7 @@ class ActivatedRules:
         return self
 
     _UNPICKLED: ClassVar[tuple[str, ...]] = ("variant", "pm", "hook", "hooks", "on_play", "play_lister",
-                                             "partners_memo", "shared")
+                                             "shared")
 
     def __getstate__(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if k not in self._UNPICKLED}
@@ -206,22 +207,6 @@ class ActivatedRules:
         for i, (role, name, inst) in enumerate(self.active):
             self.pm.register(inst, name=f"{role}:{name}:{i}")
         self._connect()
-
-    def _teams(self, table: dict[str, Any]) -> list[tuple[int, ...]]:
-        """The fixed teams of a partnerships table (SpecError unless they partition the seats)."""
-        teams = [tuple(int(s) for s in t) for t in table.get("teams") or []]
-        if self.table_kind != "partnerships":
-            if teams:
-                raise SpecError([self.spec.problem(("table", "teams"), "teams: is for a partnerships "
-                                                                       "table (table.kind: partnerships)")])
-            return []
-        seats = sorted(s for t in teams for s in t)
-        if seats != list(range(self.players)) or len(teams) < 2:
-            raise SpecError([self.spec.problem(("table", "teams"), f"the teams must put each of the "
-                                                                   f"{self.players} seats (0-"
-                                                                   f"{self.players - 1}) in exactly "
-                                                                   "one of two or more teams")])
-        return teams
 
     def _activate(self, registry: PluginRegistry, role: str, entry: dict[str, Any],
                   path: tuple[str | int, ...], problems: list[Problem]) -> Any:
