@@ -126,7 +126,8 @@ class DealFlow(GameRecord):
         self._current = None
         leader = self.rules.hooks["ddzrules_first_leader"].one(game=self)  # checked: a seat
         if leader is None:
-            leader = self._landlord if self._landlord is not None else 0
+            landlord = self.landlord
+            leader = landlord if landlord is not None else 0
         self.first_leader = leader
         self._turn = leader
 
@@ -161,8 +162,9 @@ class DealFlow(GameRecord):
         """The landlord takes the kitty (a landlord table's step, see
         :class:`~ddzrules.game.tables.LandlordTable`); then 地癞子, the wild ranks drawn
         once the landlord is known (``ddzrules_landlord_wild_rank``)."""
-        assert self._landlord is not None
-        hand = self.hands[self._landlord]
+        landlord = self.landlord
+        assert landlord is not None
+        hand = self.hands[landlord]
         if self._guarded and "kitty" not in self._undo:
             self._undo["kitty"] = (hand, list(hand), self.kitty_visible, self.wild)
         for r, c in enumerate(self.kitty):
@@ -253,7 +255,8 @@ class DealFlow(GameRecord):
     def seen_hand(self, seat: int) -> str:
         """A hand as far as it has been dealt (all of it, except while deciding 明牌
         before or during the deal)."""
-        if self._visible_dealt is None:
+        seen = self.visible_dealt
+        if seen is None:
             return self.hand_string(seat)
         h = self.rules.hand_size
-        return C.counts_to_string(C.counts_of(self.dealt_order[seat * h: seat * h + self._visible_dealt]))
+        return C.counts_to_string(C.counts_of(self.dealt_order[seat * h: seat * h + seen]))

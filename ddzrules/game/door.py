@@ -10,7 +10,7 @@ import copy
 import math
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from ddzrules.errors import STOPS, PluginError, brief
 from ddzrules.game.checks import (
@@ -258,9 +258,12 @@ class GameRecord:
     dealt_order: list[int]
     # what plugins write is Any here, not its type: compiled code would refuse a value of
     # another type when it is read, before _audit can say which plugin wrote it
-    _face_up: Any  # tuple[int, int] | None
-    _landlord: Any  # int | None
-    _stake: Any  # int | float
+    # what plugins write is an object here, not its type: compiled code would refuse a value
+    # of another type when it is stored, before _audit can say which plugin wrote it; the
+    # getters give it as its type (cast: _audit checks it after each plugin call)
+    _face_up: object  # tuple[int, int] | None
+    _landlord: object  # int | None
+    _stake: object  # int | float
     _events: list[Any]  # list[MultiplierEvent]
     #: (the events, their multiple) as last worked out (Game.multiple, asked at every view)
     _multiple: tuple[tuple[MultiplierEvent, ...], float] | None
@@ -269,7 +272,7 @@ class GameRecord:
     kitty_visible: bool
     _public: dict[str, Any]
     _private: dict[int, dict[str, Any]]
-    _visible_dealt: Any  # int | None
+    _visible_dealt: object  # int | None
     _stats: dict[str, int | float]  # not float: compiled, 1 would read 1.0
     escaped: int | None
     _redeal: str | None
@@ -317,7 +320,7 @@ class GameRecord:
     @property
     def stake(self) -> int | float:
         """The base score (叫分: the winning bid), set by the landlord phase."""
-        return self._stake
+        return cast("int | float", self._stake)
 
     @stake.setter
     def stake(self, value: int | float) -> None:  # noqa: PYI041 - compiled: 1 stays 1
@@ -328,7 +331,7 @@ class GameRecord:
     @property
     def landlord(self) -> int | None:
         """The landlord's seat, once the landlord phase has named him."""
-        return self._landlord
+        return cast("int | None", self._landlord)
 
     @landlord.setter
     def landlord(self, value: int | None) -> None:
@@ -339,7 +342,7 @@ class GameRecord:
     @property
     def visible_dealt(self) -> int | None:
         """While set, each seat sees only this many of its dealt cards (明牌 before/during the deal)."""
-        return self._visible_dealt
+        return cast("int | None", self._visible_dealt)
 
     @visible_dealt.setter
     def visible_dealt(self, value: int | None) -> None:
@@ -350,7 +353,7 @@ class GameRecord:
     @property
     def face_up(self) -> tuple[int, int] | None:
         """(seat, rank) of a card turned face up in the deal, if any."""
-        return self._face_up
+        return cast("tuple[int, int] | None", self._face_up)
 
     @face_up.setter
     def face_up(self, value: tuple[int, int] | None) -> None:
@@ -612,7 +615,7 @@ class GameRecord:
         events = tuple(self._events)
         memo = self._multiple
         if memo is not None and memo[0] == events:  # the same events (asked at every view)
-            return memo[1]  # type: ignore[no-any-return]
+            return memo[1]
         m = 1.0
         groups: dict[str, float] = {}
         for e in events:

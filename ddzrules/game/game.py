@@ -239,9 +239,10 @@ class Game(PlayFlow):
     @property
     def landlord_won(self) -> bool | None:
         """Whether the landlord's side won (None: not over, or a table without a landlord)."""
-        if self.winner is None or self._landlord is None:
+        landlord = self.landlord
+        if self.winner is None or landlord is None:
             return None
-        return self.winner == self._landlord
+        return self.winner == landlord
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may see: its own hand, shown kitty and hands, all plays.

@@ -93,7 +93,8 @@ class PlayFlow(DealFlow):
             self._legal_cache = (key, out, proof)
             return list(out)
         assert self._current is not None
-        return self._phase_call("options")  # a list of its own (see _check_options)
+        options: list[Action] = self._phase_call("options")  # a list of its own (see _check_options)
+        return options
 
     def legal_listing(self) -> tuple[list[Action], tuple[tuple[Move, ...], list[int]] | None]:
         """:meth:`legal_actions`, and where the plays among them were listed in the

@@ -171,6 +171,7 @@ class PlayLister:
             return None
         if sum(raw) > fast.fits or (int.from_bytes(raw, "little") + fast.over) & fast.high:
             return None  # more cards than the table's plays, or than the deck holds
+        order: list[int]
         if prev is None:
             order = fast.plan.lead(raw)
         else:
