@@ -20,6 +20,11 @@ class DealFlow(GameRecord):
 
     rules: ActivatedRules
 
+    def _copy_memo(self) -> dict[int, Any]:
+        memo = dict(self.rules.shared)
+        memo[id(self)] = self
+        return memo
+
     def _start_deal(self) -> None:
         if self._guarded:  # a redeal inside an action: what it replaces, to put back
             self._keep_deal()

@@ -301,8 +301,6 @@ class GameRecord:
     #: the wild rank (癞子) of this deal: its index, the ascending indices of several
     #: (天地癞子: 地癞子 joins once the landlord is known), or None
     wild: int | tuple[int, ...] | None
-    #: the rules' objects a copy shares (GameRules.shared): kept as they are by a save
-    _shared: dict[int, Any]
 
     @property
     def rng(self) -> random.Random:
@@ -449,9 +447,12 @@ class GameRecord:
             undo[name] = getattr(self, "_" + name)
             return
         obj = getattr(self, "_" + name)
-        memo = dict(self._shared)
-        memo[id(self)] = self
-        undo[name] = (obj, fast_copy(obj, memo))
+        undo[name] = (obj, fast_copy(obj, self._copy_memo()))
+
+    def _copy_memo(self) -> dict[int, Any]:
+        """A memo for fast_copy of game state: what a copy shares (the rules, their
+        plugins), and the game itself (phases that refer to it refer to it still)."""
+        raise NotImplementedError  # the rules are DealFlow's
 
     def _keep_deal(self) -> None:
         """Before a redeal inside a transaction: everything the new deal replaces (it makes
@@ -479,10 +480,8 @@ class GameRecord:
         phase = self._current
         phase_state = None
         if phase is not None:
-            memo = dict(self._shared)
-            memo[id(self)] = self
             state = getattr(phase, "__dict__", None)
-            phase_state = fast_copy(phase if state is None else state, memo)
+            phase_state = fast_copy(phase if state is None else state, self._copy_memo())
         return (len(self.history), len(self.redeal_reasons), self.phase, self._turn, self.first_leader,
                 self.escaped, self.winner, self.scores, self._legal_cache, phase, phase_state,
                 self._owner, self._phases, list(self._phases), self._owners, list(self._owners))

@@ -76,7 +76,6 @@ class Game(PlayFlow):
     def __init__(self, rules: GameRules, seed: int, match: MatchInfo,
                  state: dict[str, Any] | None = None, fixed_landlord: int | None = None) -> None:
         self.rules = rules
-        self._shared = rules.shared
         #: the landlord fixed before the deal (GameRules.new_game), or None: the plugins choose
         self.fixed_landlord = fixed_landlord if state is None else state.get("fixed_landlord")
         self.variant = rules.variant
