@@ -51,8 +51,8 @@ class DealFlow(GameRecord):
         self.winner = None
         self.scores = None
         self.first_leader = None
-        self._legal_cache = None
-        self._turn = None
+        self.legal_cache = None
+        self.turn = None
         self._phases = []
         self._owners = []
         self._current = None
@@ -120,7 +120,7 @@ class DealFlow(GameRecord):
         checked as a hook's is (PHASE_CHECKS)."""
         phase = self._current
         plugin, hook = self._owner
-        context = {"seat": self._turn} if method == "options" else NO_CONTEXT
+        context = {"seat": self.turn} if method == "options" else NO_CONTEXT
         return call_plugin(self, plugin, hook, getattr(phase, method), [self, *args],
                            PHASE_CHECKS[method], context, method)
 
@@ -134,14 +134,14 @@ class DealFlow(GameRecord):
             landlord = self.landlord
             leader = landlord if landlord is not None else 0
         self.first_leader = leader
-        self._turn = leader
+        self.turn = leader
 
     def _advance(self) -> None:
         """Move to the next phase when the current one is over."""
         while self._current is not None:
             seat = self._phase_call("to_act")
             if seat is not None:
-                self._turn = seat
+                self.turn = seat
                 return
             if self._redeal is not None:
                 if self.deal_number >= MAX_REDEALS:  # a phase that asks for deals for ever
@@ -207,7 +207,7 @@ class DealFlow(GameRecord):
             self.escaped = seat
             self.history.append(Action(seat, "escape"))
             self.phase = "over"
-            self._turn = None
+            self.turn = None
             scores = self.rules.hooks["ddzrules_settle_escape"].one(game=self, seat=seat)  # checked
             self.scores = scores if scores is not None else [0] * self.players
         except BaseException:
@@ -219,7 +219,7 @@ class DealFlow(GameRecord):
     def _finish(self, seat: int) -> None:
         self.winner = seat
         self.phase = "over"
-        self._turn = None
+        self.turn = None
         hooks = self.rules.hooks
         for events in hooks["ddzrules_on_game_end"](game=self):
             if events:

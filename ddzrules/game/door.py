@@ -286,10 +286,10 @@ class GameRecord:
     first_leader: int | None
     #: the play phase's legal actions: (the state they are for, the actions, what tells
     #: whether an object is one of them: see is_listed)
-    _legal_cache: tuple[tuple[Any, ...], list[Action], Any] | None
+    legal_cache: tuple[tuple[Any, ...], list[Action], Any] | None
     #: the play phase's legal plays as Moves (legal_plays): (the state, the Moves, may pass)
-    _plays_cache: tuple[tuple[Any, ...], Sequence[Move], bool] | None
-    _turn: int | None
+    plays_cache: tuple[tuple[Any, ...], Sequence[Move], bool] | None
+    turn: int | None
     _phases: list[Phase]
     #: the plugin and the hook that made each phase of _phases, and the current one
     _owners: list[tuple[str, str]]
@@ -469,7 +469,7 @@ class GameRecord:
                 self.deal_number, len(self.deals), self.hands, self.kitty, self.undealt, self.dealt_order,
                 self._multiple, self.kitty_visible, self.escaped, self.played, self.last_play,
                 self.last_seat, self.passes, self.winner, self.scores, self.first_leader,
-                self._legal_cache, self._turn, self._phases, self._owners, self._current, self._owner,
+                self.legal_cache, self.turn, self._phases, self._owners, self._current, self._owner,
                 self.first_bidder, self.phase, self.wild)
         self.rng  # noqa: B018 - saves the generator's state: the deal shuffles with it
 
@@ -482,8 +482,8 @@ class GameRecord:
         if phase is not None:
             state = getattr(phase, "__dict__", None)
             phase_state = fast_copy(phase if state is None else state, self._copy_memo())
-        return (len(self.history), len(self.redeal_reasons), self.phase, self._turn, self.first_leader,
-                self.escaped, self.winner, self.scores, self._legal_cache, phase, phase_state,
+        return (len(self.history), len(self.redeal_reasons), self.phase, self.turn, self.first_leader,
+                self.escaped, self.winner, self.scores, self.legal_cache, phase, phase_state,
                 self._owner, self._phases, list(self._phases), self._owners, list(self._owners))
 
     def _rollback(self, saved: tuple[Any, ...]) -> None:
@@ -499,11 +499,11 @@ class GameRecord:
             (self.deal_number, n_deals, self.hands, self.kitty, self.undealt, self.dealt_order,
              self._multiple, self.kitty_visible, self.escaped, self.played, self.last_play,
              self.last_seat, self.passes, self.winner, self.scores, self.first_leader,
-             self._legal_cache, self._turn, self._phases, self._owners, self._current, self._owner,
+             self.legal_cache, self.turn, self._phases, self._owners, self._current, self._owner,
              self.first_bidder, self.phase, self.wild) = deal
             del self.deals[n_deals:]
-        (n_history, n_reasons, self.phase, self._turn, self.first_leader, self.escaped, self.winner,
-         self.scores, self._legal_cache, phase, phase_state, self._owner, phases, phase_items, owners,
+        (n_history, n_reasons, self.phase, self.turn, self.first_leader, self.escaped, self.winner,
+         self.scores, self.legal_cache, phase, phase_state, self._owner, phases, phase_items, owners,
          owner_items) = saved
         del self.history[n_history:]
         del self.redeal_reasons[n_reasons:]

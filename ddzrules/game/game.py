@@ -8,27 +8,52 @@ pickling, the sides and what a seat sees; worlds for a search are
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ddzrules._build import python_class
-from ddzrules.errors import DdzError, brief
+from ddzrules.errors import DdzError, SpecError, brief
 from ddzrules.game import determinize
+from ddzrules.game.climbing import CLIMBING
 from ddzrules.game.door import fast_copy
 from ddzrules.game.loading import PluginRegistry
-from ddzrules.game.play import PlayFlow
+from ddzrules.game.play import PlayFlow, PlayRules
 from ddzrules.game.rules import ActivatedRules
-from ddzrules.game.values import MatchInfo, PlayerView
-from ddzrules.variant import load_variant
+from ddzrules.game.tables import Table
+from ddzrules.game.values import Action, MatchInfo, PlayerView
+from ddzrules.moves import Move
+from ddzrules.variant import Variant, load_variant
 
 if TYPE_CHECKING:
     from ddzrules.game.values import GameState, TableRules, World
 
 _new = object.__new__
 
+#: the play rules a spec may name (key ``play``), by name; a caller may add its own
+PLAY_RULES: dict[str, PlayRules] = {"climbing": CLIMBING}
+#: the play rules of a spec that names none
+DEFAULT_PLAY_RULES = "climbing"
+
 
 @python_class  # weakly referenced (simulate caches figures by rules): a Python class compiled
 class GameRules(ActivatedRules):
-    """A variant plus its activated plugins: everything needed to play games."""
+    """A variant plus its activated plugins and its play rules: everything needed to play
+    games. ``table`` and ``play_rules``: a table and play rules of the caller's own, in
+    place of those the spec names (``table.kind``, ``play``)."""
+
+    def __init__(self, variant: Variant, registry: PluginRegistry | None = None,
+                 table: Table | None = None, play_rules: PlayRules | None = None) -> None:
+        super().__init__(variant, registry, table)
+        #: the rules of the play phase, chosen once here (see PLAY_RULES)
+        self.play_rules: PlayRules = play_rules if play_rules is not None else self._named_play_rules()
+
+    def _named_play_rules(self) -> PlayRules:
+        name = self.spec.data.get("play", DEFAULT_PLAY_RULES)
+        got = PLAY_RULES.get(name)
+        if got is None:
+            raise SpecError([self.spec.problem(("play",), f"unknown play rules {brief(name)}; known: "
+                                                          f"{', '.join(PLAY_RULES)}")])
+        return got
 
     @classmethod
     def load(cls, name_or_path: str, registry: PluginRegistry | None = None) -> GameRules:
@@ -76,6 +101,7 @@ class Game(PlayFlow):
     def __init__(self, rules: GameRules, seed: int, match: MatchInfo,
                  state: dict[str, Any] | None = None, fixed_landlord: int | None = None) -> None:
         self.rules = rules
+        self._play_rules = rules.play_rules
         #: the landlord fixed before the deal (GameRules.new_game), or None: the plugins choose
         self.fixed_landlord = fixed_landlord if state is None else state.get("fixed_landlord")
         self.variant = rules.variant
@@ -93,7 +119,7 @@ class Game(PlayFlow):
         self.redeal_reasons = []
         self._owners = []
         self._owner = ("", "")
-        self._plays_cache = None  # never copied nor pickled: made again when asked for
+        self.plays_cache = None  # never copied nor pickled: made again when asked for
         if state is not None:  # a copy, or an unpickled game (see _state)
             self._set_state(state)
             return
@@ -112,9 +138,9 @@ class Game(PlayFlow):
             "redeal": self._redeal, "played": self.played, "last_play": self.last_play,
             "last_seat": self.last_seat, "passes": self.passes, "winner": self.winner,
             "scores": self.scores, "first_leader": self.first_leader, "wild": self.wild,
-            "turn": self._turn, "phases": self._phases, "owners": self._owners, "current": self._current,
+            "turn": self.turn, "phases": self._phases, "owners": self._owners, "current": self._current,
             "owner": self._owner, "first_bidder": self.first_bidder, "phase": self.phase,
-            "legal_cache": self._legal_cache, "fixed_landlord": self.fixed_landlord,
+            "legal_cache": self.legal_cache, "fixed_landlord": self.fixed_landlord,
         }
 
     def _set_state(self, state: dict[str, Any]) -> None:
@@ -149,14 +175,14 @@ class Game(PlayFlow):
         self.scores = state["scores"]
         self.first_leader = state["first_leader"]
         self.wild = state["wild"]
-        self._turn = state["turn"]
+        self.turn = state["turn"]
         self._phases = state["phases"]
         self._owners = state["owners"]
         self._current = state["current"]
         self._owner = state["owner"]
         self.first_bidder = state["first_bidder"]
         self.phase = state["phase"]
-        self._legal_cache = state.get("legal_cache")
+        self.legal_cache = state.get("legal_cache")
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
         """An independent copy sharing only the rules (and the variant and plugin instances):
@@ -217,8 +243,51 @@ class Game(PlayFlow):
         """
         world = self.__deepcopy__({})
         determinize.deal_world(self, world, seat, rng)
-        world._legal_cache = None  # listed for the cards of the real game
+        world.legal_cache = None  # listed for the cards of the real game
         return world
+
+    # the climbing rules' own listings and plays by card string (CLIMBING: the default
+    # play rules, which every bundled spec plays)
+    def legal_moves(self) -> tuple[list[Move], bool]:
+        """In the play phase: the legal plays of the seat to act and whether it may pass
+        (never when ``table.must_beat`` and a play beats; restrictions not applied)."""
+        return CLIMBING.legal_moves(self)
+
+    def legal_plays(self) -> tuple[Sequence[Move], bool]:
+        """In the play phase: the plays :meth:`legal_actions` lists, as their Moves in the
+        same order, and whether it lists a pass; the ``rules:`` plugins' restrictions
+        applied. No action is made per play (a search's rollouts list at every step, and a
+        hand with wild cards has hundreds of plays). The plays are an immutable sequence:
+        a tuple, or for a lead of several wild ranks (天地癞子, thousands of plays) a
+        :class:`~ddzrules.wild.WildLeads`, which makes each Move only when asked for it
+        and gives a policy each play's size, rank and cards without one. A play of this
+        listing applied as ``Action(seat, "play", move.cards, move)`` with the very Move,
+        or a pass when it is allowed, is not checked again, as an action
+        :meth:`legal_actions` listed is not.
+
+        >>> game = GameRules.load("hubei-3p").new_game(seed=1, landlord=0)
+        >>> moves, can_pass = game.legal_plays()
+        >>> [a.move for a in game.legal_actions()] == list(moves), can_pass
+        (True, False)
+        """
+        return CLIMBING.legal_plays(self)
+
+    def legal_listing(self) -> tuple[list[Action], tuple[tuple[Move, ...], list[int]] | None]:
+        """:meth:`legal_actions`, and where the plays among them were listed in the
+        variant's fast index (:attr:`Variant.built_fast_index`) the index's Moves in listing
+        order with the positions of those plays, ascending (the pass, when legal, is the
+        last action and has no position); else None (outside the play phase, wild cards
+        held, a plugin's restriction, the index not built yet). For callers that map plays
+        to ids of their own in bulk (the batched environment)."""
+        return CLIMBING.legal_listing(self)
+
+    def play(self, seat: int, cards: str | None) -> Move | None:
+        """Convenience for people and tests: play a card string (or pass with None)."""
+        return CLIMBING.play(self, seat, cards)
+
+    def explain_illegal(self, seat: int, cards: str) -> None:
+        """Raise the PlayError saying why ``cards`` cannot be played by ``seat`` now."""
+        CLIMBING.explain_illegal(self, seat, cards)
 
     def side_of(self, seat: int) -> tuple[int, ...]:
         """The seats on ``seat``'s side, itself included: the landlord alone or the farmers
@@ -254,7 +323,7 @@ class Game(PlayFlow):
         view = _new(PlayerView)  # its fields set at once, not through the dataclass __init__
         view.__dict__ = {
             "seat": seat, "phase": phase, "landlord": self._landlord,
-            "to_act": None if phase == "over" else self._turn,
+            "to_act": None if phase == "over" else self.turn,
             "stake": self._stake, "multiple": self.multiple if self._events else 1.0,
             "shown_hands": {s: self.seen_hand(s) for s in self._shown_hands if s != seat} if self._shown_hands else {},
             "last_play": self.last_play, "last_seat": self.last_seat,
