@@ -26,8 +26,9 @@ the state unchanged.
 #   door         the one door to plugin code (call_plugin, Hook) and GameRecord, what plugin
 #                code may write of a game, guarded by each action's transaction
 #   rules        the rules: a variant and its activated plugins, checked
-#   deal, play   the flow: the deal and phases, then the tricks
 #   tables       the table seam: landlord, free-for-all, partnerships
+#   deal, play   the flow: the deal and phases, then the turns (PlayRules: the play-rules seam)
+#   climbing     the default play rules
 #   determinize  worlds for a search
 #   game         GameRules and Game, the public face
 #   narration    games told in words (the command line's and the playground's)
