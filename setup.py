@@ -38,7 +38,7 @@ if int(setuptools.__version__.split(".")[0]) < 77:  # pyproject.toml's license i
 #: ``name.c`` (hand-written C kernels, used when built) with the C compiler; a subpackage
 #: (``runtime``, ``env``: its ``batch``) is its modules but ``__init__``, all compiled with mypyc;
 #: ``wild`` (the wild-card walk) since 2026-12-05: laizi games in a short run 1.17x faster
-COMPILED_MODULES = ("runtime", "env", "wild", "_quick")
+COMPILED_MODULES = ("game", "env", "wild", "_quick")
 #: built by default, optionally (a failure to compile is not a failure to install)
 DEFAULT_KERNELS = ("_quick",)
 HERE = os.path.dirname(os.path.abspath(__file__))

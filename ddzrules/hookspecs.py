@@ -50,7 +50,7 @@ import pluggy
 if TYPE_CHECKING:  # pragma: no cover
     # the values module, not the runtime package: the runtime registers these specs, and the
     # values module imports nothing of it (no cycle, even for the type checker)
-    from ddzrules.runtime.values import Action, GameState, MultiplierEvent, Phase
+    from ddzrules.game.values import Action, GameState, MultiplierEvent, Phase
 
 PROJECT = "ddzrules"
 hookspec = pluggy.HookspecMarker(PROJECT)

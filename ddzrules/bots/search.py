@@ -32,9 +32,9 @@ from contextlib import contextmanager
 from ddzrules import cards as C
 from ddzrules.bots.simple import HeuristicBot
 from ddzrules.errors import PlayError
+from ddzrules.game.values import World
 from ddzrules.moves import Move
 from ddzrules.runtime import Action, PlayerView
-from ddzrules.runtime.values import World
 from ddzrules.wild import WildLeads
 
 #: rollouts a decision by default (``search:iters=N``)

@@ -30,6 +30,15 @@ from ddzrules.cli import (
     user_plugins,
 )
 from ddzrules.errors import STOPS, DdzError, PlayError, brief, escaped
+from ddzrules.game.narration import (
+    Before,
+    deal_lines,
+    has_escape_rule,
+    illegal_reason,
+    no_pass_reason,
+    result_text,
+    step_lines,
+)
 from ddzrules.outputs import check_output_path
 from ddzrules.records import game_record, load_record, replay, write_record
 from ddzrules.runtime import (
@@ -40,15 +49,6 @@ from ddzrules.runtime import (
     PluginRegistry,
     default_registry,
     implemented_hooks,
-)
-from ddzrules.runtime.narration import (
-    Before,
-    deal_lines,
-    has_escape_rule,
-    illegal_reason,
-    no_pass_reason,
-    result_text,
-    step_lines,
 )
 from ddzrules.simulate import game_seed
 

@@ -36,8 +36,8 @@ from ddzrules.cli import (
 )
 from ddzrules.cli.game import check_bots_for, load_rules
 from ddzrules.errors import DdzError, brief
+from ddzrules.game.narration import seats_phrase
 from ddzrules.outputs import check_output_path, write_file
-from ddzrules.runtime.narration import seats_phrase
 from ddzrules.simulate import (
     FIGURES,
     MAX_WORKERS,

@@ -30,10 +30,7 @@ from ddzrules import cache
 from ddzrules import cards as C
 from ddzrules.bots import HeuristicBot, check_bot, make_bot, parse_bot
 from ddzrules.errors import DdzError, JobError, PlayError, brief
-from ddzrules.lint import finding_dict, validate_spec
-from ddzrules.records import MAX_RECORD_BYTES, game_record, parse_record, replay, wild_text
-from ddzrules.runtime import Action, Game, GameRules
-from ddzrules.runtime.narration import (
+from ddzrules.game.narration import (
     Before,
     deal_lines,
     describe_action,
@@ -43,6 +40,9 @@ from ddzrules.runtime.narration import (
     seat_name,
     step_lines,
 )
+from ddzrules.lint import finding_dict, validate_spec
+from ddzrules.records import MAX_RECORD_BYTES, game_record, parse_record, replay, wild_text
+from ddzrules.runtime import Action, Game, GameRules
 from ddzrules.spec import (
     bundled_names,
     bundled_parents_only,

@@ -24,7 +24,7 @@ from ddzrules.runtime import Game, GameRules, MultiplierEvent, PlayerView
 
 #: the modules a compiled build may compile (setup.py's COMPILED_MODULES and the other
 #: candidates it was measured against)
-CANDIDATES = ("cards", "moves", "runtime", "records", "bots", "lister", "variant", "wild",
+CANDIDATES = ("cards", "moves", "game", "records", "bots", "lister", "variant", "wild",
               "wild_table", "compiler", "env")
 #: candidates that need an optional extra to import (skipped without it)
 NEEDS_EXTRA = {"env": "pettingzoo"}

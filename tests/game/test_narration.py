@@ -14,8 +14,8 @@ from click.testing import CliRunner
 
 from ddzrules import cards as C
 from ddzrules.cli import main
+from ddzrules.game.narration import Before, step_lines
 from ddzrules.records import replay
-from ddzrules.runtime.narration import Before, step_lines
 from ddzrules.spec import bundled_names, load_spec
 
 #: every playable bundled spec: redeals (叫分 with every seat passing), wild ranks drawn

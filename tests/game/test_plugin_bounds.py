@@ -16,6 +16,8 @@ import pytest
 
 from ddzrules.bots import make_bot
 from ddzrules.errors import PluginError, SpecError, Stopped
+from ddzrules.game.checks import FACTOR_LIMIT, MAX_ITEMS
+from ddzrules.game.rules import MAX_REDEALS, PHASE_TURNS
 from ddzrules.hookspecs import hookimpl
 from ddzrules.lint import validate_spec
 from ddzrules.runtime import (
@@ -27,8 +29,6 @@ from ddzrules.runtime import (
     call_declared,
     default_registry,
 )
-from ddzrules.runtime.checks import FACTOR_LIMIT, MAX_ITEMS
-from ddzrules.runtime.game import MAX_REDEALS, PHASE_TURNS
 from ddzrules.variant import load_variant
 
 

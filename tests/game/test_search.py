@@ -58,7 +58,7 @@ def swapped(game: Game, seat: int, rng: random.Random) -> Game:
             other.hands[s][take] += 1
             free[s][give] -= 1
             free[s][take] += 1
-    other._legal_cache = None
+    other.legal_cache = None
     return other
 
 

@@ -398,7 +398,7 @@ def test_wild_ranks_that_can_never_be_wild_are_spec_errors(tmp_path, params: str
 
 
 def test_a_wild_hook_answering_an_empty_list_draws_none(rules: GameRules) -> None:
-    from ddzrules.runtime.checks import _check_wild
+    from ddzrules.game.checks import _check_wild
 
     game = rules.new_game(1)
     assert _check_wild(game, [], {}) == ()  # as None: no wild rank now

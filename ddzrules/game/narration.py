@@ -9,17 +9,12 @@ from dataclasses import dataclass
 
 from ddzrules import cards as C
 from ddzrules.errors import PlayError
-from ddzrules.runtime.game import Game
-from ddzrules.runtime.values import Action, PlayerView
+from ddzrules.game.game import Game
+from ddzrules.game.values import Action, PlayerView
 
 
 def seat_name(game: Game, seat: int, human: int | None = None, roles: bool = True) -> str:
-    if not roles:
-        role = ""
-    elif game.rules.table_kind == "partnerships":
-        role = "team " + "+".join(map(str, game.side_of(seat)))
-    else:
-        role = "地主 landlord" if game.landlord == seat else ("farmer" if game.landlord is not None else "")
+    role = game.rules.table.seat_role(game, seat) if roles else ""
     who = "you" if seat == human else f"seat {seat}"
     return f"{who}" + (f" ({role})" if role else "")
 
@@ -33,11 +28,7 @@ def result_text(game: Game, human: int | None = None) -> str:
     first player out alone (game.winners is the winning side at every table)."""
     assert game.winner is not None
     out = seat_name(game, game.winner, human) + (" are" if game.winner == human else " is")
-    if game.landlord is not None:
-        return f"{out} out. {'Landlord wins' if game.landlord_won else 'Farmers win'}."
-    if game.rules.table_kind == "partnerships":
-        return f"{out} out first. Team {seats_phrase(game.winners, human)} wins."
-    return f"{out} out first and " + ("win." if game.winner == human else "wins.")
+    return game.rules.table.result_words(game, out, seats_phrase(game.winners, human), game.winner == human)
 
 
 def describe_action(game: Game, action: Action, human: int | None = None, roles: bool = True) -> str:

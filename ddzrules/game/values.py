@@ -37,7 +37,7 @@ class Action:
             return False
         if self.kind == "play" and self.move is not None and other.move is not None:
             return self.move == other.move
-        return self.value == other.value
+        return bool(self.value == other.value)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"seat": self.seat, "kind": self.kind}

@@ -8,11 +8,11 @@ from __future__ import annotations
 import math
 import operator
 from itertools import islice
-from typing import Any
+from typing import Any, cast
 
 from ddzrules import cards as C
 from ddzrules.errors import brief, escaped
-from ddzrules.runtime.values import Action, GameState, MultiplierEvent
+from ddzrules.game.values import Action, GameState, MultiplierEvent
 
 #: a float, exact for integers up to 2**53 (and a larger int would not even convert)
 FACTOR_LIMIT = 2**53
@@ -95,8 +95,8 @@ def event_problem(event: object) -> str | None:
 def _seat_of(game: GameState, value: object, what: str) -> int:
     """``value`` as a seat of ``game`` (an int, or an integer type's __index__); ValueError
     saying what it is otherwise."""
-    if type(value) is int and 0 <= value < game.players:  # type: ignore[operator]
-        return value  # type: ignore[return-value]
+    if type(value) is int and 0 <= value < game.players:
+        return value
     if isinstance(value, bool) or not hasattr(type(value), "__index__"):
         raise ValueError(f"answered {brief(value)} as {what}, not a seat 0-{game.players - 1}")
     seat = operator.index(value)  # type: ignore[arg-type]
@@ -114,7 +114,7 @@ def answer_items(value: object, what: str, limit: int = MAX_ITEMS) -> list[Any]:
     if kind is list or kind is tuple:  # the usual answer: its length is its own
         if len(value) > limit:  # type: ignore[arg-type]
             raise ValueError(f"answered {len(value):,} {what}; at most {limit:,} are read")  # type: ignore[arg-type]
-        return list(value)  # type: ignore[call-overload]
+        return list(cast("list[Any] | tuple[Any, ...]", value))
     if not isinstance(value, (list, tuple)):
         raise ValueError(f"answered {brief(value)}, not a list of {what}")  # noqa: TRY004 - the checks' one kind
     items = list(islice(value, limit + 1))

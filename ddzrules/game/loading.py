@@ -154,7 +154,7 @@ class PluginRegistry:
         ep = self._lazy.get(name)
         if ep is None:
             return None
-        cls = ep.load()
+        cls: type = ep.load()
         self._loaded[name] = cls
         return cls
 

@@ -16,8 +16,8 @@ from operator import not_ as _not
 from typing import Any
 
 from ddzrules import cards as C
+from ddzrules.game.values import MEMO_LIMIT, Action
 from ddzrules.moves import LegalMoves, Move, bulk_maker
-from ddzrules.runtime.values import MEMO_LIMIT, Action
 from ddzrules.variant import Variant
 
 # ====================================================================== the play phase's lister
@@ -171,6 +171,7 @@ class PlayLister:
             return None
         if sum(raw) > fast.fits or (int.from_bytes(raw, "little") + fast.over) & fast.high:
             return None  # more cards than the table's plays, or than the deck holds
+        order: list[int]
         if prev is None:
             order = fast.plan.lead(raw)
         else:

@@ -1,0 +1,279 @@
+"""Climbing play rules (the family of 斗地主, 跑得快 …), the default play rules
+(:class:`~ddzrules.game.play.PlayRules`): a trick is led by any play; each seat in turn
+beats the last play or passes (must beat, 有大必压, when ``table.must_beat`` and a play
+beats it); the trick ends when all the others pass, and its winner leads the next; the
+first player out ends the game. Its plays are listed fast, once for each state (see
+:class:`~ddzrules.game.plays.PlayLister`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import repeat as _repeat
+from operator import is_ as _is
+from typing import Any
+
+from ddzrules import cards as C
+from ddzrules.errors import PlayError, PluginError, brief
+from ddzrules.game.play import PlayFlow
+from ddzrules.game.plays import is_listed, universe_positions
+from ddzrules.game.values import Action, play_counts
+from ddzrules.moves import Move
+from ddzrules.wild import WildLeads
+
+
+class Climbing:
+    """Climbing play rules: lead, beat or pass, the trick ends when the others pass, the
+    first out wins; besides the runtime's questions, the listings a climbing game offers
+    (:meth:`legal_plays`, :meth:`legal_moves`, :meth:`legal_listing`) and its plays by
+    card string (:meth:`play`, :meth:`explain_illegal`)."""
+
+    name = "climbing"
+
+    def legal_actions(self, game: PlayFlow) -> list[Action]:
+        """The seat to act's plays and pass, as the ``rules:`` plugins restrict them
+        (ddzrules_restrict_actions); listed once for each state (see is_listed)."""
+        seat = game.turn
+        assert seat is not None
+        key = self._play_state(game)
+        cached = game.legal_cache
+        if cached is not None and cached[0] == key:
+            return list(cached[1])
+        out, proof = game.rules.play_lister.listed(seat, game.hands[seat], game.last_play, game.wild)
+        if game.rules.restricted:
+            out, proof = self._restrict(game, seat, out), None
+        game.legal_cache = (key, out, proof)
+        return list(out)
+
+    def apply(self, game: PlayFlow, action: Action) -> None:
+        """Apply a play or a pass of the seat to act; PlayError (nothing changed) unless it
+        is legal. An action legal_actions or legal_plays just listed for this very state
+        is not checked again."""
+        state = self._play_state(game)
+        cached = game.legal_cache
+        if cached is not None and cached[0] == state and is_listed(action, cached[1], cached[2]):
+            # an action legal_actions just listed for this very state: no need to check it again
+            if action.kind == "pass":
+                self._pass(game, action)
+            else:
+                self._commit_play(game, action, action.move)  # type: ignore[arg-type]
+            return
+        plays = game.plays_cache
+        if plays is not None and plays[0] == state:
+            # a play legal_plays just listed for this very state (the very Move), or its pass
+            move = action.move
+            if action.kind == "pass" and plays[2]:
+                self._pass(game, game.rules.play_lister.passes[action.seat])
+                return
+            listed = plays[1]
+            if action.kind == "play" and move is not None and (
+                    listed.holds(move) if type(listed) is WildLeads else any(map(_is, listed, _repeat(move)))):
+                self._commit_play(game, Action(action.seat, "play", move.cards, move), move)
+                return
+        self._apply_play(game, action)
+
+    def winner_after(self, game: PlayFlow, seat: int) -> int | None:
+        """The first player out ends the game and wins (for his side)."""
+        return None if any(game.hands[seat]) else seat
+
+    def legal_moves(self, game: PlayFlow) -> tuple[list[Move], bool]:
+        """In the play phase: the legal plays of the seat to act and whether it may pass
+        (never when ``table.must_beat`` and a play beats; restrictions not applied)."""
+        seat = game.turn
+        assert seat is not None
+        return game.rules.play_lister.moves(game.hands[seat], game.last_play, game.wild)
+
+    def legal_plays(self, game: PlayFlow) -> tuple[Sequence[Move], bool]:
+        """In the play phase: the plays :meth:`legal_actions` lists, as their Moves in the
+        same order, and whether it lists a pass; the ``rules:`` plugins' restrictions
+        applied. No action is made per play (a search's rollouts list at every step, and a
+        hand with wild cards has hundreds of plays). The plays are an immutable sequence:
+        a tuple, or for a lead of several wild ranks (天地癞子, thousands of plays) a
+        :class:`~ddzrules.wild.WildLeads`, which makes each Move only when asked for it
+        and gives a policy each play's size, rank and cards without one. A play of this
+        listing applied as ``Action(seat, "play", move.cards, move)`` with the very Move,
+        or a pass when it is allowed, is not checked again, as an action
+        :meth:`legal_actions` listed is not.
+
+        >>> game = GameRules.load("hubei-3p").new_game(seed=1, landlord=0)
+        >>> moves, can_pass = game.legal_plays()
+        >>> [a.move for a in game.legal_actions()] == list(moves), can_pass
+        (True, False)
+        """
+        if game.phase != "play":
+            raise PlayError(f"legal_plays lists the plays of the play phase; this game is in its {game.phase} phase")
+        seat = game.turn
+        assert seat is not None
+        state = self._play_state(game)
+        cached = game.plays_cache
+        if cached is None or cached[0] != state:
+            plays: Sequence[Move]
+            if game.rules.restricted:  # what the plugins keep: read off the actions
+                actions = self.legal_actions(game)
+                plays = tuple([a.move for a in actions if a.kind == "play" and a.move is not None])
+                can_pass = any(a.kind == "pass" for a in actions)
+            else:
+                plays, can_pass = game.rules.play_lister.plays(game.hands[seat], game.last_play, game.wild)
+            cached = game.plays_cache = (state, plays, can_pass)
+        return cached[1], cached[2]
+
+    def legal_listing(self, game: PlayFlow) -> tuple[list[Action], tuple[tuple[Move, ...], list[int]] | None]:
+        """:meth:`legal_actions`, and where the plays among them were listed in the
+        variant's fast index (:attr:`Variant.built_fast_index`) the index's Moves in listing
+        order with the positions of those plays, ascending (the pass, when legal, is the
+        last action and has no position); else None (outside the play phase, wild cards
+        held, a plugin's restriction, the index not built yet). For callers that map plays
+        to ids of their own in bulk (the batched environment)."""
+        actions = game.legal_actions()
+        cached = game.legal_cache  # the listing legal_actions just read or made
+        if game.phase != "play" or cached is None:
+            return actions, None
+        return actions, universe_positions(cached[2])
+
+    def _play_state(self, game: PlayFlow) -> tuple[Any, ...]:
+        """What the play phase's legal actions depend on (a hand set by hand included)."""
+        seat = game.turn
+        return (game.deal_number, len(game.history), seat, tuple(game.hands[seat]),  # type: ignore[index]
+                game.last_play, game.wild)
+
+    def _restrict(self, game: PlayFlow, seat: int, actions: list[Action]) -> list[Action]:
+        """Keep the actions every ddzrules_restrict_actions answer keeps (the intersection);
+        each answer is checked to hold only actions of ``actions`` (see _check_restriction)."""
+        hook = game.rules.hooks["ddzrules_restrict_actions"]
+        kept = list(actions)
+        for allowed in hook.pairs(context={"actions": actions}, game=game, seat=seat, actions=list(actions)):
+            ids = set(map(id, allowed[1]))
+            kept = [a for a in kept if id(a) in ids]
+        if not kept:
+            raise PluginError(hook.owners(), hook.name, f"the plugins left seat {seat} no legal action")
+        return kept
+
+    def play(self, game: PlayFlow, seat: int, cards: str | None) -> Move | None:
+        """Convenience for people and tests: play a card string (or pass with None)."""
+        if cards is None:
+            game.apply(Action(seat, "pass"))
+            return None
+        move = self._strongest_legal_reading(game, seat, cards)
+        game.apply(Action(seat, "play", move.cards, move))
+        return move
+
+    def _strongest_legal_reading(self, game: PlayFlow, seat: int, cards: object) -> Move:
+        """The strongest reading of ``cards`` that ``seat`` may play now (PlayError if none)."""
+        if not isinstance(cards, str):
+            raise PlayError(f"a play needs cards, got {cards!r}")
+        try:
+            canonical = C.parse_cards(cards)
+        except C.CardError as e:
+            raise PlayError(str(e)) from None
+        readings = game.variant.classify(canonical, game.wild)
+        legal = [m for m in readings if self._is_legal_move(game, seat, m)]
+        if not legal:
+            self._raise_illegal(game, seat, canonical, readings)
+        if game.rules.restricted and game.phase == "play" and seat == game.turn:
+            allowed = {a.move for a in self.legal_actions(game) if a.kind == "play"}
+            legal = [m for m in legal if m in allowed] or legal  # none allowed: _apply_play says so
+        return max(legal, key=lambda m: m.strength)
+
+    def _is_legal_move(self, game: PlayFlow, seat: int, m: Move) -> bool:
+        if not C.contains(C.pack(game.hands[seat]), m.packed):
+            return False
+        return game.last_play is None or m.beats(game.last_play)
+
+    def explain_illegal(self, game: PlayFlow, seat: int, cards: str) -> None:
+        """Raise the PlayError saying why ``cards`` cannot be played by ``seat`` now."""
+        canonical = C.parse_cards(cards)
+        self._raise_illegal(game, seat, canonical, game.variant.classify(canonical, game.wild))
+
+    def _raise_illegal(self, game: PlayFlow, seat: int, canonical: str, readings: tuple[Move, ...],
+                       claimed: Move | None = None) -> None:
+        if not readings:
+            raise PlayError(f"{canonical} is not a combo of {game.variant.name}")
+        if not C.contains(C.pack(game.hands[seat]), readings[0].packed):
+            raise PlayError(f"{canonical} is not in your hand ({game.hand_string(seat)})")
+        if claimed is not None and claimed not in readings:
+            raise PlayError(f"{canonical} cannot be read as {claimed.combo} ({claimed.rank_name}); its readings: "
+                            + ", ".join(f"{m.combo} ({m.rank_name})" for m in readings))
+        if game.last_play is None:  # pragma: no cover - any reading of cards in hand may lead
+            raise PlayError(f"{canonical} cannot be played now")
+        raise PlayError(f"{canonical} ({readings[-1].combo}) does not beat {game.last_play.cards} "
+                        f"({game.last_play.combo})")
+
+    def _apply_play(self, game: PlayFlow, action: Action) -> None:
+        seat = action.seat
+        if action.kind == "pass":
+            if game.last_play is None:
+                raise PlayError("you lead this trick and cannot pass")
+            if game.rules.must_beat:
+                moves, _ = self.legal_moves(game)
+                if moves:
+                    raise PlayError(f"must beat (有大必压): you can beat {game.last_play.cards}, e.g. with "
+                                    f"{moves[0].cards}, so you may not pass")
+            if game.rules.restricted and not any(a.kind == "pass" for a in self.legal_actions(game)):
+                raise PlayError("passing is not allowed now by this table's rules: "
+                                + self._allowed_text(game))
+            self._pass(game, game.rules.play_lister.passes[seat])  # a pass carries no cards, whatever was given
+            return
+        if action.kind != "play":
+            raise PlayError(f"{action.kind!r} is not an action of the play phase (play or pass)")
+        move = action.move
+        if move is None:
+            move = self._strongest_legal_reading(game, seat, action.value)
+        else:
+            if not isinstance(move, Move) or not isinstance(move.cards, str):
+                raise PlayError(f"a play's move is a Move (a reading of its cards), not {brief(move)}")
+            try:
+                readings = game.variant.classify(move.cards, game.wild)
+            except C.CardError as e:
+                raise PlayError(str(e)) from None
+            if move not in readings or not self._is_legal_move(game, seat, move):
+                self._raise_illegal(game, seat, move.cards, readings, claimed=move)
+        if game.rules.restricted and not any(a.kind == "play" and a.move == move
+                                             for a in self.legal_actions(game)):
+            raise PlayError(f"{move.cards} is not allowed now by this table's rules: "
+                            + self._allowed_text(game))
+        self._commit_play(game, Action(seat, "play", move.cards, move), move)
+
+    def _pass(self, game: PlayFlow, action: Action) -> None:
+        """Record a pass already checked (``action``: the runtime's own pass of that seat)."""
+        game.history.append(action)
+        game.passes += 1
+        if game.passes >= game.players - 1:
+            game.last_play = None  # trick over: its winner leads
+            game.passes = 0
+            game.turn = game.last_seat
+        else:
+            game.turn = game.next_seat(action.seat)
+
+    def _commit_play(self, game: PlayFlow, action: Action, move: Move) -> None:
+        """Play ``move`` as ``action`` (already checked; ``action`` is what the history keeps);
+        taken back when the plugins' on_play (or at the end on_game_end and settle) fail."""
+        seat = action.seat
+        hand = game.hands[seat]
+        counts = play_counts(move.packed)
+        for r, c in counts:
+            hand[r] -= c
+        last_play, last_seat, passes = game.last_play, game.last_seat, game.passes
+        history, played = game.history, game.played[seat]
+        history.append(action)
+        played.append(move)
+        game.last_play = move
+        game.last_seat = seat
+        game.passes = 0
+        try:
+            game.after_play(seat, move, last_play is None, game.next_seat(seat))
+        except BaseException:
+            # the play taken back (after_play took back what came of it)
+            for r, c in counts:
+                hand[r] += c
+            history.pop()
+            played.pop()
+            game.last_play, game.last_seat, game.passes = last_play, last_seat, passes
+            raise
+
+    def _allowed_text(self, game: PlayFlow) -> str:
+        legal = self.legal_actions(game)
+        shown = ", ".join(map(str, legal[:8])) + (" …" if len(legal) > 8 else "")
+        return f"choose one of: {shown}"
+
+
+#: the climbing rules (they hold no state: one serves every game)
+CLIMBING = Climbing()
