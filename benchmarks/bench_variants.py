@@ -58,7 +58,7 @@ from bench_moves import best_of, clock_fn
 
 from ddzrules import cards as C
 from ddzrules import load_variant
-from ddzrules.moves import Move
+from ddzrules.rules.moves import Move
 
 HUBEI = "hubei-4p-2deck"
 LAIZI = "laizi"

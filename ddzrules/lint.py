@@ -258,7 +258,7 @@ class _Target(Spec):
 
 
 def _compile(spec: Spec) -> tuple[Any, list[Problem]]:
-    from ddzrules.compiler import compile_spec
+    from ddzrules.rules.compiler import compile_spec
 
     try:
         return compile_spec(spec), []
@@ -360,7 +360,7 @@ def _blame_child(p: Problem, child: SpecFile, spec: Spec) -> Problem:
 
 def _plugins(spec: Spec, rules: Any) -> list[Problem]:
     from ddzrules.runtime import GameRules
-    from ddzrules.variant import Variant
+    from ddzrules.rules.variant import Variant
 
     try:
         GameRules(Variant(spec, rules))
@@ -385,7 +385,7 @@ def _plugin_entries(spec: Spec, complete: bool) -> list[Problem]:
     only once the deal, the table and the combos are sound. So the same runtime checks are
     run on a shell of the spec that is sound: the spec's plugins, seats and table kind, a
     whole deck dealt to fit and one combo; only the entries' own findings are kept."""
-    from ddzrules.compiler import compile_spec
+    from ddzrules.rules.compiler import compile_spec
 
     data = spec.data
     players = data.get("players")
@@ -491,7 +491,7 @@ def _text_warnings(files: list[SpecFile], spec: Spec, unreferenced: bool,
 def _table_warnings(files: list[SpecFile], spec: Spec, rules: Any) -> list[Problem]:
     """Warnings from the compiled universe: combos that share card sets, combos and
     bomb classes no deal can ever hold."""
-    from ddzrules.variant import Variant
+    from ddzrules.rules.variant import Variant
 
     out: list[Problem] = []
     child = files[0]

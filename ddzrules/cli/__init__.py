@@ -33,9 +33,9 @@ from rich.text import Text
 
 from ddzrules import cards as C
 from ddzrules.errors import DdzError, brief, escaped
-from ddzrules.moves import Move
+from ddzrules.rules.moves import Move
 from ddzrules.spec import SPEC_NAME, bundled_names, dump_yaml, load_spec, starter_text
-from ddzrules.variant import Variant, load_variant
+from ddzrules.rules.variant import Variant, load_variant
 
 F = TypeVar("F", bound=Callable[..., Any])
 P = ParamSpec("P")
@@ -510,7 +510,7 @@ def schema_cmd() -> None:
     check specs as they are typed: `ddzrules schema > ddzrules-spec.schema.json`."""
     from importlib import resources
 
-    click.echo(resources.files("ddzrules").joinpath("spec.schema.json").read_text(encoding="utf-8"),
+    click.echo(resources.files("ddzrules.spec").joinpath("spec.schema.json").read_text(encoding="utf-8"),
                nl=False)
 
 

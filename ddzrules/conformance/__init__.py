@@ -45,8 +45,8 @@ from ddzrules.errors import (
     has_lone_surrogate,
 )
 from ddzrules.errors import SuiteError as SuiteError  # re-exported: it lived here
-from ddzrules.moves import Move
-from ddzrules.variant import Variant, load_variant
+from ddzrules.rules.moves import Move
+from ddzrules.rules.variant import Variant, load_variant
 
 #: the suite format this version writes and reads
 FORMAT = "ddzrules-suite/1"
@@ -1016,7 +1016,7 @@ def perft_budget(depth: int, nodes: int, limits: Limits) -> int:
 
 def schema(name: str) -> dict[str, Any]:
     """A JSON Schema shipped with the package: ``manifest`` or a category name."""
-    text = resources.files("ddzrules").joinpath("schemas", f"suite-{name}.schema.json").read_text("utf-8")
+    text = resources.files("ddzrules.spec").joinpath("schemas", f"suite-{name}.schema.json").read_text("utf-8")
     data: dict[str, Any] = json.loads(text)
     return data
 
@@ -1619,7 +1619,7 @@ def read_vectors(directory: str | Path, manifest: dict[str, Any], category: str,
 
 def suite_variant(manifest: dict[str, Any]) -> Variant:
     """The variant a suite was generated from, compiled from the spec it carries."""
-    from ddzrules.compiler import compile_spec
+    from ddzrules.rules.compiler import compile_spec
     from ddzrules.spec import spec_from_data
 
     spec = spec_from_data(manifest["spec_resolved"], f"manifest.json ({escaped(str(manifest.get('spec')))[:200]})")

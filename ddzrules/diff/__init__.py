@@ -36,8 +36,8 @@ from typing import Any
 
 from ddzrules import cards as C
 from ddzrules.diff.exercised import differences, exercise, summary
-from ddzrules.moves import Move
-from ddzrules.variant import Variant, load_variant
+from ddzrules.rules.moves import Move
+from ddzrules.rules.variant import Variant, load_variant
 
 #: keys that document a spec without changing its rules (shown, but not a difference)
 METADATA = ("name", "title", "region", "source", "readings", "description")

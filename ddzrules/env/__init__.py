@@ -84,15 +84,15 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ddzrules import cache
+from ddzrules.speed import cache
 from ddzrules import cards as C
-from ddzrules.compiler import Shape
+from ddzrules.rules.compiler import Shape
 from ddzrules.errors import ArgumentError as ArgumentError
 from ddzrules.errors import DdzError, brief
 from ddzrules.errors import IllegalActionError as IllegalActionError
 from ddzrules.errors import NotResetError as NotResetError
 from ddzrules.errors import SeedError as SeedError
-from ddzrules.moves import Move
+from ddzrules.rules.moves import Move
 from ddzrules.runtime import (
     Action,
     Game,
@@ -224,8 +224,8 @@ def _wild_only(rules: GameRules, natural: set[PlayKey]) -> list[Move]:
     the keyed cache. Each is shown as a Move of the cards it stands for."""
     v = rules.variant
     ranks = _wild_ranks(rules)
-    code = cache.code_hash(ENV_VERSION, "ddzrules.env", "ddzrules.wild", "ddzrules.compiler", "ddzrules.cards",
-                           "ddzrules.patterns")
+    code = cache.code_hash(ENV_VERSION, "ddzrules.env", "ddzrules.rules.wild", "ddzrules.rules.compiler", "ddzrules.cards",
+                           "ddzrules.spec.patterns")
     # the ranks walked are the plugin's, not the compiled rules': they name the file too
     name = f"env-{v.rules.content_hash[:24]}-{code[:12]}-{''.join(C.RANKS[r] for r in ranks)}.json"
     combo_names = {c.name for c in v.rules.combos}
@@ -234,7 +234,7 @@ def _wild_only(rules: GameRules, natural: set[PlayKey]) -> list[Move]:
     limits = [deck[r] + max(deck[w] for w in ranks) for r in range(len(deck))]
     keys = cache.load(name, lambda body: _parse_keys(body, combo_names, limits, v.rules.max_hand))
     if keys is None:
-        from ddzrules.wild import walk
+        from ddzrules.rules.wild import walk
 
         found: set[PlayKey] = set()
         names = [c.name for c in v.rules.combos]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ddzrules.hookspecs import hookimpl
-from ddzrules.moves import Move
+from ddzrules.rules.moves import Move
 from ddzrules.plugins import Description, times
 from ddzrules.runtime import Game, MultiplierEvent
 

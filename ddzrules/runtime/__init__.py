@@ -1,6 +1,6 @@
 """The generic trick-taking runtime: deal, landlord phase, declarations, tricks, scoring.
 
-The runtime knows no variant. The compiled :class:`~ddzrules.variant.Variant`
+The runtime knows no variant. The compiled :class:`~ddzrules.rules.variant.Variant`
 says what a play is and what beats what; the plugins a spec activates (see
 :mod:`ddzrules.hookspecs`) choose the landlord, add declarations, count
 multipliers and settle. Every action goes through :meth:`Game.apply`, which

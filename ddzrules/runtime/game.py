@@ -18,9 +18,9 @@ import pluggy
 
 from ddzrules import cards as C
 from ddzrules import hookspecs
-from ddzrules._build import python_class
+from ddzrules.speed.build import python_class
 from ddzrules.errors import STOPS, DdzError, PlayError, PluginError, Problem, SpecError, brief
-from ddzrules.moves import Move
+from ddzrules.rules.moves import Move
 from ddzrules.runtime.checks import (
     FACTOR_LIMIT,
     HOOK_CHECKS,
@@ -44,8 +44,8 @@ from ddzrules.runtime.values import (
     play_counts,
 )
 from ddzrules.spec import innermost_error, schema_words
-from ddzrules.variant import Variant, load_variant
-from ddzrules.wild import WildLeads
+from ddzrules.rules.variant import Variant, load_variant
+from ddzrules.rules.wild import WildLeads
 
 if TYPE_CHECKING:
     from ddzrules.runtime.values import GameState, TableRules, World
@@ -354,7 +354,7 @@ _UNPICKLED_VARIANTS: dict[str, Variant] = {}
 def _variant_of(spec: Any) -> Variant:
     """The variant of an unpickled spec: compiled once a process for each spec's content
     (every game of a pickled batch shares it), checked as any spec is."""
-    from ddzrules.compiler import compile_spec
+    from ddzrules.rules.compiler import compile_spec
 
     key = spec.content_hash
     got = _UNPICKLED_VARIANTS.get(key)
@@ -1450,7 +1450,7 @@ class Game:
         applied. No action is made per play (a search's rollouts list at every step, and a
         hand with wild cards has hundreds of plays). The plays are an immutable sequence:
         a tuple, or for a lead of several wild ranks (天地癞子, thousands of plays) a
-        :class:`~ddzrules.wild.WildLeads`, which makes each Move only when asked for it
+        :class:`~ddzrules.rules.wild.WildLeads`, which makes each Move only when asked for it
         and gives a policy each play's size, rank and cards without one. A play of this
         listing applied as ``Action(seat, "play", move.cards, move)`` with the very Move,
         or a pass when it is allowed, is not checked again, as an action

@@ -6,7 +6,7 @@ process. A spec always comes as text (the editor's, an upload's): it is written 
 file the page's *Download* saves it as (``NAME.yaml``, :func:`editor_file`), in the
 worker's own private directory, its working directory, and read
 from there with ``extends:`` limited to the bundled specs and the on-disk cache off
-(:func:`ddzrules.spec.bundled_parents_only`, :func:`ddzrules.cache.disabled`): no request
+(:func:`ddzrules.spec.bundled_parents_only`, :func:`ddzrules.speed.cache.disabled`): no request
 can make the server read one of its files, and the editor's thousand drafts leave nothing
 behind. A bad spec, bad cards or an illegal play raise :class:`~ddzrules.errors.DdzError`,
 whose message the page shows.
@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ddzrules import cache
+from ddzrules.speed import cache
 from ddzrules import cards as C
 from ddzrules.bots import HeuristicBot, check_bot, make_bot, parse_bot
 from ddzrules.errors import DdzError, JobError, PlayError, brief
@@ -50,7 +50,7 @@ from ddzrules.spec import (
     max_spec_bytes,
     starter_text,
 )
-from ddzrules.variant import Variant, load_variant
+from ddzrules.rules.variant import Variant, load_variant
 from ddzrules.web import deadline
 from ddzrules.web.games import NO_GAME
 

@@ -17,9 +17,9 @@ import ddzrules
 from ddzrules import cards as C
 from ddzrules.cards import CardError
 from ddzrules.errors import DdzError
-from ddzrules.moves import Move
-from ddzrules.patterns import PatternSyntaxError, parse_pattern
-from ddzrules.variant import Variant
+from ddzrules.rules.moves import Move
+from ddzrules.spec.patterns import PatternSyntaxError, parse_pattern
+from ddzrules.rules.variant import Variant
 
 
 @pytest.fixture(scope="module")

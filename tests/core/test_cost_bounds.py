@@ -14,7 +14,7 @@ from fuzzers import bounded
 import ddzrules
 from ddzrules import cards as C
 from ddzrules.cli import main
-from ddzrules.compiler import (
+from ddzrules.rules.compiler import (
     DEFAULT_MAX_ENUMERATION,
     ENUMERATION_ENV,
     WILD_FACTOR,
@@ -25,7 +25,7 @@ from ddzrules.compiler import (
 from ddzrules.errors import SpecError
 from ddzrules.lint import validate_spec
 from ddzrules.spec import bundled_names, load_spec
-from ddzrules.wild import enumerate_wild
+from ddzrules.rules.wild import enumerate_wild
 
 #: issue 11: one single with 19 single kickers, `where distinct`, validated and then hung
 NINETEEN = "1" + " + 1" * 19 + " where distinct"

@@ -110,7 +110,7 @@ def test_the_fast_index_is_built_once_it_pays_and_lists_the_same(name: str) -> N
     """A fresh variant lists its first FAST_INDEX_AFTER hands by enumeration (the index
     is not built: the first answer of a process is quick), then builds the index; the
     plays, their order and the very Move objects are the same on either side."""
-    from ddzrules.variant import FAST_INDEX_AFTER
+    from ddzrules.rules.variant import FAST_INDEX_AFTER
 
     v = load_variant(name)
     rng = random.Random(f"ski:{name}")

@@ -19,7 +19,7 @@ import ddzrules
 from ddzrules import SpecError, load_spec, load_variant
 from ddzrules.errors import Location, Problem
 from ddzrules.spec import bundled_names, merge
-from ddzrules.variant import CacheWarning
+from ddzrules.rules.variant import CacheWarning
 
 # ---------------------------------------------------------------- helpers
 

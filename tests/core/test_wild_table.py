@@ -1,4 +1,4 @@
-"""The wild-card table (ddzrules.wild_table) against the enumeration it replaces
+"""The wild-card table (ddzrules.rules.wild_table) against the enumeration it replaces
 (WildMoves.*_enumerated): the same plays, readings, order and substitutions on random
 hands of every wild count, leads, answers and classify; and the census from the table.
 
@@ -17,11 +17,11 @@ import pytest
 
 from ddzrules import cards as C
 from ddzrules import load_variant
-from ddzrules import wild as W
-from ddzrules.cache import CacheWarning
-from ddzrules.moves import Move
-from ddzrules.wild import WildMoves
-from ddzrules.wild_table import WildTable
+from ddzrules.rules import wild as W
+from ddzrules.speed.cache import CacheWarning
+from ddzrules.rules.moves import Move
+from ddzrules.rules.wild import WildMoves
+from ddzrules.rules.wild_table import WildTable
 
 DECK = C.deck_list(C.full_deck())
 #: the two ends of the chain ranks and the middle: wild 3 and A drop the same chains,

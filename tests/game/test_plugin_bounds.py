@@ -29,7 +29,7 @@ from ddzrules.runtime import (
 )
 from ddzrules.runtime.checks import FACTOR_LIMIT, MAX_ITEMS
 from ddzrules.runtime.game import MAX_REDEALS, PHASE_TURNS
-from ddzrules.variant import load_variant
+from ddzrules.rules.variant import load_variant
 
 
 class Endless(list):  # type: ignore[type-arg]

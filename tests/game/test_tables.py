@@ -15,7 +15,7 @@ from ddzrules.errors import DdzError, PlayError, SpecError
 from ddzrules.hookspecs import hookimpl
 from ddzrules.runtime import Action, Game, GameRules, MatchInfo, PluginRegistry
 from ddzrules.simulate import play_game, summarise
-from ddzrules.variant import load_variant
+from ddzrules.rules.variant import load_variant
 from tests.example_plugin import RankLeads
 
 

@@ -32,8 +32,8 @@ from ddzrules.sheets import facts
 from ddzrules.sheets import render as sheet_render
 from ddzrules.simulate import game_seed, play_game
 from ddzrules.spec import bundled_names
-from ddzrules.variant import Variant, load_variant
-from ddzrules.wild import WildMoves
+from ddzrules.rules.variant import Variant, load_variant
+from ddzrules.rules.wild import WildMoves
 from tests.game.test_tables import PARTNERS
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules"

@@ -10,7 +10,7 @@ from ddzrules.bots import make_bot
 from ddzrules.records import game_record, replay
 from ddzrules.runtime import GameRules
 from ddzrules.simulate import compare_specs, play_game
-from ddzrules.variant import load_variant
+from ddzrules.rules.variant import load_variant
 
 
 def test_deck_without_threes_and_fours() -> None:

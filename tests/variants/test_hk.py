@@ -15,7 +15,7 @@ from ddzrules import cards as C
 from ddzrules.bots import HeuristicBot, RandomBot
 from ddzrules.errors import PlayError
 from ddzrules.runtime import Action, Game, GameRules
-from ddzrules.variant import Variant
+from ddzrules.rules.variant import Variant
 
 
 @pytest.fixture(scope="module")

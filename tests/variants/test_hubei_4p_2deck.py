@@ -31,7 +31,7 @@ from ddzrules.bots import HeuristicBot, RandomBot
 from ddzrules.errors import PlayError
 from ddzrules.runtime import Action, Game, GameRules, MatchInfo
 from ddzrules.simulate import play_game
-from ddzrules.variant import Variant
+from ddzrules.rules.variant import Variant
 
 N = 4
 DECK = C.full_deck(decks=2)

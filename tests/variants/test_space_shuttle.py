@@ -20,7 +20,7 @@ import pytest
 from ddzrules import cards as C
 from ddzrules.errors import PlayError
 from ddzrules.runtime import Action, Game, GameRules
-from ddzrules.variant import Variant
+from ddzrules.rules.variant import Variant
 
 DECK = C.full_deck()
 

@@ -5,7 +5,7 @@ spec allows (never a joker), and combines into every combo — with wild 7,
 ``44556+7`` plays as the pair chain ``445566``. Played alone, wild cards are
 themselves: ``77`` is a pair of 7s and four wilds are the pure wild bomb.
 
-This module walks the same compiled :class:`~ddzrules.compiler.Shape`\\ s as the
+This module walks the same compiled :class:`~ddzrules.rules.compiler.Shape`\\ s as the
 natural enumeration, with a pool of wild cards: wherever a shape needs ``c`` cards
 of a rank, they may come from the naturals of that rank and from the pool, in
 every split. Each play is reported with its *physical* cards (the wild cards under
@@ -36,13 +36,13 @@ from operator import (
 )
 from typing import Any, overload
 
-from ddzrules import cache
+from ddzrules.speed import cache
 from ddzrules import cards as C
-from ddzrules.compiler import Rules, Shape
+from ddzrules.rules.compiler import Rules, Shape
 from ddzrules.errors import DdzError, brief
-from ddzrules.moves import LegalMoves, Move, make_moves
-from ddzrules.wild_table import FORMAT as TABLE_FORMAT
-from ddzrules.wild_table import WildTable, census_counts
+from ddzrules.rules.moves import LegalMoves, Move, make_moves
+from ddzrules.rules.wild_table import FORMAT as TABLE_FORMAT
+from ddzrules.rules.wild_table import WildTable, census_counts
 
 #: emit(physical packed, combo, rank, length, ranks the wild cards stand for)
 WildEmit = Callable[[int, int, int, int, tuple[int, ...]], None]
@@ -857,10 +857,10 @@ class WildLeads(Sequence[Move]):
 
 class WildMoves:
     """Readings with wild cards for one variant: interned Move objects and the three
-    queries (classify, legal moves, census) the :class:`~ddzrules.variant.Variant`
+    queries (classify, legal moves, census) the :class:`~ddzrules.rules.variant.Variant`
     delegates to when a wild rank is given.
 
-    ``classify``, ``legal_moves`` and ``census`` read a :class:`~ddzrules.wild_table.WildTable`
+    ``classify``, ``legal_moves`` and ``census`` read a :class:`~ddzrules.rules.wild_table.WildTable`
     per wild rank once that rank has been asked about often enough (:attr:`load_after`,
     :attr:`table_after`; read from the keyed disk cache, else built and kept there);
     until then, and ``*_enumerated`` always, they walk the hand (the reference the table
@@ -1131,13 +1131,13 @@ class WildMoves:
 
     def _cache_name(self, wild: int) -> str:
         # the code hash: changed walking, filing or compiling code never reads an old table
-        code = cache.code_hash(TABLE_FORMAT, "ddzrules.wild", "ddzrules.wild_table", "ddzrules.compiler",
-                               "ddzrules.cards", "ddzrules.patterns", ("ddzrules", "pattern.lark"))
+        code = cache.code_hash(TABLE_FORMAT, "ddzrules.rules.wild", "ddzrules.rules.wild_table", "ddzrules.rules.compiler",
+                               "ddzrules.cards", "ddzrules.spec.patterns", ("ddzrules.spec", "pattern.lark"))
         return f"wild-{self.rules.content_hash[:32]}-{code}-{wild}.bin"
 
     def _load(self, wild: int) -> WildTable | None:
         """The table of ``wild`` from the disk cache (served only when its keyed digest and
-        its structure check, see :mod:`ddzrules.cache`), or None."""
+        its structure check, see :mod:`ddzrules.speed.cache`), or None."""
         name = self._cache_name(wild)
         table = cache.load(name, lambda body: WildTable.decode(self.rules, wild, self._order_bits, body),
                            stacklevel=4)
@@ -1422,7 +1422,7 @@ class WildMoves:
               interned: dict[tuple[int, int, int, int], tuple[int, Move]]) -> None:
         """Make the Moves of readings met for the first time (``idents``, with substitution
         pairs ``subs``) in bulk — card strings in one pass, fields by
-        :func:`~ddzrules.moves.make_moves`: a third of the cost of one Move at a time —,
+        :func:`~ddzrules.rules.moves.make_moves`: a third of the cost of one Move at a time —,
         intern them, and put (order, Move) in ``out`` at ``at``."""
         packs = [i[0] for i in idents]
         combos = [i[1] for i in idents]
@@ -1713,7 +1713,7 @@ class WildMoves:
         enumeration limit × 20 (× the number of wild ranks squared with ``per_rank``: a
         census counts, it makes no Move): with one wild rank the compiler bounds every
         hand a game deals, with several only this does."""
-        from ddzrules.compiler import WILD_FACTOR, max_enumeration, shape_cost, show_count
+        from ddzrules.rules.compiler import WILD_FACTOR, max_enumeration, shape_cost, show_count
 
         rules = self.rules
         k = len(wild)

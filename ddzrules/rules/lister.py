@@ -1,6 +1,6 @@
 """The lister: a hand's legal plays, fast, from a compiled spec's universe table.
 
-:func:`~ddzrules.compiler.compile_spec` turns a spec into :class:`~ddzrules.compiler.Rules`
+:func:`~ddzrules.rules.compiler.compile_spec` turns a spec into :class:`~ddzrules.rules.compiler.Rules`
 (shapes that enumerate plays) and the variant builds the universe table from them;
 :class:`MovePlan` files every reading of that table under the shape and core that make
 it, so that listing one hand's plays — what a game does at every step — reads
@@ -22,10 +22,10 @@ from math import comb as _comb
 from typing import Any
 
 from ddzrules import cards as C
-from ddzrules.compiler import Rules, Shape
+from ddzrules.rules.compiler import Rules, Shape
 
 try:  # the compiled build's C kernel runs a plan's programs (docs/compiled.md)
-    from ddzrules._quick import run_steps as _run_steps
+    from ddzrules.speed._quick import run_steps as _run_steps
 except ImportError:  # pure Python: the functions written out for each plan run instead
     _run_steps = None  # type: ignore[assignment]
 

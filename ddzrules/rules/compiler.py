@@ -22,10 +22,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
-from ddzrules import cache
+from ddzrules.speed import cache
 from ddzrules import cards as C
 from ddzrules.errors import Problem, SpecError
-from ddzrules.patterns import (
+from ddzrules.spec.patterns import (
     Chain,
     Constraint,
     Group,
@@ -195,7 +195,7 @@ class Rules:
         """
         cap = exact_size if exact_size is not None else (max_size if max_size is not None else 1 << 30)
         for shape in shapes if shapes is not None else self.shapes:
-            if not shape.natural:  # needs wild cards: see ddzrules.wild
+            if not shape.natural:  # needs wild cards: see ddzrules.rules.wild
                 continue
             if shape.kind == "chain":
                 _chains(shape, avail, emit, cap, exact_size, min_rank, length)
@@ -978,7 +978,7 @@ def _patterns_name(texts: list[str]) -> str:
     # keyed by the texts themselves and by the parser's code: another spec, an edited
     # pattern or a changed grammar never reads this entry
     digest = hashlib.sha256(json.dumps(texts, ensure_ascii=False).encode("utf-8")).hexdigest()[:32]
-    code = cache.code_hash(PATTERN_CACHE_FORMAT, "ddzrules.patterns", ("ddzrules", "pattern.lark"))
+    code = cache.code_hash(PATTERN_CACHE_FORMAT, "ddzrules.spec.patterns", ("ddzrules.spec", "pattern.lark"))
     return f"patterns-{digest}-{code}.ast"  # not .json: tests find table files by that
 
 
