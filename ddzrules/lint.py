@@ -359,8 +359,8 @@ def _blame_child(p: Problem, child: SpecFile, spec: Spec) -> Problem:
 
 
 def _plugins(spec: Spec, rules: Any) -> list[Problem]:
-    from ddzrules.runtime import GameRules
     from ddzrules.rules.variant import Variant
+    from ddzrules.runtime import GameRules
 
     try:
         GameRules(Variant(spec, rules))

@@ -38,8 +38,8 @@ from ddzrules import cards as C
 from ddzrules.errors import LONE_SURROGATE_WORDS, SURROGATE_ESCAPE, DdzError, has_lone_surrogate
 from ddzrules.errors import ReplayError as ReplayError  # noqa: PLC0414 - re-exported: it lived here
 from ddzrules.outputs import write_file
-from ddzrules.runtime import Action, Game, GameRules, MatchInfo, PluginRegistry
 from ddzrules.rules.variant import Variant
+from ddzrules.runtime import Action, Game, GameRules, MatchInfo, PluginRegistry
 
 FORMAT = "ddzrules-game/2"
 #: formats replay accepts: /1 names the spec only (it is loaded by name), /2 stores it

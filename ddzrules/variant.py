@@ -3,15 +3,14 @@ module itself lives in ``ddzrules.rules.variant`` (the compiled rules: tables, l
 
 from __future__ import annotations
 
+from ddzrules.rules.universe import TABLE_FORMAT, TABLE_LIMIT
 from ddzrules.rules.variant import (
-    TABLE_FORMAT,
-    TABLE_LIMIT,
-    CacheWarning,
-    Census,
-    Comparison,
-    Variant,
-    cache_dir,
-    load_variant,
+           CacheWarning,
+           Census,
+           Comparison,
+           Variant,
+           cache_dir,
+           load_variant,
 )
 
 __all__ = ["TABLE_FORMAT", "TABLE_LIMIT", "CacheWarning", "Census", "Comparison", "Variant", "cache_dir",

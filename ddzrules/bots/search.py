@@ -33,9 +33,9 @@ from ddzrules import cards as C
 from ddzrules.bots.simple import HeuristicBot
 from ddzrules.errors import PlayError
 from ddzrules.rules.moves import Move
+from ddzrules.rules.wild import WildLeads
 from ddzrules.runtime import Action, PlayerView
 from ddzrules.runtime.values import World
-from ddzrules.rules.wild import WildLeads
 
 #: rollouts a decision by default (``search:iters=N``)
 DEFAULT_ITERS = 160

@@ -34,8 +34,8 @@ from rich.text import Text
 from ddzrules import cards as C
 from ddzrules.errors import DdzError, brief, escaped
 from ddzrules.rules.moves import Move
-from ddzrules.spec import SPEC_NAME, bundled_names, dump_yaml, load_spec, starter_text
 from ddzrules.rules.variant import Variant, load_variant
+from ddzrules.spec import SPEC_NAME, bundled_names, dump_yaml, load_spec, starter_text
 
 F = TypeVar("F", bound=Callable[..., Any])
 P = ParamSpec("P")

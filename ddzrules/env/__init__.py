@@ -84,15 +84,16 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ddzrules.speed import cache
 from ddzrules import cards as C
-from ddzrules.rules.compiler import Shape
 from ddzrules.errors import ArgumentError as ArgumentError
 from ddzrules.errors import DdzError, brief
 from ddzrules.errors import IllegalActionError as IllegalActionError
 from ddzrules.errors import NotResetError as NotResetError
 from ddzrules.errors import SeedError as SeedError
+from ddzrules.rules.compiler import COMPILER_SOURCES
 from ddzrules.rules.moves import Move
+from ddzrules.rules.shapes import Shape
+from ddzrules.rules.wild_store import WILD_SOURCES
 from ddzrules.runtime import (
     Action,
     Game,
@@ -101,6 +102,7 @@ from ddzrules.runtime import (
     call_declared,
     load_plugin_class,
 )
+from ddzrules.speed import cache
 
 #: the version of the action table's layout, in the cache key of the wild-only plays
 ENV_VERSION = 1
@@ -224,8 +226,7 @@ def _wild_only(rules: GameRules, natural: set[PlayKey]) -> list[Move]:
     the keyed cache. Each is shown as a Move of the cards it stands for."""
     v = rules.variant
     ranks = _wild_ranks(rules)
-    code = cache.code_hash(ENV_VERSION, "ddzrules.env", "ddzrules.rules.wild", "ddzrules.rules.compiler", "ddzrules.cards",
-                           "ddzrules.spec.patterns")
+    code = cache.code_hash(ENV_VERSION, "ddzrules.env", *WILD_SOURCES, *COMPILER_SOURCES)
     # the ranks walked are the plugin's, not the compiled rules': they name the file too
     name = f"env-{v.rules.content_hash[:24]}-{code[:12]}-{''.join(C.RANKS[r] for r in ranks)}.json"
     combo_names = {c.name for c in v.rules.combos}
@@ -234,7 +235,7 @@ def _wild_only(rules: GameRules, natural: set[PlayKey]) -> list[Move]:
     limits = [deck[r] + max(deck[w] for w in ranks) for r in range(len(deck))]
     keys = cache.load(name, lambda body: _parse_keys(body, combo_names, limits, v.rules.max_hand))
     if keys is None:
-        from ddzrules.rules.wild import walk
+        from ddzrules.rules.wild_walk import walk
 
         found: set[PlayKey] = set()
         names = [c.name for c in v.rules.combos]

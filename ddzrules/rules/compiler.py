@@ -1,4 +1,6 @@
-"""Spec + patterns → matcher tables.
+"""Spec + patterns → matcher tables: the compiler (``compile_spec``), and the cache entry of
+a spec's parsed patterns. What it compiles to, ``Shape`` and ``Rules``, is in ``shapes``; what
+enumerating a shape would cost, bounded before it is paid, in ``cost``.
 
 Each alternative of each combo compiles to a :class:`Shape`: its core (a group,
 a chain or literal cards) with concrete rank sets and length limits, and its
@@ -18,13 +20,30 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any
 
-from ddzrules.speed import cache
 from ddzrules import cards as C
 from ddzrules.errors import Problem, SpecError
+from ddzrules.rules.cost import (
+    SMALLER,
+    WILD_FACTOR,
+    Cost,
+    limit_note,
+    max_enumeration,
+    shape_cost,
+    show_count,
+)
+from ddzrules.rules.shapes import (
+    CONSTRAINTS,
+    PLAY_CONSTRAINTS,
+    UNBOUNDED,
+    ComboInfo,
+    KickerRule,
+    Rules,
+    Shape,
+    ShapeOptions,
+)
+from ddzrules.spec import Spec
 from ddzrules.spec.patterns import (
     Chain,
     Constraint,
@@ -39,560 +58,7 @@ from ddzrules.spec.patterns import (
     pattern_from_data,
     pattern_to_data,
 )
-from ddzrules.spec import Spec, limit_from_env
-
-#: The kicker constraints a ``where`` clause may state, and whether they take ``<= N``.
-CONSTRAINTS: dict[str, tuple[bool, str]] = {
-    "distinct": (False, "kicker groups have pairwise different ranks"),
-    "overlap": (False, "kickers may share a rank with the core"),
-    "jokers": (True, "at most N jokers among the kickers (jokers<=1: never both jokers)"),
-    "per_rank": (True, "at most N kicker cards of any one rank (per_rank<=3: no four; <=2: no trio)"),
-    "adjacent": (True, ("at most N kicker cards of a rank next to the chain (adjacent<=2: no trio "
-                        "that would extend a plane)")),
-    "wilds": (True, "how many wild cards (癞子) the play holds: wilds>=1 (soft bomb), wilds<=0 (hard)"),
-    "naturals": (True, "how many natural (not wild) cards the play holds: naturals<=0 (pure wild bomb)"),
-}
-#: constraints on the whole play that may also be stated as a lower bound (>=)
-PLAY_CONSTRAINTS = ("wilds", "naturals")
-UNBOUNDED = 99
-COMPARE_FIELDS = ("size", "rank", "length")
-
-
-@dataclass(frozen=True)
-class KickerRule:
-    unit: int
-    fixed: int
-    per_n: int
-    ranks: tuple[int, ...]
-
-    def groups(self, length: int) -> int:
-        return self.fixed + self.per_n * length
-
-
-class _ShapeOptions(TypedDict):
-    """The fields of a :class:`Shape` that its kickers and constraints give, whatever its core."""
-
-    kickers: tuple[KickerRule, ...]
-    distinct: bool
-    overlap: bool
-    jokers: int
-    per_rank: int
-    adjacent: int
-    wilds_min: int
-    wilds_max: int
-    naturals_min: int
-    naturals_max: int
-
-
-@dataclass(frozen=True)
-class Shape:
-    """One compiled alternative of a combo."""
-
-    combo: int
-    kind: str  # "group" | "chain" | "literal"
-    unit: int  # cards per rank of a chain; for a group the smallest count
-    max_count: int  # group: the largest count
-    ranks: tuple[int, ...]  # group: allowed ranks; chain: allowed ranks, contiguous
-    min_len: int
-    max_len: int
-    literal: int  # packed literal cards
-    kickers: tuple[KickerRule, ...]
-    distinct: bool
-    overlap: bool
-    jokers: int
-    per_rank: int
-    adjacent: int
-    # how many wild cards (癞子) and natural cards the play may hold
-    wilds_min: int = 0
-    wilds_max: int = UNBOUNDED
-    naturals_min: int = 0
-    naturals_max: int = UNBOUNDED
-
-    def signature(self) -> tuple[Any, ...]:
-        return (self.kind, self.unit, self.max_count, self.ranks, self.min_len, self.max_len,
-                self.literal, self.kickers, self.distinct, self.overlap, self.jokers, self.per_rank,
-                self.adjacent, self.wilds_min, self.wilds_max, self.naturals_min, self.naturals_max)
-
-    @property
-    def natural(self) -> bool:
-        """Whether a play of no wild cards can take this shape (a soft or pure wild
-        bomb cannot): no wild card required, and the natural-card bounds admit plays
-        of the shape's sizes (every card of such a play is natural)."""
-        return (self.wilds_min == 0 and self.naturals_max >= self.min_size()
-                and self.naturals_min <= self.max_size())
-
-    def max_size(self) -> int:
-        if self.kind == "group":
-            return self.max_count + self.kicker_cards(1)
-        return self.core_size(self.max_len) + self.kicker_cards(self.max_len)
-
-    def wild_ok(self, wilds: int, naturals: int) -> bool:
-        return (self.wilds_min <= wilds <= self.wilds_max
-                and self.naturals_min <= naturals <= self.naturals_max)
-
-    def kicker_cards(self, length: int) -> int:
-        return sum(k.unit * k.groups(length) for k in self.kickers)
-
-    def core_size(self, length: int, count: int | None = None) -> int:
-        if self.kind == "literal":
-            return C.size_of(self.literal)
-        if self.kind == "group":
-            return count if count is not None else self.unit
-        return self.unit * length
-
-    def min_size(self) -> int:
-        return self.core_size(self.min_len) + self.kicker_cards(self.min_len)
-
-
-@dataclass(frozen=True)
-class ComboInfo:
-    name: str
-    zh: str
-    description: str
-    pattern: str
-    tier: int  # bomb class, -1 for a play that is not a bomb
-    compare: tuple[str, ...]
-
-    def key(self, size: int, rank: int, length: int) -> tuple[int, ...]:
-        """A play's comparison key: among bombs the class, then the ``compare`` fields;
-        other plays compare by rank (within one combo, size and length)."""
-        if self.tier < 0:
-            return (rank,)
-        fields = {"size": size, "rank": rank, "length": length}
-        return (self.tier, *(fields[f] for f in self.compare))
-
-
-@dataclass
-class Rules:
-    """The compiled form of a spec: deck, combos, shapes. Pure data plus enumeration."""
-
-    name: str
-    content_hash: str
-    deck: list[int]
-    max_hand: int
-    combos: list[ComboInfo]
-    shapes: list[Shape]
-    #: ranks a wild card may stand for (empty: the spec has no wildcards)
-    stand_for: tuple[int, ...] = ()
-    #: how many ranks may be wild at once in a deal (``wildcards.ranks``: 1 for 癞子场, 2
-    #: for 天地癞子; 0 without wildcards)
-    wild_count: int = 0
-
-    @property
-    def natural_shapes(self) -> list[Shape]:
-        return [s for s in self.shapes if s.natural]
-
-    # ------------------------------------------------------------------ enumeration
-    def enumerate(self, avail: list[int], emit: Callable[[int, int, int, int], None],
-                  shapes: list[Shape] | None = None, max_size: int | None = None,
-                  exact_size: int | None = None, min_rank: int = -1, length: int = 0) -> None:
-        """Call ``emit(packed, combo, rank, length)`` for every play inside ``avail``.
-
-        ``max_size``/``exact_size`` bound the play's card count; ``min_rank`` keeps
-        only cores ranked above it; ``length`` (when non-zero) keeps only that chain
-        length. The same play may be emitted more than once (different cores or
-        kickers giving the same cards); callers deduplicate.
-        """
-        cap = exact_size if exact_size is not None else (max_size if max_size is not None else 1 << 30)
-        for shape in shapes if shapes is not None else self.shapes:
-            if not shape.natural:  # needs wild cards: see ddzrules.rules.wild
-                continue
-            if shape.kind == "chain":
-                _chains(shape, avail, emit, cap, exact_size, min_rank, length)
-            elif shape.kind == "group":
-                if length and length != 1:
-                    continue
-                _groups(shape, avail, emit, cap, exact_size, min_rank)
-            else:
-                if length and length != 1:
-                    continue
-                _literal(shape, avail, emit, cap, exact_size, min_rank)
-
-
-def _sub_core(avail: list[int], core: list[tuple[int, int]], overlap: bool) -> list[int]:
-    rem = list(avail)
-    for r, c in core:
-        rem[r] = rem[r] - c if overlap else 0
-    return rem
-
-
-def _finish(shape: Shape, avail: list[int], core: list[tuple[int, int]], core_packed: int,
-            rank: int, length: int, emit: Callable[[int, int, int, int], None],
-            exact_size: int | None, adjacent_ranks: tuple[int, ...]) -> None:
-    if not shape.kickers:
-        emit(core_packed, shape.combo, rank, length)
-        return
-    rem = _sub_core(avail, core, shape.overlap)
-    core_ranks = {r for r, _ in core}
-    used = [0] * C.NUM_RANKS
-    if shape.overlap:  # per-rank limits count kicker cards only; the core is separate
-        pass
-    _kickers(shape, shape.kickers, 0, length, rem, used, 0, core_packed, rank, emit, adjacent_ranks,
-             core_ranks)
-
-
-def _kickers(shape: Shape, rules: tuple[KickerRule, ...], idx: int, length: int, rem: list[int],
-             used: list[int], jokers_used: int, packed: int, rank: int,
-             emit: Callable[[int, int, int, int], None], adjacent_ranks: tuple[int, ...],
-             core_ranks: set[int]) -> None:
-    if idx == len(rules):
-        emit(packed, shape.combo, rank, length)
-        return
-    rule = rules[idx]
-    need = rule.groups(length)
-    unit = rule.unit
-    # candidate ranks and how many groups each can give
-    cands: list[tuple[int, int]] = []
-    for r in rule.ranks:
-        avail_r = rem[r] - used[r]
-        if avail_r < unit:
-            continue
-        if shape.distinct and used[r]:
-            continue
-        cap = avail_r // unit
-        if shape.per_rank < 99:
-            cap = min(cap, (shape.per_rank - used[r]) // unit)
-        if shape.adjacent < 99 and r in adjacent_ranks:
-            cap = min(cap, (shape.adjacent - used[r]) // unit)
-        if shape.distinct:
-            cap = min(cap, 1)
-        if cap > 0:
-            cands.append((r, cap))
-    _fill(shape, rules, idx, length, rem, used, jokers_used, packed, rank, emit, adjacent_ranks,
-          core_ranks, cands, 0, need, unit)
-
-
-def _fill(shape: Shape, rules: tuple[KickerRule, ...], idx: int, length: int, rem: list[int],
-          used: list[int], jokers_used: int, packed: int, rank: int,
-          emit: Callable[[int, int, int, int], None], adjacent_ranks: tuple[int, ...],
-          core_ranks: set[int], cands: list[tuple[int, int]], start: int, need: int, unit: int) -> None:
-    if need == 0:
-        _kickers(shape, rules, idx + 1, length, rem, used, jokers_used, packed, rank, emit, adjacent_ranks,
-                 core_ranks)
-        return
-    for i in range(start, len(cands)):
-        r, cap = cands[i]
-        is_joker = r >= C.SMALL_JOKER
-        shift = C.BITS * r
-        for times in range(1, min(cap, need) + 1):
-            cards = times * unit
-            if is_joker and jokers_used + cards > shape.jokers:
-                break
-            used[r] += cards
-            _fill(shape, rules, idx, length, rem, used, jokers_used + (cards if is_joker else 0),
-                  packed + (cards << shift), rank, emit, adjacent_ranks, core_ranks, cands, i + 1,
-                  need - times, unit)
-            used[r] -= cards
-
-
-def _groups(shape: Shape, avail: list[int], emit: Callable[[int, int, int, int], None], cap: int,
-            exact_size: int | None, min_rank: int) -> None:
-    for r in shape.ranks:
-        if r <= min_rank:
-            continue
-        have = avail[r]
-        if have < shape.unit:
-            continue
-        kick = shape.kicker_cards(1)
-        for count in range(shape.unit, min(have, shape.max_count) + 1):
-            size = count + kick
-            if size > cap or (exact_size is not None and size != exact_size):
-                continue
-            _finish(shape, avail, [(r, count)], count << (C.BITS * r), r, 1, emit, exact_size, ())
-
-
-def _chains(shape: Shape, avail: list[int], emit: Callable[[int, int, int, int], None], cap: int,
-            exact_size: int | None, min_rank: int, only_length: int) -> None:
-    unit = shape.unit
-    ranks = shape.ranks
-    lo, hi = ranks[0], ranks[-1]
-    per_unit = unit + sum(k.unit * k.per_n for k in shape.kickers)
-    fixed = sum(k.unit * k.fixed for k in shape.kickers)
-    for start in range(lo, hi + 1):
-        if avail[start] < unit:
-            continue
-        packed = 0
-        core: list[tuple[int, int]] = []
-        for top in range(start, hi + 1):
-            if avail[top] < unit:
-                break
-            packed += unit << (C.BITS * top)
-            core.append((top, unit))
-            length = top - start + 1
-            if length > shape.max_len:
-                break
-            size = per_unit * length + fixed
-            if size > cap:
-                break
-            if length < shape.min_len or top <= min_rank:
-                continue
-            if only_length and length != only_length:
-                continue
-            if exact_size is not None and size != exact_size:
-                continue
-            adjacent = tuple(r for r in (start - 1, top + 1) if lo <= r <= hi)
-            _finish(shape, avail, list(core), packed, top, length, emit, exact_size, adjacent)
-
-
-def _literal(shape: Shape, avail: list[int], emit: Callable[[int, int, int, int], None], cap: int,
-             exact_size: int | None, min_rank: int) -> None:
-    counts = C.unpack(shape.literal)
-    if any(c > avail[r] for r, c in enumerate(counts)):
-        return
-    size = sum(counts)
-    if size > cap or (exact_size is not None and size != exact_size):
-        return
-    rank = max(r for r, c in enumerate(counts) if c)
-    if rank <= min_rank:
-        return
-    core = [(r, c) for r, c in enumerate(counts) if c]
-    _finish(shape, avail, core, shape.literal, rank, 1, emit, exact_size, ())
-
-
-# ====================================================================== cost bounds
-#
-# A pattern compiles to a few numbers, but what it enumerates can explode: nineteen
-# kicker terms of one single each make 14^19 kicker choices per core, and the first
-# call that builds the universe would never return. So before anything is enumerated,
-# each shape gets an upper bound on the work of enumerating it over the whole deck
-# (every later enumeration, of a hand or of given cards, walks a part of that tree),
-# and a combo above the limit is refused where its pattern is written.
-#
-# The bound counts, per core, the kicker choices of each kicker term as a polynomial
-# in (groups, wild cards): per rank, the ways it can give t groups with w of their
-# cards wild; without ``overlap`` the ranks of the core give none. Constraints that only
-# remove choices (adjacent, distinct across terms, the jokers' total, the wild pool
-# shared between terms beyond the polynomial's) are left out, so the true count is
-# never larger. Partial choices (the walk's inner steps) are counted too.
-
-#: default of the largest enumeration a spec may need, in steps of the walk over the whole
-#: deck without wild cards (all combos together); ``DDZRULES_MAX_ENUMERATION`` raises it.
-#: Building the universe table costs about 30 µs a step (one slow core), so the limit
-#: keeps a first call under half a minute; the bundled specs need at most 84,000.
-DEFAULT_MAX_ENUMERATION = 1_000_000
-ENUMERATION_ENV = "DDZRULES_MAX_ENUMERATION"
-#: with wild cards the walk takes this many times the limit: its steps are cheaper (a
-#: kicker choice filtered from a cached list) and the bound counts a wild card standing
-#: for each rank apart (laizi: 4.7 million steps, its full-deck walk 1.5 s)
-WILD_FACTOR = 20
-#: products are capped here: beyond it the exact size no longer matters, and the numbers
-#: of a hostile pattern (thousands of kicker terms) stay small to multiply
-_SATURATE = 10**30
-
-
-def max_enumeration() -> int:
-    """The enumeration limit (``DDZRULES_MAX_ENUMERATION``, default 1,000,000); a value
-    that is not a positive integer is ignored rather than trusted."""
-    return limit_from_env(ENUMERATION_ENV, DEFAULT_MAX_ENUMERATION)
-
-
-_SMALLER = ("fewer kicker terms or groups, `where distinct` or `per_rank<=N`, `in LO..HI` bounds or a "
-            "chain maximum make it smaller")
-
-
-def _limit_note(wild: bool) -> str:
-    if wild:
-        return f"{WILD_FACTOR} × {ENUMERATION_ENV}, which raises it"
-    return f"{ENUMERATION_ENV} raises it"
-
-
-@dataclass(frozen=True)
-class Cost:
-    """An upper bound on enumerating one shape over the whole deck."""
-
-    steps: int  # plays generated plus partial kicker choices: the walk's size
-    plays: int  # plays generated (each reading at least once)
-    cores: int  # cores (groups, chains, literals) the shape can take
-    wilds: int  # the wild cards the bound allows for (0: natural cards only)
-
-    def __add__(self, other: Cost) -> Cost:
-        return Cost(_cap(self.steps + other.steps), _cap(self.plays + other.plays),
-                    _cap(self.cores + other.cores), max(self.wilds, other.wilds))
-
-
-def _cap(n: int) -> int:
-    return min(_SATURATE, n)
-
-
-def show_count(n: int) -> str:
-    """A count for a message: exact below a billion, else its order of magnitude."""
-    if n >= _SATURATE:
-        return f"more than 10^{len(str(_SATURATE)) - 1}"
-    return f"{n:,}" if n < 10**9 else f"about {n:.1e}".replace("e+", "×10^")
-
-
-def _conv(a: list[int], b: list[int]) -> list[int]:
-    """Product of two polynomials in the wild cards used, truncated to the pool."""
-    if len(a) == 1:  # no wild cards: plain numbers
-        return [min(_SATURATE, a[0] * b[0])]
-    out = [0] * len(a)
-    for i, x in enumerate(a):
-        if x:
-            for j in range(len(a) - i):
-                if b[j]:
-                    out[i + j] += x * b[j]
-    return [min(_SATURATE, v) for v in out]
-
-
-def _rank_ways(shape: Shape, unit: int, have: int, spare: int, is_joker: bool,
-               most_groups: int) -> tuple[tuple[int, int], ...]:
-    """The ways one rank gives kicker groups: (groups, wild cards among them)."""
-    most = (have + spare) // unit
-    if shape.per_rank < UNBOUNDED:
-        most = min(most, shape.per_rank // unit)
-    if is_joker and shape.jokers < UNBOUNDED:
-        most = min(most, shape.jokers // unit)
-    if shape.distinct:
-        most = min(most, 1)
-    return tuple((t, w) for t in range(1, min(most, most_groups) + 1)
-                 for w in range(max(0, t * unit - have), min(spare, t * unit) + 1))
-
-
-def _times_rank(poly: list[list[int]], ways: tuple[tuple[int, int], ...]) -> list[list[int]]:
-    """``poly`` (``[groups][wilds]``) times one rank's ways, truncated to its size."""
-    if not ways:
-        return poly
-    most_groups, pool = len(poly) - 1, len(poly[0]) - 1
-    grown = [row[:] for row in poly]
-    for g, row in enumerate(poly):
-        for w, x in enumerate(row):
-            if x:
-                for t, dw in ways:
-                    if g + t <= most_groups and w + dw <= pool:
-                        grown[g + t][w + dw] += x
-    return grown  # at most 15 ranks of a few ways each: no need to cap
-
-
-class _KickerTerm:
-    """One kicker term's choices as ``poly[g][w]``: how many ways (at most) it takes ``g``
-    groups with ``w`` wild cards, each rank on its own caps, without the ranks a core
-    blocks. Ranks that give the same ways form a class (0: the largest, multiplied in
-    last, so the polynomial without ``k`` of its ranks is a snapshot on the way)."""
-
-    def __init__(self, shape: Shape, rule: KickerRule, deck: tuple[int, ...], stands: list[bool],
-                 pool: int, most_groups: int) -> None:
-        ways = {r: _rank_ways(shape, rule.unit, deck[r], pool if stands[r] else 0,
-                              r >= C.SMALL_JOKER, most_groups) for r in rule.ranks}
-        sizes: dict[tuple[tuple[int, int], ...], int] = {}
-        for w in ways.values():
-            sizes[w] = sizes.get(w, 0) + 1
-        order = sorted(sizes, key=lambda w: -sizes[w])
-        ids = {w: i for i, w in enumerate(order)}
-        self.ways = [(ids[w], w) for w in ways.values()]
-        self.cls = {r: ids[w] for r, w in ways.items()}
-        unit = [[0] * (pool + 1) for _ in range(most_groups + 1)]
-        unit[0][0] = 1
-        self.unit_poly = poly = unit
-        for c, w in self.ways:
-            if c:
-                poly = _times_rank(poly, w)
-        self.snapshots = [poly]  # snapshots[k]: with k ranks of class 0
-        for c, w in self.ways:
-            if not c:
-                poly = _times_rank(poly, w)
-                self.snapshots.append(poly)
-        self.memo: dict[tuple[int, ...], list[list[int]]] = {}
-
-    def blocked(self, core_ranks: tuple[int, ...]) -> tuple[int, ...]:
-        """What a core blocks: the classes of its ranks that this term could take."""
-        cls = self.cls
-        return tuple(sorted(cls[r] for r in core_ranks if r in cls))
-
-    def poly(self, blocked: tuple[int, ...]) -> list[list[int]]:
-        if not any(blocked):
-            return self.snapshots[len(self.snapshots) - 1 - len(blocked)]
-        got = self.memo.get(blocked)
-        if got is None:
-            left = list(blocked)
-            got = self.unit_poly
-            for c, w in self.ways:
-                if c in left:
-                    left.remove(c)
-                else:
-                    got = _times_rank(got, w)
-            self.memo[blocked] = got
-        return got
-
-
-def _split_poly(have: int, spare: int, cards: int, pool: int) -> list[int]:
-    """The ways ``cards`` cards of one rank split between naturals and wilds."""
-    out = [0] * (pool + 1)
-    for w in range(max(0, cards - have), min(spare, cards, pool) + 1):
-        out[w] = 1
-    return out
-
-
-def shape_cost(shape: Shape, deck: list[int], max_hand: int, stand_for: tuple[int, ...] = (),
-               wild_count: int = 1) -> Cost:
-    """An upper bound on the plays (and walk steps) of enumerating ``shape`` over the
-    whole ``deck`` up to ``max_hand`` cards; with ``stand_for`` (a wildcard spec), with
-    as many wild cards as the deck holds of ``wild_count`` ranks, each standing for those
-    ranks."""
-    if not stand_for and not shape.natural:
-        return Cost(0, 0, 0, 0)
-    key = (shape.signature(), tuple(deck), max_hand, tuple(stand_for), wild_count)
-    got = _COSTS.get(key)
-    if got is None:
-        if len(_COSTS) >= 1024:
-            _COSTS.clear()
-        got = _COSTS[key] = _shape_cost(shape, key[1], max_hand, key[3], wild_count)
-    return got
-
-
-#: shape costs already worked out: specs share most shapes, and compiling runs often
-_COSTS: dict[tuple[Any, ...], Cost] = {}
-
-
-def _shape_cost(shape: Shape, deck: tuple[int, ...], max_hand: int, stand_for: tuple[int, ...],
-                wild_count: int = 1) -> Cost:
-    pool = sum(sorted((deck[r] for r in stand_for), reverse=True)[:wild_count])
-    stands = [r in stand_for for r in range(C.NUM_RANKS)]
-    # the cores: their chain length, their ranks and the polynomial of their wild cards
-    cores: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
-    kick = shape.kicker_cards(1)
-    if shape.kind == "group":
-        for r in shape.ranks:
-            spare = pool if stands[r] else 0
-            for count in range(shape.unit, min(shape.max_count, deck[r] + spare) + 1):
-                if count + kick <= max_hand:
-                    cores.append((1, (r,), tuple(_split_poly(deck[r], spare, count, pool))))
-    elif shape.kind == "chain":
-        ranks = shape.ranks
-        for i in range(len(ranks)):
-            poly = [1] + [0] * pool
-            for j in range(i, len(ranks)):
-                r = ranks[j]
-                poly = _conv(poly, _split_poly(deck[r], pool if stands[r] else 0, shape.unit, pool))
-                length = j - i + 1
-                if length > shape.max_len or shape.core_size(length) + shape.kicker_cards(length) > max_hand:
-                    break
-                if length >= shape.min_len and any(poly):
-                    cores.append((length, ranks[i:j + 1], tuple(poly)))
-    else:
-        cores.append((1, tuple(r for r, c in enumerate(C.unpack(shape.literal)) if c), (1,) + (0,) * pool))
-    # each kicker term once, up to the most groups any core asks of it; without overlap a
-    # core's ranks give no kickers (with it they still may: then nothing is blocked)
-    terms = [_KickerTerm(shape, rule, deck, stands, pool, max((rule.groups(n) for n, _, _ in cores), default=0))
-             for rule in shape.kickers]
-    alike: dict[tuple[Any, ...], int] = {}  # cores that cost the same, counted once
-    for length, ranks, core in cores:
-        blocked = tuple(t.blocked(() if shape.overlap else ranks) for t in terms)
-        key = (length, core, blocked)
-        alike[key] = alike.get(key, 0) + 1
-    steps = plays = 0
-    for (length, core, blocked), times in alike.items():
-        acc = list(core)
-        work = sum(acc)
-        for rule, term, b in zip(shape.kickers, terms, blocked):
-            need = rule.groups(length)
-            choices = term.poly(b)  # [groups][wilds], where the core's poly is [wilds]
-            partial = [_cap(sum(col)) for col in zip(*choices[:need + 1])]
-            work = _cap(work + sum(_conv(acc, partial)))
-            acc = _conv(acc, choices[need])
-        steps = _cap(steps + times * work)
-        plays = _cap(plays + times * sum(acc))
-    return Cost(steps, plays, len(cores), pool)
-
+from ddzrules.speed import cache
 
 # ====================================================================== compile
 
@@ -776,14 +242,14 @@ class _Compiler:
                 self.error(path, f"combo {combos[c].name!r} is too large to enumerate{what}: up to "
                                  f"{show_count(total.steps)} steps ({show_count(total.cores)} cores, up to "
                                  f"{show_count(total.plays)} plays), above the limit of {most:,} "
-                                 f"({_limit_note(wild)})", offset, code="too-large", hint=_SMALLER)
+                                 f"({limit_note(wild)})", offset, code="too-large", hint=SMALLER)
             spent = sum(t.steps for t in totals.values())
             if not over and spent > most:
                 largest = sorted(totals, key=lambda c: -totals[c].steps)[:3]
                 named = ", ".join(f"{combos[c].name} {show_count(totals[c].steps)}" for c in largest)
                 self.error(("combos",), f"the combos together are too large to enumerate{what}: up to "
                                         f"{show_count(spent)} steps (largest: {named}), above the limit of "
-                                        f"{most:,} ({_limit_note(wild)})", code="too-large", hint=_SMALLER)
+                                        f"{most:,} ({limit_note(wild)})", code="too-large", hint=SMALLER)
 
     def compile_pattern(self, text: str, combo: int, path: tuple[str | int, ...]) -> list[Shape]:
         try:
@@ -851,7 +317,7 @@ class _Compiler:
                 return None
             ranks = self.bound(k.bound, self.all_ranks, path)
             krules.append(KickerRule(k.unit, k.fixed, k.per_n, ranks))
-        common: _ShapeOptions = {
+        common: ShapeOptions = {
             "kickers": tuple(krules), "distinct": bool(flags["distinct"]), "overlap": bool(flags["overlap"]),
             "jokers": flags["jokers"], "per_rank": flags["per_rank"], "adjacent": flags["adjacent"],
             "wilds_min": flags["wilds_min"], "wilds_max": flags["wilds_max"],
@@ -958,6 +424,11 @@ def compile_spec(spec: Spec) -> Rules:
 
 
 #: bump when the pattern cache's payload changes
+#: the modules a compiled spec is made by: what a cache entry built from one (a table, a
+#: wild table, an environment's) names among its sources, so a change to any is a new key
+COMPILER_SOURCES = ("ddzrules.rules.compiler", "ddzrules.rules.shapes", "ddzrules.rules.cost", "ddzrules.cards",
+                    "ddzrules.spec.patterns", ("ddzrules.spec", "pattern.lark"))
+
 PATTERN_CACHE_FORMAT = 1
 
 

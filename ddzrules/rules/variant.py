@@ -11,25 +11,23 @@ False
 
 from __future__ import annotations
 
-import struct
-import sys
-from array import array
 from bisect import bisect_left
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 from operator import attrgetter, gt, index, itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from ddzrules.speed import cache
 from ddzrules import cards as C
-from ddzrules.speed.cache import CacheWarning, cache_dir
-from ddzrules.rules.compiler import Rules, Shape, compile_spec, max_enumeration
 from ddzrules.errors import DdzError, brief
+from ddzrules.rules.compiler import compile_spec
+from ddzrules.rules.cost import max_enumeration
 from ddzrules.rules.moves import LEGAL_MOVES, LegalMoves, Move, make_moves
+from ddzrules.rules.shapes import Rules, Shape
 from ddzrules.spec import Spec, load_spec, mark_checked
+from ddzrules.speed import cache
+from ddzrules.speed.cache import CacheWarning, cache_dir
 
 try:  # C kernels of legal_moves' quick path: the compiled build only (docs/compiled.md)
     from ddzrules.speed._quick import hand_counts as _hand_counts
@@ -41,13 +39,16 @@ if TYPE_CHECKING:  # imported where first used: loading and classifying need nei
     from ddzrules.rules.lister import MovePlan
     from ddzrules.rules.wild import WildMoves
 
-#: bump when the cached table format or the enumeration changes
-TABLE_FORMAT = 4
+from ddzrules.rules.universe import (
+    TABLE_FORMAT,
+    TABLE_LIMIT,
+    UniverseRows,
+    load_cached,
+    store_cached,
+)
+
 __all__ = ["TABLE_FORMAT", "TABLE_LIMIT", "CacheWarning", "Census", "Comparison", "Variant", "cache_dir",
            "load_variant"]
-
-#: universes larger than this are not tabulated; classification falls back to decomposition
-TABLE_LIMIT = 3_000_000
 
 #: hands a variant lists by plain enumeration before it builds its fast index: a hand
 #: enumerates in about 1 ms, the index takes 100-700 ms to build and then lists a hand
@@ -121,8 +122,8 @@ class Variant:
         #: id() of every Move in _intern (kept alive there, so no id is reused): a Move
         #: passed back in is known to be this variant's in one set lookup
         self._interned_ids: set[int] = set()
-        #: the universe table (see _Rows); None until first needed or when not tabulated
-        self._rows: _Rows | None = None
+        #: the universe table (see UniverseRows); None until first needed or when not tabulated
+        self._rows: UniverseRows | None = None
         #: readings of packed counts looked up so far (the table's Moves are made lazily)
         self._readings_of: dict[int, tuple[Move, ...]] = {}
         #: canonical card string -> readings, for the strings looked up so far (classify's fast path)
@@ -223,11 +224,11 @@ class Variant:
         if self._tabulated is not None:
             return
         if cache.enabled():
-            rows = _load_cached(self.rules)
+            rows = load_cached(self.rules)
             if rows is None:
                 rows = self._build_rows()
                 if rows is not None:
-                    _store_cached(self.rules, rows)
+                    store_cached(self.rules, rows)
         else:  # no disk cache (the playground's drafts): this process's own tables
             key = _table_key(self.rules)
             if key in _TABLES:
@@ -240,9 +241,9 @@ class Variant:
         self._rows = rows
         self._tabulated = rows is not None
 
-    def _build_rows(self) -> _Rows | None:
+    def _build_rows(self) -> UniverseRows | None:
         built = self._universe_idents()
-        return None if built is None else _Rows.build(*built)
+        return None if built is None else UniverseRows.build(*built)
 
     def _readings(self, packed: int) -> tuple[Move, ...]:
         """The readings of a packed count from the table (its Moves made on first use),
@@ -753,180 +754,11 @@ def _show(cards: CardsLike) -> str:
     return repr(C.counts_to_string(C.counts_of(cards)))
 
 
-# ------------------------------------------------------------------ disk cache
-
-
-def _cache_name(rules: Rules) -> str:
-    # the code hash: a changed compiler or format never reads a stale table
-    code = cache.code_hash(TABLE_FORMAT, "ddzrules.rules.compiler", "ddzrules.cards", "ddzrules.spec.patterns",
-                           ("ddzrules.spec", "pattern.lark"))
-    # (binary since format 4; the ".json" name is kept because tests find table files by it)
-    return f"{rules.content_hash[:32]}-{code}.json"
-
-
-#: a table's header after the spec's content hash line: magic and number of rows
-_HEADER = struct.Struct("<4sI")
-_MAGIC = b"DDZT"
-#: the arrays of a table file, in order (typecodes of :mod:`array`)
-_COLUMNS = (("packs", "Q"), ("combos", "H"), ("ranks", "B"), ("lengths", "B"), ("shapes", "I"))
-_SWAP = sys.byteorder != "little"  # files are little-endian on every machine
-
-
-class _Rows:
-    """The universe table as arrays: one row a reading (packed count, combo index,
-    rank, chain length, the first shape producing it), sorted by
-    packed count so that the readings of a set of cards are one run found by bisection.
-    Moves are made from rows only when asked for."""
-
-    __slots__ = ("combos", "lengths", "packs", "ranks", "shapes")
-
-    def __init__(self, packs: array[int], combos: array[int], ranks: array[int],
-                 lengths: array[int], shapes: array[int]) -> None:
-        self.packs, self.combos, self.ranks, self.lengths, self.shapes = packs, combos, ranks, lengths, shapes
-
-    @classmethod
-    def build(cls, idents: list[tuple[int, int, int, int]], shapes: list[int]) -> _Rows:
-        rows = sorted(zip(idents, shapes))
-        cols = [array(t) for _, t in _COLUMNS]
-        for (packed, combo, rank, length), shape in rows:
-            for col, x in zip(cols, (packed, combo, rank, length, shape)):
-                col.append(x)
-        return cls(*cols)
-
-    def idents(self) -> tuple[list[tuple[int, int, int, int]], list[int]]:
-        """Every distinct reading once, each with its first (lowest) shape."""
-        first: dict[tuple[int, int, int, int], int] = {}
-        for ident, shape in zip(zip(self.packs, self.combos, self.ranks, self.lengths), self.shapes):
-            if first.get(ident, shape) >= shape:
-                first[ident] = shape
-        return list(first), list(first.values())
-
-    def encode(self, content_hash: str) -> bytes:
-        parts = [content_hash.encode("ascii"), b"\n", _HEADER.pack(_MAGIC, len(self.packs))]
-        for name, _ in _COLUMNS:
-            col = getattr(self, name)
-            if _SWAP:
-                col = array(col.typecode, col)
-                col.byteswap()
-            parts.append(col.tobytes())
-        return b"".join(parts)
-
-    @classmethod
-    def decode(cls, rules: Rules, body: bytes) -> _Rows:
-        """A table file's payload, its structure checked against ``rules`` (ValueError:
-        not this table). Every check is a pass in C over the file's bytes (``translate``
-        deleting the allowed byte values must leave nothing) or over an array, so a large
-        table is checked in a fraction of a millisecond a 10,000 rows."""
-        head, _, rest = body.partition(b"\n")
-        if head != rules.content_hash.encode("ascii"):
-            raise ValueError("it is the table of other rules")
-        if len(rest) < _HEADER.size:
-            raise ValueError("truncated")
-        magic, n = _HEADER.unpack_from(rest)
-        widths = [array(t).itemsize for _, t in _COLUMNS]
-        if magic != _MAGIC or len(rest) != _HEADER.size + n * sum(widths):
-            raise ValueError("not a table of this format")
-        if not (0 < n <= TABLE_LIMIT or n == 0 and not rules.combos):  # no combos: no rows
-            raise ValueError("row count out of range")
-        raw: dict[str, bytes] = {}
-        cols = []
-        at = _HEADER.size
-        for (name, typecode), width in zip(_COLUMNS, widths):
-            raw[name] = rest[at:at + n * width]
-            col = array(typecode)
-            col.frombytes(raw[name])
-            if _SWAP:
-                col.byteswap()
-            cols.append(col)
-            at += n * width
-        packs, combos, ranks, lengths, shapes = cols
-        if not n:
-            return cls(packs, combos, ranks, lengths, shapes)  # no combos: nothing to check
-        if not (_all_in(raw["combos"], 2, 0, len(rules.combos)) and _all_in(raw["ranks"], 1, 0, C.NUM_RANKS)
-                and _all_in(raw["lengths"], 1, 1, C.NUM_RANKS + 1)
-                and _all_in(raw["shapes"], 4, 0, len(rules.shapes))):
-            raise ValueError("entry out of range")
-        _check_cards(rules, raw["packs"])  # packed counts below _PACKED_END among the rest
-        if not any(raw["packs"][:8]):
-            raise ValueError("entry out of range")  # the first count is the least: none is 0
-        if not _ascending(raw["packs"]):
-            raise ValueError("rows out of order")
-        return cls(packs, combos, ranks, lengths, shapes)
-
-
-def _all_in(raw: bytes, width: int, low: int, high: int) -> bool:
-    """Every little-endian unsigned ``width``-byte number of ``raw`` is in ``low..high-1``."""
-    if high <= low:
-        return False
-    if high > 256:  # not one byte: the array itself
-        col = array({1: "B", 2: "H", 4: "I", 8: "Q"}[width])
-        col.frombytes(raw)
-        if _SWAP:
-            col.byteswap()
-        return low <= min(col) and max(col) < high
-    return not raw[0::width].translate(None, bytes(range(low, high))) and \
-        all(not raw[k::width].translate(None, b"\0") for k in range(1, width))
-
-
-def _ascending(whole: bytes) -> bool:
-    """The little-endian 64-bit numbers of ``whole``, each below 2^60, never decrease: each
-    number subtracted from the next with bit 63 set in every slot of one big int, where no
-    slot borrows from the next (the difference stays within 2^63 ± 2^60) and bit 63 stays
-    set exactly when the next is no smaller."""
-    if len(whole) <= 8:
-        return True
-    high = int.from_bytes((bytes(7) + b"\x80") * (len(whole) // 8 - 1), "little")
-    diff = (int.from_bytes(whole[8:], "little") | high) - int.from_bytes(whole[:-8], "little")
-    return diff & high == high
-
-
-@lru_cache(maxsize=16)
-def _allowed_bytes(deck: tuple[int, ...]) -> tuple[bytes, ...]:
-    """For each byte k of a packed count, the values the deck allows: the counts of ranks
-    2k (low 4 bits) and 2k + 1 (high 4 bits) within the deck's."""
-    padded = list(deck) + [0] * (16 - len(deck))
-    return tuple(bytes(lo | hi << 4 for hi in range(padded[2 * k + 1] + 1) for lo in range(padded[2 * k] + 1))
-                 for k in range(8))
-
-
-#: each byte value (two 4-bit counts) -> the sum of its two counts
-_NIBBLE_SUMS = bytes((b & 15) + (b >> 4) for b in range(256))
-
-
-def _check_cards(rules: Rules, whole: bytes) -> None:
-    """Every packed count (little-endian 64-bit, 15 4-bit fields and a zero top field) is a
-    set of the deck's cards fitting the largest hand, checked a byte column at a time:
-    byte k of every count holds the counts of ranks 2k and 2k + 1, and deleting the byte
-    values the deck allows must leave nothing; the sizes are the sums of the columns'
-    per-byte card counts (at most 8 x 30 < 256: no byte carries into the next)."""
-    n = len(whole) // 8
-    total = 0
-    for k, allowed in enumerate(_allowed_bytes(tuple(rules.deck))):
-        column = whole[k::8]
-        if column.translate(None, allowed):
-            raise ValueError("entry not a set of the deck's cards")
-        total += int.from_bytes(column.translate(_NIBBLE_SUMS), "little")
-    if total.to_bytes(n, "little").translate(None, bytes(range(min(rules.max_hand, 255) + 1))):
-        raise ValueError("entry larger than the largest hand")
-
-
-def _load_cached(rules: Rules) -> _Rows | None:
-    """The cached universe table, or None (see :mod:`ddzrules.speed.cache`: served only when
-    its keyed digest and its structure check). Arrays of numbers, not pickle: a cache
-    file is data and can never run code."""
-    return cache.load(_cache_name(rules), lambda body: _Rows.decode(rules, body), stacklevel=3)
-
-
-def _store_cached(rules: Rules, rows: _Rows) -> None:
-    if cache.enabled():
-        cache.store(_cache_name(rules), rows.encode(rules.content_hash))
-
-
 #: with the disk cache off, the universe tables this process has built (None: not
 #: tabulated), by what they are made of: the playground validates each keystroke of a
 #: draft with the cache off, and a draft whose combos did not change reads its table here
 #: instead of enumerating it again (memory leaves nothing behind). Never modified.
-_TABLES: OrderedDict[tuple[Any, ...], _Rows | None] = OrderedDict()
+_TABLES: OrderedDict[tuple[Any, ...], UniverseRows | None] = OrderedDict()
 #: how many of them are kept (least recently used out); a table is a few MB
 TABLES_KEPT = 8
 

@@ -44,7 +44,7 @@ from itertools import compress, repeat
 from operator import and_, itemgetter, lshift, or_
 
 from ddzrules import cards as C
-from ddzrules.rules.compiler import Rules
+from ddzrules.rules.shapes import Rules
 
 _append_set_bits: Callable[[bytes, object, list[int]], None] | None
 try:  # the compiled build's C kernel for _set_bits (docs/compiled.md)

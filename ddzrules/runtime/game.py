@@ -18,9 +18,10 @@ import pluggy
 
 from ddzrules import cards as C
 from ddzrules import hookspecs
-from ddzrules.speed.build import python_class
 from ddzrules.errors import STOPS, DdzError, PlayError, PluginError, Problem, SpecError, brief
 from ddzrules.rules.moves import Move
+from ddzrules.rules.variant import Variant, load_variant
+from ddzrules.rules.wild import WildLeads
 from ddzrules.runtime.checks import (
     FACTOR_LIMIT,
     HOOK_CHECKS,
@@ -44,8 +45,7 @@ from ddzrules.runtime.values import (
     play_counts,
 )
 from ddzrules.spec import innermost_error, schema_words
-from ddzrules.rules.variant import Variant, load_variant
-from ddzrules.rules.wild import WildLeads
+from ddzrules.speed.build import python_class
 
 if TYPE_CHECKING:
     from ddzrules.runtime.values import GameState, TableRules, World

@@ -17,8 +17,8 @@ from typing import Any
 
 from ddzrules import cards as C
 from ddzrules.rules.moves import LegalMoves, Move, bulk_maker
-from ddzrules.runtime.values import MEMO_LIMIT, Action
 from ddzrules.rules.variant import Variant
+from ddzrules.runtime.values import MEMO_LIMIT, Action
 
 # ====================================================================== the play phase's lister
 

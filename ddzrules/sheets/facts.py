@@ -16,15 +16,15 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from ddzrules import cards as C
-from ddzrules.rules.compiler import UNBOUNDED, KickerRule, Shape
 from ddzrules.errors import brief
 from ddzrules.rules.moves import Move
+from ddzrules.rules.shapes import UNBOUNDED, KickerRule, Shape
+from ddzrules.rules.variant import Variant, load_variant
 from ddzrules.runtime.checks import plain_answer
 from ddzrules.sheets.density import Density, density_of
 from ddzrules.sheets.words import LANGS, text, units
 from ddzrules.simulate.games import carries_cards
 from ddzrules.spec import bundled_root
-from ddzrules.rules.variant import Variant, load_variant
 
 if TYPE_CHECKING:
     from ddzrules.runtime import Game
@@ -462,7 +462,7 @@ def _wild_examples(
 ) -> tuple[Example | None, Example | None]:
     """The smallest and largest play of a combo that needs wild cards: every wild rank,
     the full deck, only this combo's shapes (cheap: not the wildcard census)."""
-    from ddzrules.rules.wild import enumerate_wild
+    from ddzrules.rules.wild_walk import enumerate_wild
 
     found: dict[tuple[int, int, int, int], None] = {}
     rules = v.rules

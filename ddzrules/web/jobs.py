@@ -26,12 +26,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ddzrules.speed import cache
 from ddzrules import cards as C
 from ddzrules.bots import HeuristicBot, check_bot, make_bot, parse_bot
 from ddzrules.errors import DdzError, JobError, PlayError, brief
 from ddzrules.lint import finding_dict, validate_spec
 from ddzrules.records import MAX_RECORD_BYTES, game_record, parse_record, replay, wild_text
+from ddzrules.rules.variant import Variant, load_variant
 from ddzrules.runtime import Action, Game, GameRules
 from ddzrules.runtime.narration import (
     Before,
@@ -50,7 +50,7 @@ from ddzrules.spec import (
     max_spec_bytes,
     starter_text,
 )
-from ddzrules.rules.variant import Variant, load_variant
+from ddzrules.speed import cache
 from ddzrules.web import deadline
 from ddzrules.web.games import NO_GAME
 

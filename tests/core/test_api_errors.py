@@ -18,8 +18,8 @@ from ddzrules import cards as C
 from ddzrules.cards import CardError
 from ddzrules.errors import DdzError
 from ddzrules.rules.moves import Move
-from ddzrules.spec.patterns import PatternSyntaxError, parse_pattern
 from ddzrules.rules.variant import Variant
+from ddzrules.spec.patterns import PatternSyntaxError, parse_pattern
 
 
 @pytest.fixture(scope="module")

@@ -21,8 +21,8 @@ import pytest
 import ddzrules
 import ddzrules.cards
 import ddzrules.rules.compiler
-import ddzrules.spec.patterns
 import ddzrules.rules.wild
+import ddzrules.spec.patterns
 from ddzrules.speed import cache
 
 PACKAGE = Path(ddzrules.__file__).parent

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 import ddzrules
+from ddzrules.rules.universe import _COLUMNS, _HEADER
 from ddzrules.speed.cache import CacheWarning, _digest
-from ddzrules.rules.variant import _COLUMNS, _HEADER
 
 HAND = "3456789TTJJQQKKA2"
 
@@ -34,7 +34,7 @@ def table_file(cache: Path) -> Path:
 
 
 class Payload:
-    """A table file's payload taken apart (see ddzrules.rules.variant._Rows): the spec's hash
+    """A table file's payload taken apart (see ddzrules.rules.universe.UniverseRows): the spec's hash
     line, the header (magic, row count) and the column arrays, editable as lists."""
 
     def __init__(self, body: bytes) -> None:
@@ -221,7 +221,7 @@ def test_byte_column_checks_agree_with_counting(hubei: ddzrules.Variant) -> None
     import random
     import sys
 
-    from ddzrules.rules.variant import _all_in, _ascending, _check_cards
+    from ddzrules.rules.universe import _all_in, _ascending, _check_cards
 
     if sys.byteorder != "little":
         pytest.skip("the arrays below are written in the machine's order; files are little-endian")

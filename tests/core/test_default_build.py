@@ -18,11 +18,11 @@ from click.testing import CliRunner
 
 import ddzrules
 from ddzrules import cards as C
-from ddzrules.rules import lister, variant, wild_table
 from ddzrules.cli import main
+from ddzrules.rules import lister, variant, wild_table
 from ddzrules.rules.compiler import compile_spec
-from ddzrules.spec import load_spec
 from ddzrules.rules.variant import Variant
+from ddzrules.spec import load_spec
 
 #: what a build without the kernels has in place of each (the modules' own fallbacks)
 KERNEL_NAMES = ((lister, "_run_steps"), (variant, "_hand_counts"), (variant, "_legal_tuple"),

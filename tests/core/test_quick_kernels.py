@@ -184,7 +184,7 @@ def test_run_steps_examples() -> None:
 
 
 def test_run_steps_picks_kicker_pairs_like_the_lister() -> None:
-    from ddzrules.rules.lister import _cell
+    from ddzrules.rules.fast_shape import _cell
 
     triangle = tuple(range(100, 220))
     raw = bytes([1, 2, 0, 1] + [0] * 11)

@@ -18,6 +18,7 @@ from ddzrules.bots import make_bot
 from ddzrules.errors import PluginError, SpecError, Stopped
 from ddzrules.hookspecs import hookimpl
 from ddzrules.lint import validate_spec
+from ddzrules.rules.variant import load_variant
 from ddzrules.runtime import (
     Action,
     Game,
@@ -29,7 +30,6 @@ from ddzrules.runtime import (
 )
 from ddzrules.runtime.checks import FACTOR_LIMIT, MAX_ITEMS
 from ddzrules.runtime.game import MAX_REDEALS, PHASE_TURNS
-from ddzrules.rules.variant import load_variant
 
 
 class Endless(list):  # type: ignore[type-arg]

@@ -17,6 +17,7 @@ from ddzrules.cli import main
 from ddzrules.errors import SpecError
 from ddzrules.hookspecs import hookimpl
 from ddzrules.rules.moves import Move
+from ddzrules.rules.variant import load_variant
 from ddzrules.runtime import (
     Action,
     Game,
@@ -25,7 +26,6 @@ from ddzrules.runtime import (
     PluginRegistry,
     implemented_hooks,
 )
-from ddzrules.rules.variant import load_variant
 
 #: the built-in plugins and the hooks each must implement to do its job
 BUILTIN_HOOKS = {

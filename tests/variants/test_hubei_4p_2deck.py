@@ -29,9 +29,9 @@ from hypothesis import strategies as st
 from ddzrules import cards as C
 from ddzrules.bots import HeuristicBot, RandomBot
 from ddzrules.errors import PlayError
+from ddzrules.rules.variant import Variant
 from ddzrules.runtime import Action, Game, GameRules, MatchInfo
 from ddzrules.simulate import play_game
-from ddzrules.rules.variant import Variant
 
 N = 4
 DECK = C.full_deck(decks=2)
