@@ -16,7 +16,6 @@ from typing import Any, Protocol
 from ddzrules import cards as C
 from ddzrules.rules.shapes import Rules, Shape
 
-
 # ====================================================================== fast listing
 #
 # ``Rules.enumerate`` walks every shape's cores and kickers in Python, one card group

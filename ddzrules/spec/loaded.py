@@ -6,17 +6,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ddzrules.errors import (
     Location,
     Problem,
     SpecError,
 )
-
-if TYPE_CHECKING:
-    pass  # imported where a spec's YAML is read or written: a warm load never needs it
-
 from ddzrules.spec.reading import read_yaml
 from ddzrules.spec.source import Path_, ScalarSource, SourceText, dotted, position_inside
 

@@ -8,7 +8,7 @@ import copy
 import difflib
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ddzrules.errors import (
     DdzError,
@@ -17,10 +17,6 @@ from ddzrules.errors import (
     SpecError,
     brief,
 )
-
-if TYPE_CHECKING:
-    pass  # imported where a spec's YAML is read or written: a warm load never needs it
-
 from ddzrules.spec import reading
 from ddzrules.spec.loaded import Spec
 from ddzrules.spec.names import display_name, resolve_name

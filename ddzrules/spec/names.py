@@ -10,17 +10,11 @@ from contextvars import ContextVar
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ddzrules.errors import (
     Problem,
     SpecError,
 )
-
-if TYPE_CHECKING:
-    pass  # imported where a spec's YAML is read or written: a warm load never needs it
-
-
 
 # --------------------------------------------------------------------------- names
 

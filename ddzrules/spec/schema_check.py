@@ -7,16 +7,12 @@ import difflib
 import json
 from functools import lru_cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ddzrules.errors import (
     Problem,
     brief,
 )
-
-if TYPE_CHECKING:
-    pass  # imported where a spec's YAML is read or written: a warm load never needs it
-
 from ddzrules.spec.loaded import Spec
 from ddzrules.spec.source import Path_, ScalarSource, dotted
 

@@ -6,16 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ddzrules.errors import (
     Location,
 )
-
-if TYPE_CHECKING:
-    pass  # imported where a spec's YAML is read or written: a warm load never needs it
-
-
 
 Path_ = tuple[str | int, ...]
 

@@ -8,21 +8,17 @@ import dataclasses
 import hashlib
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ddzrules.errors import (
     SpecError,
 )
-from ddzrules.speed import cache
-
-if TYPE_CHECKING:
-    pass  # imported where a spec's YAML is read or written: a warm load never needs it
-
 from ddzrules.spec import reading
 from ddzrules.spec.loaded import Spec
 from ddzrules.spec.names import display_name, resolve_name
 from ddzrules.spec.reading import max_spec_depth, max_spec_values
 from ddzrules.spec.source import SourceText
+from ddzrules.speed import cache
 
 # --------------------------------------------------------------------------- cache
 # Reading a spec file checks its YAML events (aliases, tags, depth) and validates it
