@@ -43,7 +43,7 @@ from ddzrules.rules.shapes import (
     Shape,
     ShapeOptions,
 )
-from ddzrules.spec import Spec
+from ddzrules.spec import Deck, Spec
 from ddzrules.spec.patterns import (
     Chain,
     Constraint,
@@ -71,34 +71,27 @@ class _Compiler:
         self.problems: list[Problem] = []
         #: each compiled shape's alternative: (pattern path, line and column in the pattern)
         self.origins: dict[int, tuple[tuple[str | int, ...], tuple[int, int]]] = {}
-        data = spec.data
-        deck = data.get("deck", {})
-        self.decks = int(deck.get("decks", 1))
-        self.jokers = bool(deck.get("jokers", True))
-        self.deck = self._deck(deck)
-        deal = data.get("deal", {})
-        self.max_hand = int(data.get("max_hand") or (deal.get("hand", 17) + deal.get("kitty", 3)))
+        self.rule_spec = spec.rule_spec
+        self.decks = self.rule_spec.deck.decks
+        self.jokers = self.rule_spec.deck.jokers
+        self.deck = self._deck(self.rule_spec.deck)
+        self.max_hand = self.rule_spec.max_hand
         self.all_ranks = tuple(r for r in range(C.NUM_RANKS) if self.deck[r] > 0)
         self.chain_bound = self._default_chain_bound()
         self.stand_for = self._stand_for()
         self.wild_count = self._wild_count()
 
-    def _deck(self, deck: dict[str, Any]) -> list[int]:
+    def _deck(self, deck: Deck) -> list[int]:
         """Per-rank counts: ``decks`` full decks (with or without jokers) less ``remove:``
         (whole ranks, then single cards; a card string is short for ``{cards: ...}``)."""
-        counts = C.full_deck(self.decks, self.jokers)
-        remove = deck.get("remove")
-        if not remove:
+        counts = C.full_deck(deck.decks, deck.jokers)
+        if not deck.remove_ranks and not deck.remove_cards:
             return counts
-        base: tuple[str | int, ...]  # where an error points: the string, or its cards key
-        if isinstance(remove, str):
-            remove, base = {"cards": remove}, ("deck", "remove")
-        else:
-            base = ("deck", "remove", "cards")
-        for r in set(C.parse_ranks(str(remove.get("ranks") or "").strip())):
+        base = deck.remove_cards_path  # where an error points: the string, or its cards key
+        for r in set(C.parse_ranks(deck.remove_ranks)):
             counts[r] = 0
         taken = [0] * len(counts)
-        for r in C.parse_ranks(str(remove.get("cards") or "").strip()):
+        for r in C.parse_ranks(deck.remove_cards):
             taken[r] += 1
         for r, n in enumerate(taken):
             if n > counts[r]:
@@ -118,10 +111,10 @@ class _Compiler:
 
     def _stand_for(self) -> tuple[int, ...]:
         """The ranks a wild card may stand for (癞子场: any rank but a joker)."""
-        wild = self.spec.data.get("wildcards")
-        if not wild:
+        wild = self.rule_spec.wildcards
+        if wild is None:
             return ()
-        text = wild.get("stand_for", "3..2")
+        text = wild.stand_for
         lo_s, hi_s = (t.strip() for t in text.split(".."))
         try:
             lo, hi = C.parse_rank(lo_s), C.parse_rank(hi_s)
@@ -134,17 +127,17 @@ class _Compiler:
 
     def _wild_count(self) -> int:
         """How many ranks may be wild at once (``wildcards.ranks``, default 1)."""
-        wild = self.spec.data.get("wildcards")
-        if not wild or not self.stand_for:
+        wild = self.rule_spec.wildcards
+        if wild is None or not self.stand_for:
             return 0
-        count = int(wild.get("ranks", 1))
+        count = wild.ranks
         if count > len(self.stand_for):
             self.error(("wildcards", "ranks"), f"{count} wild ranks at once, but a wild card may stand for "
                                                f"only {len(self.stand_for)} ranks")
         return count
 
     def _default_chain_bound(self) -> tuple[int, int]:
-        text = self.spec.data.get("chain_ranks", "3..A")
+        text = self.rule_spec.chain_ranks
         lo_s, hi_s = (t.strip() for t in text.split(".."))
         try:
             lo, hi = C.parse_rank(lo_s), C.parse_rank(hi_s)
@@ -179,30 +172,23 @@ class _Compiler:
         return tuple(r for r in range(lo, hi + 1) if self.deck[r] > 0)
 
     def compile(self, check_costs: bool = True) -> Rules:
-        data = self.spec.data
-        combos_data = data.get("combos") or {}
-        bombs = list(data.get("bombs") or [])
+        rule_spec = self.rule_spec
+        names = [c.name for c in rule_spec.combos]
+        bombs = rule_spec.bombs
         for i, b in enumerate(bombs):
-            if b not in combos_data:
-                hint = _close(b, list(combos_data))
+            if b not in names:
+                hint = _close(b, names)
                 self.error(("bombs", i), f"bomb class {b!r} is not a combo of this spec{hint}",
                            code="unknown-bomb")
         combos: list[ComboInfo] = []
         shapes: list[Shape] = []
         seen: dict[tuple[Any, ...], str] = {}
-        for name, entry in combos_data.items():
-            if entry is None:
-                continue
-            if isinstance(entry, str):
-                entry = {"pattern": entry}
-            pattern_path: tuple[str | int, ...] = ("combos", name) if isinstance(combos_data[name], str) \
-                else ("combos", name, "pattern")
+        for combo in rule_spec.combos:
+            name, pattern_path = combo.name, combo.path
             index = len(combos)
-            compare = tuple(entry.get("compare") or ("rank",))
             tier = bombs.index(name) if name in bombs else -1
-            combos.append(ComboInfo(name, entry.get("zh", ""), entry.get("description", ""),
-                                    entry["pattern"], tier, compare))
-            new = self.compile_pattern(entry["pattern"], index, pattern_path)
+            combos.append(ComboInfo(name, combo.zh, combo.description, combo.pattern, tier, combo.compare))
+            new = self.compile_pattern(combo.pattern, index, pattern_path)
             sig = tuple(sorted(repr(s.signature()) for s in new))
             if new and sig in seen:
                 self.error(pattern_path, f"combo {name!r} is identical to combo {seen[sig]!r}", (1, 1))
@@ -423,26 +409,18 @@ def compile_spec(spec: Spec) -> Rules:
     return rules
 
 
-#: bump when the pattern cache's payload changes
 #: the modules a compiled spec is made by: what a cache entry built from one (a table, a
 #: wild table, an environment's) names among its sources, so a change to any is a new key
 COMPILER_SOURCES = ("ddzrules.rules.compiler", "ddzrules.rules.shapes", "ddzrules.rules.cost", "ddzrules.cards",
                     "ddzrules.spec.patterns", ("ddzrules.spec", "pattern.lark"))
 
+#: bump when the pattern cache's payload changes
 PATTERN_CACHE_FORMAT = 1
 
 
 def _pattern_texts(spec: Spec) -> list[str]:
     """The pattern strings of a spec's combos, in order."""
-    combos = spec.data.get("combos")
-    if not isinstance(combos, dict):
-        return []
-    texts = []
-    for entry in combos.values():
-        text = entry.get("pattern") if isinstance(entry, dict) else entry
-        if isinstance(text, str):
-            texts.append(text)
-    return texts
+    return [combo.pattern for combo in spec.rule_spec.combos]
 
 
 def _patterns_name(texts: list[str]) -> str:

@@ -13,6 +13,7 @@ from ddzrules.errors import (
     Problem,
     SpecError,
 )
+from ddzrules.spec.model import RuleSpec
 from ddzrules.spec.reading import read_yaml
 from ddzrules.spec.source import Path_, ScalarSource, SourceText, dotted, position_inside
 
@@ -46,6 +47,18 @@ class Spec:
         self.cached: dict[str, Any] = {}
         #: what the compiler leaves for the entry once the spec compiled (None: nothing)
         self.extras: dict[str, Any] | None = None
+        self._rule_spec: RuleSpec | None = None
+
+    @property
+    def rule_spec(self) -> RuleSpec:
+        """The spec's rules, typed (:class:`~ddzrules.spec.model.RuleSpec`): parsed from
+        :attr:`data` once, when first asked for. Every stage reads the rules here; ``data``,
+        the merged dict, is kept for what is a format (a record's ``spec_resolved``, cache
+        keys) and must not be changed once this was read."""
+        rule_spec = self._rule_spec
+        if rule_spec is None:
+            rule_spec = self._rule_spec = RuleSpec.from_data(self.data)
+        return rule_spec
 
     def __repr__(self) -> str:
         return f"Spec(name={self.name!r}, file={self.file!r}, chain={self.chain!r})"

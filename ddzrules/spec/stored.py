@@ -40,7 +40,7 @@ def text_digest(text: str) -> str:
 
 #: the modules that read, check and merge a spec's texts: a change to any of them is a new key
 SPEC_MODULES = ("ddzrules.spec.source", "ddzrules.spec.reading", "ddzrules.spec.names", "ddzrules.spec.schema_check",
-                "ddzrules.spec.loaded", "ddzrules.spec.stored", "ddzrules.spec.loading")
+                "ddzrules.spec.loaded", "ddzrules.spec.stored", "ddzrules.spec.loading", "ddzrules.spec.model")
 #: the compiler's modules (``ddzrules.rules.compiler.COMPILER_SOURCES``, which this stage, below
 #: the rules, cannot import): a resolved entry carries the compiler's parsed patterns and cost checks
 COMPILER_MODULES = ("ddzrules.rules.compiler", "ddzrules.rules.shapes", "ddzrules.rules.cost")

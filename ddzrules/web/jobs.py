@@ -195,12 +195,12 @@ def specs(args: dict[str, Any]) -> dict[str, Any]:
     rows = []
     for name in bundled_names():
         spec = load_spec(name)
-        title = spec.data.get("title", {})
+        rule_spec = spec.rule_spec
         path = resolve_name(name)
         data = yaml.safe_load(read_spec_text(path, name))
-        rows.append({"name": name, "zh": title.get("zh", ""), "en": title.get("en", ""),
+        rows.append({"name": name, "zh": rule_spec.title_zh, "en": rule_spec.title_en,
                      "extends": data.get("extends") if isinstance(data, dict) else None,
-                     "wild": bool(spec.data.get("wildcards"))})
+                     "wild": rule_spec.wildcards is not None})
     return {"specs": rows, "bots": list(BOT_KINDS)}
 
 
