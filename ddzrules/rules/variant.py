@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from operator import attrgetter, gt, index, itemgetter
 from pathlib import Path
@@ -57,10 +57,10 @@ __all__ = ["TABLE_FORMAT", "TABLE_LIMIT", "CacheWarning", "Census", "Comparison"
 #: cost; the plays and their order are the same either way.
 FAST_INDEX_AFTER = 256
 
-#: a set of cards as the public doors take it: a card string, a Move, a typed sequence
-#: (C.Ranks, C.Counts), or rank indices one could not read as counts (more than 15 of them,
-#: or one above 14); a bare sequence that could be either is refused (:func:`_unambiguous`)
-CardsLike = str | Move | C.Ranks | C.Counts | Iterable[int]
+#: a set of cards as the public doors take it: a card string, a Move, or a typed sequence —
+#: C.Counts (a count by rank) or C.Ranks (a rank index per card). A bare sequence of numbers
+#: is refused, whatever its length (:func:`_untyped`): it names different cards read either way
+CardsLike = str | Move | C.Ranks | C.Counts
 #: the wild ranks of a query: one rank (``"7"``, an index) or several (``"7,9"``,
 #: ``("7", "9")``: 天地癞子), or None for no wild card
 WildLike = int | str | tuple[int | str, ...] | list[int | str] | None
@@ -209,7 +209,7 @@ class Variant:
             return list(cards) + [0] * (C.NUM_RANKS - len(cards))
         if isinstance(cards, C.Ranks):
             return C.check_counts(C.counts_of(cards))
-        return C.check_counts(C.counts_of(_unambiguous(cards)))
+        raise _untyped(cards)
 
     def check_deck(self, counts: list[int], what: str) -> None:
         if len(counts) == len(self.rules.deck) and not any(map(gt, counts, self.rules.deck)):
@@ -415,14 +415,13 @@ class Variant:
         """
         order: list[int] | None = None
         fast = self._fast
-        if wild is None and fast and (type(hand) is C.Ranks or (type(hand) is list or type(hand) is tuple)
-                                      and len(hand) > C.NUM_RANKS) and len(hand) <= fast.fits:
+        if wild is None and fast and type(hand) is C.Ranks and len(hand) <= fast.fits:
             index = fast
-            # the quick path (the runtime's form, rank indices): its counts, a byte a rank,
+            # the quick path (the runtime's form, Ranks): its counts, a byte a rank,
             # checked against the deck; then a lead, or an answer to a play looked up
             # before as its string
             raw: bytes | None = None
-            if _hand_counts is not None:  # the C kernel (a list, Ranks included, or a tuple)
+            if _hand_counts is not None:  # the C kernel (Ranks is a list)
                 raw = _hand_counts(hand, fast.limits)
             else:
                 # one int from each card's weight (bytes() rejects what is no small int;
@@ -725,23 +724,15 @@ _tier, _size, _rank, _combo, _packed, _length = (
     attrgetter(name) for name in ("tier", "size", "rank", "combo", "packed", "length"))
 
 
-def _unambiguous(cards: Iterable[int]) -> list[int] | Iterable[int]:
-    """A bare sequence of numbers given as cards, read as rank indices when it cannot be
-    read as counts by rank; one that can be read both ways (at most 15 numbers, each 0-14:
-    the counts of 3456789 are also seven 4s and eight 3s) is a CardError saying how to pass
-    each. Anything else is left to counts_of, whose errors name what is wrong."""
-    try:
-        items = list(cards)
-    except TypeError:
-        return cards  # no sequence: counts_of says so
-    if len(items) <= C.NUM_RANKS:
-        try:
-            ranks = [index(c) for c in items]
-        except TypeError:
-            return items
-        if all(0 <= r < C.NUM_RANKS for r in ranks):
-            raise C.CardError("", None, f"{C.AMBIGUOUS_CARDS}; not {brief(items, 60)}")
-    return items
+def _untyped(cards: object) -> C.CardError:
+    """The error for cards given in no form a public door takes: a bare sequence of numbers
+    (the counts of 3456789 are also seven 4s and eight 3s, and a long list of rank indices
+    looks like nothing else only until a caller passes counts) is told how to pass each
+    reading, ``Counts`` or ``Ranks``; anything else, what the doors take."""
+    if isinstance(cards, (list, tuple, range)) and all(isinstance(c, int) for c in cards):
+        return C.CardError("", None, f"{C.AMBIGUOUS_CARDS}; not {brief(cards, 60)}")
+    return C.CardError("", None, "cards are a card string ('3456789'), a Move, ddzrules.Counts(...) "
+                                 f"or ddzrules.Ranks(...), not {brief(cards, 60)}")
 
 
 def _show(cards: CardsLike) -> str:
