@@ -615,7 +615,7 @@ def test_counts_given_as_a_bare_list_are_refused_not_misread() -> None:
     with pytest.raises(CardError, match="could be counts by rank .* or a rank index per card"):
         v.legal_moves(many)
     assert [m.cards for m in v.legal_moves(Ranks(many))] == [m.cards for m in v.legal_moves(as_text)]
-    for other in (None, {"3": 1}, "3456789".encode(), iter(counts)):
+    for other in (None, {"3": 1}, b"3456789", iter(counts)):
         with pytest.raises(CardError, match=r"a card string .*Counts.* or ddzrules\.Ranks"):
             v.legal_moves(other)  # type: ignore[arg-type]
     for bad in ([16], [1] * 16, [-1]):
