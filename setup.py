@@ -2,7 +2,7 @@
 pyproject.toml.
 
 A plain ``pip install .`` or ``pip install -e .`` builds the C kernels of
-``ddzrules/_quick.c`` (legal moves 2.5-3x faster) as an *optional* extension, as PyYAML and
+``ddzrules/speed/_quick.c`` (legal moves 2.5-3x faster) as an *optional* extension, as PyYAML and
 MarkupSafe build theirs: where no C compiler or no Python headers exist, the build says so
 in one line and the install goes on in pure Python, which answers the same. With
 ``DDZRULES_PURE=1`` in the environment nothing is built at all. With ``DDZRULES_COMPILE=1``
@@ -38,9 +38,9 @@ if int(setuptools.__version__.split(".")[0]) < 77:  # pyproject.toml's license i
 #: ``name.c`` (hand-written C kernels, used when built) with the C compiler; a subpackage
 #: (``runtime``, ``env``: its ``batch``) is its modules but ``__init__``, all compiled with mypyc;
 #: ``wild`` (the wild-card walk) since 2026-12-05: laizi games in a short run 1.17x faster
-COMPILED_MODULES = ("game", "env", "wild", "_quick")
+COMPILED_MODULES = ("game", "env", "rules.wild", "rules.wild_store", "rules.wild_walk", "speed._quick")
 #: built by default, optionally (a failure to compile is not a failure to install)
-DEFAULT_KERNELS = ("_quick",)
+DEFAULT_KERNELS = ("speed._quick",)
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -64,7 +64,7 @@ def _kernels(asked: tuple[str, ...]) -> list[Extension]:
     when they fail to compile. None with ``DDZRULES_PURE`` set."""
     if not _off("DDZRULES_PURE"):
         return []
-    return [Extension(f"ddzrules.{name}", [os.path.join("ddzrules", f"{name}.c")], optional=True)
+    return [Extension(f"ddzrules.{name}", [os.path.join("ddzrules", *name.split(".")) + ".c"], optional=True)
             for name in DEFAULT_KERNELS if name not in asked]
 
 

@@ -81,16 +81,16 @@ TARGET_CLASSIFY = 1.0  # classify: at least RLCard's dict lookup
 # ---------------------------------------------------------------------- workload
 
 
-def deal(deals: int, seed: int) -> dict[int, list[list[int]]]:
-    """Seeded deals → {17: hands, 20: hands}, each hand a sorted list of rank indices."""
+def deal(deals: int, seed: int) -> dict[int, list[C.Ranks]]:
+    """Seeded deals → {17: hands, 20: hands}, each hand its sorted rank indices (C.Ranks)."""
     rng = random.Random(seed)
     deck = C.deck_list(C.full_deck())
-    hands: dict[int, list[list[int]]] = {17: [], 20: []}
+    hands: dict[int, list[C.Ranks]] = {17: [], 20: []}
     for _ in range(deals):
         d = deck[:]
         rng.shuffle(d)
-        hands[17].append(sorted(d[0:17]))
-        hands[20].append(sorted(d[17:34] + d[51:54]))
+        hands[17].append(C.Ranks(sorted(d[0:17])))
+        hands[20].append(C.Ranks(sorted(d[17:34] + d[51:54])))
     return hands
 
 

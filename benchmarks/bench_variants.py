@@ -58,7 +58,7 @@ from bench_moves import best_of, clock_fn
 
 from ddzrules import cards as C
 from ddzrules import load_variant
-from ddzrules.moves import Move
+from ddzrules.rules.moves import Move
 
 HUBEI = "hubei-4p-2deck"
 LAIZI = "laizi"
@@ -92,7 +92,7 @@ def hubei_hands(n: int, seed: int) -> list[list[int]]:
     for _ in range(n):
         d = deck[:]
         rng.shuffle(d)
-        out.append(sorted(d[0:25] + d[100:108]))
+        out.append(C.Ranks(sorted(d[0:25] + d[100:108])))
     return out
 
 
@@ -106,7 +106,7 @@ def laizi_hands(n: int, size: int, k: int, stand_for: tuple[int, ...], wild: int
     for _ in range(n):
         w = wild if wild is not None else rng.choice(stand_for)
         others = [c for c in deck if c != w]
-        out.append((sorted(rng.sample(others, size - k) + [w] * k), w))
+        out.append((C.Ranks(sorted(rng.sample(others, size - k) + [w] * k)), w))
     return out
 
 

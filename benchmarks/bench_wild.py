@@ -47,8 +47,8 @@ from _header import print_header  # benchmarks/_header.py: the build measured
 
 from ddzrules import cards as C
 from ddzrules import load_variant
-from ddzrules.moves import Move
-from ddzrules.wild import WildMoves
+from ddzrules.rules.moves import Move
+from ddzrules.rules.wild import WildMoves
 
 DECK = C.deck_list(C.full_deck())
 

@@ -6,15 +6,15 @@
 True
 """
 
-from ddzrules._build import switch_off_kernels
+from ddzrules.speed.build import switch_off_kernels
 
 switch_off_kernels()  # DDZRULES_PURE=1: before any module imports the C kernels
 
 from ddzrules.cards import Counts, Ranks, parse_cards
 from ddzrules.errors import DdzError, PlayError, SpecError
-from ddzrules.moves import LegalMoves, Move
+from ddzrules.rules.moves import LegalMoves, Move
+from ddzrules.rules.variant import Census, Comparison, Variant, load_variant
 from ddzrules.spec import load_spec
-from ddzrules.variant import Census, Comparison, Variant, load_variant
 
 __all__ = [
     "BUILD", "COMPILED", "COMPILED_MODULES", "Census", "Comparison", "Counts", "DdzError", "LegalMoves", "Move",
@@ -57,18 +57,19 @@ def _compiled_modules() -> tuple[str, ...]:
             if compiled and compiled == every:
                 found.add(entry)
             else:
-                found.update(f"{entry}.{stem}" for stem in compiled)
+                found.update(f"{entry}.{stem}" for stem in compiled
+                             if sys.modules.get(f"ddzrules.{entry}.{stem}", True) is not None)
     return tuple(sorted(found))
 
 
-#: the modules running compiled (mypyc, or C), by name ("runtime", "_quick" …); empty: pure Python
+#: the modules running compiled (mypyc, or C), by name ("runtime", "speed._quick" …); empty: pure Python
 COMPILED_MODULES = _compiled_modules()
 #: whether any module runs compiled: the C kernels a default install builds, or more
 COMPILED = bool(COMPILED_MODULES)
 
 
 def _build_name() -> str:
-    from ddzrules._build import KERNELS, pure_requested
+    from ddzrules.speed.build import KERNELS, pure_requested
 
     if not COMPILED_MODULES:
         return "pure Python (DDZRULES_PURE)" if pure_requested() else "pure Python"
@@ -77,6 +78,6 @@ def _build_name() -> str:
     return f"compiled: {', '.join(COMPILED_MODULES)}"
 
 
-#: the build running, in words: "C kernels (_quick)" (what ``pip install .`` gives where a C
+#: the build running, in words: "C kernels (speed._quick)" (what ``pip install .`` gives where a C
 #: compiler exists), "pure Python" (where none does), or "compiled: ..." (``DDZRULES_COMPILE=1``)
 BUILD = _build_name()

@@ -255,7 +255,7 @@ def full_deck(decks: int = 1, jokers: bool = True) -> list[int]:
 class Ranks(list[int]):
     """A set of cards as a rank index for each card (``Ranks([0, 0, 14])`` is 33D): what
     the runtime lists a hand's plays from. A bare list of numbers is no set of cards to
-    :class:`~ddzrules.variant.Variant`: it could as well be counts by rank (what
+    :class:`~ddzrules.rules.variant.Variant`: it could as well be counts by rank (what
     ``Game.hands`` holds), and the two readings differ without a word (the counts of
     3456789 read as 3333333344444444 on a two-deck spec)."""
 

@@ -189,7 +189,7 @@ def ddzrules_declaration_phases(game: GameState) -> list[Phase]:  # type: ignore
 def ddzrules_on_play(game: GameState, seat: int, move: Any, led: bool) -> list[MultiplierEvent] | None:
     """React to a play (not a pass) during the tricks.
 
-    Called after ``move`` (a :class:`~ddzrules.moves.Move`) by ``seat`` has been
+    Called after ``move`` (a :class:`~ddzrules.rules.moves.Move`) by ``seat`` has been
     applied; ``led`` is True when it opened a trick (发牌), False when it beat
     another play. Returns multiplier events to record (e.g. a doubling for an
     effective bomb), or None. All plugins are called; their events are all kept.

@@ -24,6 +24,9 @@ from typing import Any
 from ddzrules import cards as C
 from ddzrules.errors import DdzError, Location, Problem, SpecError
 from ddzrules.spec import (
+    DEFAULT_KITTY,
+    DEFAULT_PLAYERS,
+    TABLE_KINDS,
     Path_,
     ScalarSource,
     Spec,
@@ -258,7 +261,7 @@ class _Target(Spec):
 
 
 def _compile(spec: Spec) -> tuple[Any, list[Problem]]:
-    from ddzrules.compiler import compile_spec
+    from ddzrules.rules.compiler import compile_spec
 
     try:
         return compile_spec(spec), []
@@ -359,8 +362,8 @@ def _blame_child(p: Problem, child: SpecFile, spec: Spec) -> Problem:
 
 
 def _plugins(spec: Spec, rules: Any) -> list[Problem]:
+    from ddzrules.rules.variant import Variant
     from ddzrules.runtime import GameRules
-    from ddzrules.variant import Variant
 
     try:
         GameRules(Variant(spec, rules))
@@ -385,15 +388,14 @@ def _plugin_entries(spec: Spec, complete: bool) -> list[Problem]:
     only once the deal, the table and the combos are sound. So the same runtime checks are
     run on a shell of the spec that is sound: the spec's plugins, seats and table kind, a
     whole deck dealt to fit and one combo; only the entries' own findings are kept."""
-    from ddzrules.compiler import compile_spec
+    from ddzrules.rules.compiler import compile_spec
 
     data = spec.data
     players = data.get("players")
-    players = players if type(players) is int and 2 <= players <= 8 else 3
+    players = players if type(players) is int and 2 <= players <= 8 else DEFAULT_PLAYERS
     table = _dict_at(data, "table")
-    kind = table.get("kind") if table.get("kind") in ("landlord", "free-for-all", "partnerships") \
-        else "landlord"
-    kitty = 3 if kind == "landlord" else 0
+    kind = table.get("kind") if table.get("kind") in TABLE_KINDS else TABLE_KINDS[0]
+    kitty = DEFAULT_KITTY if kind == "landlord" else 0
     hand = (54 - kitty) // players
     shell_data: dict[str, Any] = {
         "name": spec.name or "spec", "players": players, "combos": {"single": "1"}, "game": data["game"],
@@ -491,7 +493,7 @@ def _text_warnings(files: list[SpecFile], spec: Spec, unreferenced: bool,
 def _table_warnings(files: list[SpecFile], spec: Spec, rules: Any) -> list[Problem]:
     """Warnings from the compiled universe: combos that share card sets, combos and
     bomb classes no deal can ever hold."""
-    from ddzrules.variant import Variant
+    from ddzrules.rules.variant import Variant
 
     out: list[Problem] = []
     child = files[0]
@@ -513,7 +515,7 @@ def _table_warnings(files: list[SpecFile], spec: Spec, rules: Any) -> list[Probl
         for i, a in enumerate(names):
             for b in names[i + 1:]:
                 pairs.setdefault((a, b), packed)
-    combos = spec.data.get("combos") or {}
+    zh_of = {c.name: c.zh for c in spec.rule_spec.combos}
 
     def said_in(f: SpecFile) -> str:
         """The readings one file writes itself: a parent's reading explains the parent's
@@ -522,8 +524,7 @@ def _table_warnings(files: list[SpecFile], spec: Spec, rules: Any) -> list[Probl
         return " ".join(f"{k} {t}" for k, t in own.items() if t).lower() if isinstance(own, dict) else ""
 
     def mentioned(name: str, said: str) -> bool:
-        entry = combos.get(name)
-        zh = entry.get("zh", "") if isinstance(entry, dict) else ""
+        zh = zh_of.get(name, "")
         words = {name, name.replace("_", " "), name.replace("_", "-"), name.split("_")[0]}
         return any(re.search(rf"\b{re.escape(w)}", said) for w in words) or bool(zh and zh in said)
 
@@ -543,7 +544,7 @@ def _table_warnings(files: list[SpecFile], spec: Spec, rules: Any) -> list[Probl
             f = files[min(ia, ib)]
             if mentioned(new, said_in(f)):
                 continue
-            zh = combos.get(new, {}).get("zh") if isinstance(combos.get(new), dict) else None
+            zh = zh_of.get(new)
             out.append(_warn(f, ("combos", new), "restated-combo",
                              f"combo {new!r} reads the same cards as the inherited {old!r} (e.g. {cards}): "
                              f"every such play{f' ({zh})' if zh else ''} now has two readings",
@@ -559,7 +560,7 @@ def _table_warnings(files: list[SpecFile], spec: Spec, rules: Any) -> list[Probl
                          f"readings: does not say why",
                          "state the intended reading in readings: or narrow one pattern"))
     natural = {rules.combos[s.combo].name for s in rules.shapes if s.natural}
-    bombs = spec.data.get("bombs") or []
+    bombs = spec.rule_spec.bombs
     for info in rules.combos:
         if info.name not in natural or per.get(info.name):
             continue

@@ -35,6 +35,7 @@ from ddzrules import cards as C
 from ddzrules.errors import DdzError
 from ddzrules.errors import ReplayError as ReplayError  # noqa: PLC0414 - re-exported: it lived here
 from ddzrules.outputs import write_file
+from ddzrules.rules.variant import Variant
 from ddzrules.runtime import Action, Game, GameRules, MatchInfo, PluginRegistry
 from ddzrules.untrusted import FileRefused, JSONPolicy, JSONRefused, parse_json, read_regular
 from ddzrules.variant import Variant
@@ -146,7 +147,7 @@ class ReplayResult:
 @lru_cache(maxsize=1)
 def record_schema() -> dict[str, Any]:
     """The JSON Schema of the record format (``ddzrules/schemas/record.schema.json``)."""
-    text = (Path(__file__).parent / "schemas" / "record.schema.json").read_text(encoding="utf-8")
+    text = (Path(__file__).parent / "spec" / "schemas" / "record.schema.json").read_text(encoding="utf-8")
     schema: dict[str, Any] = json.loads(text)
     return schema
 
@@ -258,7 +259,7 @@ def _check_stored(record: dict[str, Any]) -> str:
 
 def _stored_variant(record: dict[str, Any]) -> Variant:
     """The variant of the resolved spec a record stores, checked against its hash."""
-    from ddzrules.compiler import compile_spec
+    from ddzrules.rules.compiler import compile_spec
     from ddzrules.spec import spec_from_data
 
     digest = _check_stored(record)

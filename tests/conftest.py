@@ -12,7 +12,7 @@ import pytest
 from hypothesis import settings
 
 import ddzrules
-from ddzrules.variant import Variant
+from ddzrules.rules.variant import Variant
 
 # The suite's properties draw the same examples on every run (derandomize), so the README's
 # test command and CI are red only for a change of the code, never for a new random draw;

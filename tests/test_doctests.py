@@ -8,8 +8,8 @@ import importlib
 
 import pytest
 
-MODULES = ["ddzrules", "ddzrules.cards", "ddzrules.patterns", "ddzrules.spec", "ddzrules.moves",
-           "ddzrules.variant", "ddzrules.compiler", "ddzrules.conformance", "ddzrules.wild"]
+MODULES = ["ddzrules", "ddzrules.cards", "ddzrules.spec.patterns", "ddzrules.spec", "ddzrules.rules.moves",
+           "ddzrules.rules.variant", "ddzrules.rules.compiler", "ddzrules.conformance", "ddzrules.rules.wild"]
 
 
 @pytest.mark.parametrize("name", MODULES)

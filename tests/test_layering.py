@@ -157,8 +157,8 @@ def is_type_checking(test: ast.expr) -> bool:
 
 
 def known(name: str) -> str:
-    """The longest prefix of ``name`` that is a checked module (``ddzrules.variant`` for
-    ``ddzrules.variant.Variant``), or ``name`` itself when none is."""
+    """The longest prefix of ``name`` that is a checked module (``ddzrules.rules.variant`` for
+    ``ddzrules.rules.variant.Variant``), or ``name`` itself when none is."""
     parts = name.split(".")
     for end in range(len(parts), 0, -1):
         if ".".join(parts[:end]) in modules():
@@ -509,9 +509,9 @@ def test_every_public_exception_is_defined_in_errors() -> None:
 def test_the_checker_sees_what_it_must() -> None:
     """The parsing the rules rely on, on the tree itself: a checker that saw no imports
     would pass everything."""
-    assert "ddzrules.cards" in modules() and "ddzrules._quick" in modules() and "ddzrules_plugins" in modules()
+    assert "ddzrules.cards" in modules() and "ddzrules.speed._quick" in modules() and "ddzrules_plugins" in modules()
     targets = {(i.importer.name, i.target) for i in internal_imports()}
-    assert ("ddzrules", "ddzrules.variant") in targets  # the package's __init__ re-exports
+    assert ("ddzrules", "ddzrules.rules.variant") in targets  # the package's __init__ re-exports
     assert ("ddzrules.cards", "ddzrules.errors") in targets
     assert ("ddzrules_plugins", "ddzrules.plugins") in targets
     assert any(i.typing_only for i in internal_imports())  # variant's, patterns' … annotations
@@ -531,7 +531,7 @@ def test_the_rules_catch_made_up_breaches(tmp_path: Path) -> None:
     source.write_text(
         "from typing import TYPE_CHECKING\n"
         "import importlib\n"
-        "from ddzrules.variant import _Rows, Variant\n"
+        "from ddzrules.rules.variant import _Rows, Variant\n"
         "if TYPE_CHECKING:\n"
         "    from ddzrules.runtime import Game\n"
         "else:\n"
@@ -548,12 +548,12 @@ def test_the_rules_catch_made_up_breaches(tmp_path: Path) -> None:
         "def f() -> None:\n"
         "    importlib.import_module('ddzrules.diff')\n"
         "    from . import cards\n"
-        "    from .moves import Move\n", encoding="utf-8")
+        "    from .rules.moves import Move\n", encoding="utf-8")
     probe = Module("ddzrules.probe", source, False)
     found = {(i.target, i.names, i.typing_only) for i in imports_of(probe)}
-    assert found >= {("ddzrules.variant", ("_Rows", "Variant"), False), ("ddzrules.runtime", ("Game",), True),
+    assert found >= {("ddzrules.rules.variant", ("_Rows", "Variant"), False), ("ddzrules.runtime", ("Game",), True),
                      ("ddzrules.cli", (), False), ("ddzrules.diff", (), False), ("ddzrules.cards", (), False),
-                     ("ddzrules.moves", ("Move",), False)}
+                     ("ddzrules.rules.moves", ("Move",), False)}
     own = defined_here(ast.parse(source.read_text(encoding="utf-8")))
     assert {"_kept", "_mine", "_helper"} <= own and "_table" not in own
     # other._mine/_kept/_helper: defined here; self._own: off self; _replace: a namedtuple's

@@ -1,12 +1,12 @@
 """Readings with wild cards from first principles, for the wildcard specs built on
-hubei-3p's combos (laizi, tiandi-laizi): an oracle independent of ddzrules.wild."""
+hubei-3p's combos (laizi, tiandi-laizi): an oracle independent of ddzrules.rules.wild."""
 
 from __future__ import annotations
 
 import itertools
 
 from ddzrules import cards as C
-from ddzrules.variant import Variant
+from ddzrules.rules.variant import Variant
 
 WILD_RANKS = range(13)  # 3..2: a wild card never stands for a joker
 

@@ -33,9 +33,9 @@ from ddzrules import cards as C
 from ddzrules.bots.simple import HeuristicBot
 from ddzrules.errors import PlayError
 from ddzrules.game.values import World
-from ddzrules.moves import Move
+from ddzrules.rules.moves import Move
+from ddzrules.rules.wild import WildLeads
 from ddzrules.runtime import Action, PlayerView
-from ddzrules.wild import WildLeads
 
 #: rollouts a decision by default (``search:iters=N``)
 DEFAULT_ITERS = 160
@@ -256,9 +256,9 @@ def rollout_play(game: World, moves: Sequence[Move], can_pass: bool, rng: random
 
 def rollout_lead(game: World, leads: WildLeads, rng: random.Random) -> Move:
     """:func:`rollout_play` on a lead of several wild ranks (:meth:`Game.legal_plays` gives
-    it as a :class:`~ddzrules.wild.WildLeads`): the same play, drawing the same numbers
+    it as a :class:`~ddzrules.rules.wild.WildLeads`): the same play, drawing the same numbers
     from ``rng``, with the hand's plays read only as far as the choice needs them (the
-    longest sizes, by :meth:`~ddzrules.wild.WildLeads.plain_keys`; every play only for a
+    longest sizes, by :meth:`~ddzrules.rules.wild.WildLeads.plain_keys`; every play only for a
     random one). Leading, a hand of four wild cards has thousands of plays and the
     policy takes one of the longest."""
     if leads.only_one():

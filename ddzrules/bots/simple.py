@@ -8,7 +8,7 @@ import random
 from typing import ClassVar, Protocol
 
 from ddzrules import cards as C
-from ddzrules.moves import Move
+from ddzrules.rules.moves import Move
 from ddzrules.runtime import Action, PlayerView
 
 HIGH_RANK = C.RANKS.index("2")  # 2, X and D are the cards worth keeping

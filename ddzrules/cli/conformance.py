@@ -64,7 +64,7 @@ def generate(spec: str, output: str, level: str, seed: int, as_json: bool) -> No
     """Generate a suite from SPEC into a directory: manifest.json and one JSONL file per category."""
     from ddzrules.conformance import beats_coverage, check_suite_directory, write_suite
     from ddzrules.conformance import generate as make
-    from ddzrules.variant import load_variant
+    from ddzrules.rules.variant import load_variant
 
     check_suite_directory(output)  # before the work, which can take minutes
     v = load_variant(spec)

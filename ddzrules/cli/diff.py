@@ -68,7 +68,7 @@ def diff_cmd(a: str, b: str, hands: int, games: int | None, seed: int, bots: str
     """Compare two rule sets: rules, plays, comparisons (exact), and optionally random
     hands and paired games. Exit 0 when the same, 1 when they differ, 2 on error."""
     from ddzrules.diff import diff_specs
-    from ddzrules.variant import load_variant
+    from ddzrules.rules.variant import load_variant
 
     try:
         # every option checked before any work: the rule tables, the games, the report

@@ -167,7 +167,7 @@ def _slug(title: str) -> str:
 def schema_reference() -> str:
     """The spec JSON Schema (``ddzrules schema``): its title, a table of every key (its
     types, meaning and constraints), then the whole schema."""
-    text = resources.files("ddzrules").joinpath("spec.schema.json").read_text(encoding="utf-8")
+    text = resources.files("ddzrules.spec").joinpath("spec.schema.json").read_text(encoding="utf-8")
     schema = json.loads(text)
     rows: list[tuple[str, str, str]] = []
     _schema_rows("", schema, rows, required=False)

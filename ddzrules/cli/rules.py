@@ -36,7 +36,7 @@ from ddzrules.cli.common import (
     wild_option,
 )
 from ddzrules.errors import DdzError
-from ddzrules.moves import Move
+from ddzrules.rules.moves import Move
 from ddzrules.spec import SPEC_NAME, bundled_names, dump_yaml, load_spec, starter_text
 from ddzrules.variant import Variant, load_variant
 
@@ -127,7 +127,7 @@ def schema_cmd() -> None:
     check specs as they are typed: `ddzrules schema > ddzrules-spec.schema.json`."""
     from importlib import resources
 
-    click.echo(resources.files("ddzrules").joinpath("spec.schema.json").read_text(encoding="utf-8"),
+    click.echo(resources.files("ddzrules.spec").joinpath("spec.schema.json").read_text(encoding="utf-8"),
                nl=False)
 
 

@@ -13,7 +13,7 @@ from ddzrules.conformance.common import (
     Universe,
     moves_vector,
 )
-from ddzrules.moves import Move
+from ddzrules.rules.moves import Move
 from ddzrules.variant import Variant
 
 # ====================================================================== beats

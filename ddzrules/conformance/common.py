@@ -13,7 +13,7 @@ from ddzrules import cards as C
 from ddzrules.errors import (
     DdzError,
 )
-from ddzrules.moves import Move
+from ddzrules.rules.moves import Move
 from ddzrules.untrusted import (
     JSONPolicy,
 )

@@ -43,7 +43,7 @@ from ddzrules.conformance.perft import (
 from ddzrules.errors import (
     DdzError,
 )
-from ddzrules.moves import Move
+from ddzrules.rules.moves import Move
 from ddzrules.untrusted import (
     not_regular,
 )

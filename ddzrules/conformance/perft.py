@@ -20,7 +20,7 @@ from ddzrules.errors import (
     BudgetExceeded,
     DdzError,
 )
-from ddzrules.moves import Move
+from ddzrules.rules.moves import Move
 from ddzrules.variant import Variant
 
 # ====================================================================== perft

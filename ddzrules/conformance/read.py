@@ -52,7 +52,7 @@ from ddzrules.variant import Variant
 
 def schema(name: str) -> dict[str, Any]:
     """A JSON Schema shipped with the package: ``manifest`` or a category name."""
-    text = resources.files("ddzrules").joinpath("schemas", f"suite-{name}.schema.json").read_text("utf-8")
+    text = resources.files("ddzrules.spec").joinpath("schemas", f"suite-{name}.schema.json").read_text("utf-8")
     data: dict[str, Any] = json.loads(text)
     return data
 
@@ -568,7 +568,7 @@ def read_vectors(directory: str | Path, manifest: dict[str, Any], category: str,
 
 def suite_variant(manifest: dict[str, Any]) -> Variant:
     """The variant a suite was generated from, compiled from the spec it carries."""
-    from ddzrules.compiler import compile_spec
+    from ddzrules.rules.compiler import compile_spec
     from ddzrules.spec import spec_from_data
 
     spec = spec_from_data(manifest["spec_resolved"], f"manifest.json ({escaped(str(manifest.get('spec')))[:200]})")

@@ -44,8 +44,8 @@ from ddzrules.engines import (
     open_engine,
 )
 from ddzrules.errors import DdzError
-from ddzrules.moves import Move
-from ddzrules.variant import Variant
+from ddzrules.rules.moves import Move
+from ddzrules.rules.variant import Variant
 
 ACE = C.RANKS.index("A")
 

@@ -36,8 +36,8 @@ from typing import Any
 
 from ddzrules import cards as C
 from ddzrules.diff.exercised import differences, exercise, summary
-from ddzrules.moves import Move
-from ddzrules.variant import Variant, load_variant
+from ddzrules.rules.moves import Move
+from ddzrules.rules.variant import Variant, load_variant
 
 #: keys that document a spec without changing its rules (shown, but not a difference)
 METADATA = ("name", "title", "region", "source", "readings", "description")
@@ -411,10 +411,8 @@ def diff_specs(a: Variant, b: Variant, hands: int = 0, games: int = 0, seed: int
                      "comparisons are compared over the card sets each deck allows; random hands need the "
                      "same deck and are not dealt")
     rules = rules_diff(a, b, renamed)
-    zh = {name: str(c["zh"]) for name, c in (a.spec.data.get("combos") or {}).items()
-          if isinstance(c, dict) and c.get("zh")}
-    zh.update({name: str(c["zh"]) for name, c in (b.spec.data.get("combos") or {}).items()
-               if isinstance(c, dict) and c.get("zh") and name not in zh})
+    zh = {c.name: c.zh for c in a.spec.rule_spec.combos if c.zh}
+    zh.update({c.name: c.zh for c in b.spec.rule_spec.combos if c.zh and c.name not in zh})
     d = Diff(a.name, b.name, rules, plays_diff(ta, tb, renamed, witnesses),
              comparisons_diff(ta, tb, witnesses), notes=notes,
              only_a_plays=frozenset(set(ta) - set(tb)), only_b_plays=frozenset(set(tb) - set(ta)),

@@ -19,7 +19,7 @@ from ddzrules.engines import (
     Reading,
 )
 from ddzrules.errors import DdzError
-from ddzrules.variant import Variant, load_variant
+from ddzrules.rules.variant import Variant, load_variant
 
 
 class NativeEngine:

@@ -104,7 +104,7 @@ from ddzrules.errors import DdzError, brief
 from ddzrules.errors import IllegalActionError as IllegalActionError
 from ddzrules.errors import NotResetError as NotResetError
 from ddzrules.errors import SeedError as SeedError
-from ddzrules.moves import Move
+from ddzrules.rules.moves import Move
 from ddzrules.runtime import (
     Action,
     Game,

@@ -13,21 +13,22 @@ from typing import Any, SupportsIndex, cast
 
 import numpy as np
 
-from ddzrules import cache
 from ddzrules import cards as C
-from ddzrules.compiler import Shape
 from ddzrules.errors import (
     DdzError,
     SeedError,
     brief,
 )
-from ddzrules.moves import Move
+from ddzrules.rules.compiler import COMPILER_SOURCES, Shape
+from ddzrules.rules.moves import Move
+from ddzrules.rules.wild_store import WILD_SOURCES
 from ddzrules.runtime import (
     GameRules,
     PluginRegistry,
     call_declared,
     load_plugin_class,
 )
+from ddzrules.speed import cache
 from ddzrules.untrusted import JSONPolicy, JSONRefused, parse_json
 
 #: the version of the action table's layout, in the cache key of the wild-only plays
@@ -147,8 +148,7 @@ def _wild_only(rules: GameRules, natural: set[PlayKey]) -> list[Move]:
     the keyed cache. Each is shown as a Move of the cards it stands for."""
     v = rules.variant
     ranks = spec_wild_ranks(rules)
-    code = cache.code_hash(ENV_VERSION, "ddzrules.env", "ddzrules.wild", "ddzrules.compiler", "ddzrules.cards",
-                           "ddzrules.patterns")
+    code = cache.code_hash(ENV_VERSION, "ddzrules.env", *WILD_SOURCES, *COMPILER_SOURCES)
     # the ranks walked are the plugin's, not the compiled rules': they name the file too
     name = f"env-{v.rules.content_hash[:24]}-{code[:12]}-{''.join(C.RANKS[r] for r in ranks)}.json"
     combo_names = {c.name for c in v.rules.combos}
@@ -157,7 +157,7 @@ def _wild_only(rules: GameRules, natural: set[PlayKey]) -> list[Move]:
     limits = [deck[r] + max(deck[w] for w in ranks) for r in range(len(deck))]
     keys = cache.load(name, lambda body: _parse_keys(body, combo_names, limits, v.rules.max_hand))
     if keys is None:
-        from ddzrules.wild import walk
+        from ddzrules.rules.wild_walk import walk
 
         found: set[PlayKey] = set()
         names = [c.name for c in v.rules.combos]
@@ -249,7 +249,7 @@ def plugin_registry(plugins: Sequence[str]) -> PluginRegistry | None:
 def _declared(name: str, inst: Any) -> list[ActionKey] | None:
     """What ``inst`` answers to ``ddzrules_actions`` (None: it has no such hook), checked
     against the hook's contract by the runtime (:func:`~ddzrules.runtime.call_declared`):
-    a list of at most :data:`~ddzrules.runtime.checks.MAX_ITEMS` (kind, value) pairs, a kind
+    a list of at most :data:`~ddzrules.game.checks.MAX_ITEMS` (kind, value) pairs, a kind
     a string, a value an int, a string or None. A failure (SystemExit included) or another
     answer is a PluginError naming the plugin and the hook."""
     declared: list[ActionKey] | None = call_declared(name, inst, "ddzrules_actions")

@@ -66,7 +66,7 @@ from ddzrules.errors import (
     TableError,
     brief,
 )
-from ddzrules.moves import Move
+from ddzrules.rules.moves import Move
 from ddzrules.runtime import Action, Game
 
 #: the most tables one batch plays

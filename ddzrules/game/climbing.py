@@ -17,8 +17,8 @@ from ddzrules.errors import PlayError, PluginError, brief
 from ddzrules.game.play import PlayFlow
 from ddzrules.game.plays import is_listed, universe_positions
 from ddzrules.game.values import Action, play_counts
-from ddzrules.moves import Move
-from ddzrules.wild import WildLeads
+from ddzrules.rules.moves import Move
+from ddzrules.rules.wild import WildLeads
 
 
 class Climbing:
@@ -88,7 +88,7 @@ class Climbing:
         applied. No action is made per play (a search's rollouts list at every step, and a
         hand with wild cards has hundreds of plays). The plays are an immutable sequence:
         a tuple, or for a lead of several wild ranks (天地癞子, thousands of plays) a
-        :class:`~ddzrules.wild.WildLeads`, which makes each Move only when asked for it
+        :class:`~ddzrules.rules.wild.WildLeads`, which makes each Move only when asked for it
         and gives a policy each play's size, rank and cards without one. A play of this
         listing applied as ``Action(seat, "play", move.cards, move)`` with the very Move,
         or a pass when it is allowed, is not checked again, as an action

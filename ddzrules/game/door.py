@@ -23,7 +23,7 @@ from ddzrules.game.checks import (
     raised_text,
 )
 from ddzrules.game.values import Action, MatchInfo, MultiplierEvent, Phase, counts_string
-from ddzrules.moves import Move
+from ddzrules.rules.moves import Move
 from ddzrules.variant import Variant
 
 

@@ -11,7 +11,6 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ddzrules._build import python_class
 from ddzrules.errors import DdzError, SpecError, brief
 from ddzrules.game import determinize
 from ddzrules.game.climbing import CLIMBING
@@ -21,7 +20,8 @@ from ddzrules.game.play import PlayFlow, PlayRules
 from ddzrules.game.rules import ActivatedRules
 from ddzrules.game.tables import Table
 from ddzrules.game.values import Action, MatchInfo, PlayerView
-from ddzrules.moves import Move
+from ddzrules.rules.moves import Move
+from ddzrules.speed.build import python_class
 from ddzrules.variant import Variant, load_variant
 
 if TYPE_CHECKING:
@@ -259,7 +259,7 @@ class Game(PlayFlow):
         applied. No action is made per play (a search's rollouts list at every step, and a
         hand with wild cards has hundreds of plays). The plays are an immutable sequence:
         a tuple, or for a lead of several wild ranks (天地癞子, thousands of plays) a
-        :class:`~ddzrules.wild.WildLeads`, which makes each Move only when asked for it
+        :class:`~ddzrules.rules.wild.WildLeads`, which makes each Move only when asked for it
         and gives a policy each play's size, rank and cards without one. A play of this
         listing applied as ``Action(seat, "play", move.cards, move)`` with the very Move,
         or a pass when it is allowed, is not checked again, as an action

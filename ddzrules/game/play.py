@@ -12,7 +12,7 @@ from ddzrules.errors import PlayError, PluginError, brief
 from ddzrules.game.deal import DealFlow
 from ddzrules.game.rules import PHASE_TURNS
 from ddzrules.game.values import Action
-from ddzrules.moves import Move
+from ddzrules.rules.moves import Move
 
 
 class PlayRules(Protocol):

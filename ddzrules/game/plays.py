@@ -17,7 +17,7 @@ from typing import Any
 
 from ddzrules import cards as C
 from ddzrules.game.values import MEMO_LIMIT, Action
-from ddzrules.moves import LegalMoves, Move, bulk_maker
+from ddzrules.rules.moves import LegalMoves, Move, bulk_maker
 from ddzrules.variant import Variant
 
 # ====================================================================== the play phase's lister
@@ -27,7 +27,7 @@ from ddzrules.variant import Variant
 _NO_ACTION = Action(-1, "play", None, None)
 _move_of = attrgetter("move")
 _cards_of = attrgetter("cards")
-#: play actions made in bulk (see ddzrules.moves.bulk_maker)
+#: play actions made in bulk (see ddzrules.rules.moves.bulk_maker)
 _make_actions = bulk_maker(Action, ("seat", "kind", "value", "move"))
 #: per seat, the most play actions kept for wild plays (by table position, or by Move when
 #: the hand is walked): a wild rank's universe is 450,000-760,000 readings and a long run
@@ -236,7 +236,7 @@ class PlayLister:
               lazy: bool = True) -> tuple[Sequence[Move], bool]:
         """The legal plays as Moves, in the order :meth:`listed` lists their actions, and
         whether it lists a pass (Game.legal_plays): the same paths, no action made. A lead
-        holding wild cards is a :class:`~ddzrules.wild.WildLeads` (several wild ranks, or
+        holding wild cards is a :class:`~ddzrules.rules.wild.WildLeads` (several wild ranks, or
         one whose table is read), which makes a Move only for a play asked for (unless
         ``lazy`` is False)."""
         moves: Sequence[Move]

@@ -11,7 +11,6 @@ import pluggy
 
 from ddzrules import cards as C
 from ddzrules import hookspecs
-from ddzrules._build import python_class
 from ddzrules.errors import STOPS, DdzError, Problem, SpecError
 from ddzrules.game.checks import HOOK_CHECKS, param_numbers, raised_text
 from ddzrules.game.door import Hook
@@ -19,6 +18,7 @@ from ddzrules.game.loading import PluginRegistry, default_registry, implemented_
 from ddzrules.game.plays import PlayLister
 from ddzrules.game.tables import Table, table_of
 from ddzrules.spec import innermost_error, schema_words
+from ddzrules.speed.build import python_class
 from ddzrules.variant import Variant
 
 ROLES = ("deal", "wildcards", "landlord", "leader", "declarations", "multipliers", "rules", "settlement")
@@ -290,7 +290,7 @@ _UNPICKLED_VARIANTS: dict[str, Variant] = {}
 def _variant_of(spec: Any) -> Variant:
     """The variant of an unpickled spec: compiled once a process for each spec's content
     (every game of a pickled batch shares it), checked as any spec is."""
-    from ddzrules.compiler import compile_spec
+    from ddzrules.rules.compiler import compile_spec
 
     key = spec.content_hash
     got = _UNPICKLED_VARIANTS.get(key)

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ddzrules import cards as C
-from ddzrules._build import python_class
-from ddzrules.moves import Move
-from ddzrules.variant import Variant
+from ddzrules.rules.moves import Move
+from ddzrules.rules.variant import Variant
+from ddzrules.speed.build import python_class
 
 
 @python_class  # made in bulk by its slots' setters, and by callers with any values

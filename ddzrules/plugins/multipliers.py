@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ddzrules.hookspecs import hookimpl
-from ddzrules.moves import Move
 from ddzrules.plugins import Description, times
+from ddzrules.rules.moves import Move
 from ddzrules.runtime import Game, MultiplierEvent
 
 

@@ -10,7 +10,7 @@ is computed —
 * the combos' forms, chain limits and examples from the compiled shapes and the
   move universe (the smallest and the largest play of each combo are real plays,
   found by the compiler; combos that need wild cards are found by the wildcard walk);
-* the comparisons from :meth:`Move.beats <ddzrules.moves.Move.beats>`;
+* the comparisons from :meth:`Move.beats <ddzrules.rules.moves.Move.beats>`;
 * the landlord protocol, declarations, multipliers and settlement from what each
   activated plugin says of itself (``ddzrules_describe``), built from the
   parameters it was actually given;

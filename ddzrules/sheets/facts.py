@@ -16,8 +16,8 @@ from typing import Any
 import yaml
 
 from ddzrules import cards as C
-from ddzrules.compiler import Shape
-from ddzrules.moves import Move
+from ddzrules.rules.compiler import Shape
+from ddzrules.rules.moves import Move
 from ddzrules.sheets.density import Density, density_of
 from ddzrules.sheets.forms import combo_forms
 from ddzrules.sheets.plugin_facts import (  # noqa: F401 - re-exported: a sheet's data classes, wherever they are defined
@@ -393,7 +393,7 @@ def _wild_examples(
 ) -> tuple[Example | None, Example | None]:
     """The smallest and largest play of a combo that needs wild cards: every wild rank,
     the full deck, only this combo's shapes (cheap: not the wildcard census)."""
-    from ddzrules.wild import enumerate_wild
+    from ddzrules.rules.wild_walk import enumerate_wild
 
     found: dict[tuple[int, int, int, int], None] = {}
     rules = v.rules

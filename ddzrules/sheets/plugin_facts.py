@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ddzrules import cards as C
 from ddzrules.errors import brief
-from ddzrules.runtime.checks import plain_answer
+from ddzrules.game.checks import plain_answer
 from ddzrules.sheets.words import LANGS
 
 if TYPE_CHECKING:
@@ -147,7 +147,7 @@ def _check_description(game: Any, answer: Any, context: dict[str, Any]) -> dict[
     or one per language), ``params`` (a list of mappings with a string ``name``) — or a
     ValueError saying what is wrong (call_plugin makes a check's ValueError, never a
     TypeError, the PluginError that says what the plugin answered). Read as a bounded plain
-    copy (:func:`~ddzrules.runtime.checks.plain_answer`: a list that iterates for ever is not
+    copy (:func:`~ddzrules.game.checks.plain_answer`: a list that iterates for ever is not
     read), which is what the sheet keeps."""
     answer = plain_answer(answer)
     if not isinstance(answer, dict):

@@ -15,7 +15,7 @@ from typing import Any
 from ddzrules import cards as C
 from ddzrules.bots import Agent, make_bot
 from ddzrules.errors import DdzError, brief
-from ddzrules.moves import Move
+from ddzrules.rules.moves import Move
 from ddzrules.runtime import Game, GameRules, MatchInfo, implemented_hooks
 
 

@@ -6,7 +6,7 @@ process. A spec always comes as text (the editor's, an upload's): it is written 
 file the page's *Download* saves it as (``NAME.yaml``, :func:`editor_file`), in the
 worker's own private directory, its working directory, and read
 from there with ``extends:`` limited to the bundled specs and the on-disk cache off
-(:func:`ddzrules.spec.bundled_parents_only`, :func:`ddzrules.cache.disabled`): no request
+(:func:`ddzrules.spec.bundled_parents_only`, :func:`ddzrules.speed.cache.disabled`): no request
 can make the server read one of its files, and the editor's thousand drafts leave nothing
 behind. A bad spec, bad cards or an illegal play raise :class:`~ddzrules.errors.DdzError`,
 whose message the page shows.
@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ddzrules import cache
 from ddzrules import cards as C
 from ddzrules.bots import HeuristicBot, check_bot, make_bot, parse_bot
 from ddzrules.errors import DdzError, JobError, PlayError, brief
@@ -50,7 +49,7 @@ from ddzrules.spec import (
     max_spec_bytes,
     starter_text,
 )
-from ddzrules.variant import Variant, load_variant
+from ddzrules.speed import cache
 from ddzrules.web import deadline
 from ddzrules.web.games import NO_GAME
 
@@ -195,12 +194,12 @@ def specs(args: dict[str, Any]) -> dict[str, Any]:
     rows = []
     for name in bundled_names():
         spec = load_spec(name)
-        title = spec.data.get("title", {})
+        rule_spec = spec.rule_spec
         path = resolve_name(name)
         data = yaml.safe_load(read_spec_text(path, name))
-        rows.append({"name": name, "zh": title.get("zh", ""), "en": title.get("en", ""),
+        rows.append({"name": name, "zh": rule_spec.title_zh, "en": rule_spec.title_en,
                      "extends": data.get("extends") if isinstance(data, dict) else None,
-                     "wild": bool(spec.data.get("wildcards"))})
+                     "wild": rule_spec.wildcards is not None})
     return {"specs": rows, "bots": list(BOT_KINDS)}
 
 

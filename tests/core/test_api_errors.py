@@ -17,9 +17,9 @@ import ddzrules
 from ddzrules import cards as C
 from ddzrules.cards import CardError
 from ddzrules.errors import DdzError
-from ddzrules.moves import Move
-from ddzrules.patterns import PatternSyntaxError, parse_pattern
-from ddzrules.variant import Variant
+from ddzrules.rules.moves import Move
+from ddzrules.rules.variant import Variant
+from ddzrules.spec.patterns import PatternSyntaxError, parse_pattern
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +44,7 @@ def test_card_and_pattern_errors_are_ddz_errors_and_value_errors(error):
 # ------------------------------------------------------------------ 16 or more of a rank
 
 
-@pytest.mark.parametrize("cards", ["3" * 16, "3 " * 16, [0] * 17, pytest.param("3456789TJQKA2" * 16, id="208 cards")])
+@pytest.mark.parametrize("cards", ["3" * 16, "3 " * 16, C.Ranks([0] * 17), pytest.param("3456789TJQKA2" * 16, id="208 cards")])
 def test_more_of_a_rank_than_a_set_holds_is_a_card_error(hubei, cards):
     # was a plain ValueError from pack()
     with pytest.raises(CardError, match="× 3: a set of cards holds 0 to 15 of a rank"):
@@ -79,24 +79,35 @@ def test_rank_indices_out_of_range_or_of_another_type_are_refused(hubei, ranks):
     with pytest.raises(CardError, match="is not a rank index"):
         C.counts_of(ranks)
     with pytest.raises(CardError, match="is not a rank index"):
-        hubei.classify(ranks)
+        hubei.classify(C.Ranks(ranks))
 
 
 @pytest.mark.parametrize("hand", [[0, 0, -1], [-15, 1], (3, -2), [0, 10**30]])
 def test_negative_ranks_in_the_legal_moves_fast_path(hubei, hand):
-    # a list of rank indices takes the quick counting path, where -1 counted as the big joker
+    # rank indices (Ranks) take the quick counting path, where -1 counted as the big joker
     with pytest.raises(CardError, match="is not a rank index"):
-        hubei.legal_moves(hand)
+        hubei.legal_moves(C.Ranks(hand))
     with pytest.raises(CardError, match="is not a rank index"):
-        hubei.legal_moves(C.Ranks([0, 1, 2]), after=hand)
+        hubei.legal_moves(C.Ranks([0, 1, 2]), after=C.Ranks(hand))
 
 
-@pytest.mark.parametrize("cards", [None, 7, 3.5, object()])
+@pytest.mark.parametrize("cards", [None, 7, 3.5, object(), b"33", {0: 1}, iter([0, 1])])
 def test_cards_of_no_accepted_form(hubei, cards):
-    with pytest.raises(CardError, match="card string or rank indices"):
+    with pytest.raises(CardError, match=r"a card string .*a Move, ddzrules\.Counts\(\.\.\.\) or ddzrules\.Ranks"):
         hubei.classify(cards)
-    with pytest.raises(CardError, match="card string or rank indices"):
+    with pytest.raises(CardError, match=r"a card string .*a Move, ddzrules\.Counts\(\.\.\.\) or ddzrules\.Ranks"):
         hubei.legal_moves(cards)
+
+
+@pytest.mark.parametrize("cards", [[0, 1, 2], (0,) * 17, list(range(15)) * 2, []])
+def test_a_bare_sequence_of_numbers_is_refused_at_any_length(hubei, cards):
+    """Counts by rank and a rank index per card are both lists of small ints (issue 45): a
+    bare one is refused at every door, long or short, naming the two typed forms."""
+    for door in (hubei.classify, hubei.legal_moves, hubei.reading, lambda c: hubei.beats(c, "3"),
+                 lambda c: hubei.legal_moves("3", after=c)):
+        with pytest.raises(CardError, match=r"could be counts by rank .* or a rank index per card") as info:
+            door(cards)
+        assert "Counts(" in str(info.value) and "Ranks(" in str(info.value)
 
 
 def test_size_of_a_negative_packed_count_raises_and_returns(hubei):
@@ -240,6 +251,7 @@ hostile = st.one_of(
     st.text(alphabet="3456789TJQKA2XDtjqkaxd10 +,-\x1b\x00\t[]/小王大王", max_size=60),
     st.text(alphabet="3456789TJQKA2XD", max_size=40),
     st.lists(ranks_like, max_size=40), st.lists(st.integers(0, 14), max_size=220).map(tuple),
+    st.lists(ranks_like, max_size=40).map(C.Ranks), st.lists(st.integers(0, 16), max_size=16).map(tuple),
     st.binary(max_size=10),
 )
 wilds = st.one_of(st.none(), st.sampled_from(["7", "X", "", "10", "t", "Z"]), st.integers(-3, 20),

@@ -20,10 +20,10 @@ import pytest
 
 import ddzrules
 import ddzrules.cards
-import ddzrules.compiler
-import ddzrules.patterns
-import ddzrules.wild
-from ddzrules import cache
+import ddzrules.rules.compiler
+import ddzrules.rules.wild
+import ddzrules.spec.patterns
+from ddzrules.speed import cache
 
 PACKAGE = Path(ddzrules.__file__).parent
 PROBE = "ddzkeyprobe"  # a package made in temporary directories by these tests
@@ -105,27 +105,27 @@ def test_a_changed_source_changes_the_key(tmp_path: Path, changed: str) -> None:
 
 def test_copies_of_the_package_sources_hash_as_the_package_does(tmp_path: Path) -> None:
     """wild.py copied into two directories (loaded, not run): the same key as the package's."""
-    ours = cache.code_hash("v", ddzrules.wild)
+    ours = cache.code_hash("v", ddzrules.rules.wild)
     for where in ("one", "two/levels"):
         copy = tmp_path / where / "wild.py"
         copy.parent.mkdir(parents=True)
-        shutil.copyfile(PACKAGE / "wild.py", copy)
+        shutil.copyfile(PACKAGE / "rules" / "wild.py", copy)
         spec = importlib.util.spec_from_file_location(f"copy_{where.replace('/', '_')}.wild", copy)
         assert spec is not None
         assert cache.code_hash("v", importlib.util.module_from_spec(spec)) == ours
-    assert ours == expected_key("v", (PACKAGE / "wild.py").read_bytes())
+    assert ours == expected_key("v", (PACKAGE / "rules" / "wild.py").read_bytes())
 
 
 def test_the_old_form_gives_the_new_forms_keys() -> None:
     """A caller moving from file names to modules and resources keeps its cache entries."""
-    old = cache.code_hash(3, "wild.py", "compiler.py", "cards.py", "patterns.py", "pattern.lark")
-    new = cache.code_hash(3, ddzrules.wild, ddzrules.compiler, ddzrules.cards, ddzrules.patterns,
-                          ("ddzrules", "pattern.lark"))
-    named = cache.code_hash(3, "ddzrules.wild", "ddzrules.compiler", "ddzrules.cards", "ddzrules.patterns",
-                            (ddzrules, "pattern.lark"))
+    old = cache.code_hash(3, "rules/wild.py", "rules/compiler.py", "cards.py", "spec/patterns.py", "spec/pattern.lark")
+    new = cache.code_hash(3, ddzrules.rules.wild, ddzrules.rules.compiler, ddzrules.cards, ddzrules.spec.patterns,
+                          ("ddzrules.spec", "pattern.lark"))
+    named = cache.code_hash(3, "ddzrules.rules.wild", "ddzrules.rules.compiler", "ddzrules.cards", "ddzrules.spec.patterns",
+                            (ddzrules.spec, "pattern.lark"))
     assert old == new == named
-    assert cache.code_hash(1, "spec.schema.json") == cache.code_hash(1, ("ddzrules", "spec.schema.json"))
-    assert cache.code_hash(3, ddzrules.wild) != cache.code_hash(4, ddzrules.wild)  # the version counts
+    assert cache.code_hash(1, "spec/spec.schema.json") == cache.code_hash(1, ("ddzrules.spec", "spec.schema.json"))
+    assert cache.code_hash(3, ddzrules.rules.wild) != cache.code_hash(4, ddzrules.rules.wild)  # the version counts
 
 
 def extension_module(directory: Path, with_source: bool) -> types.ModuleType:

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 import ddzrules
-from ddzrules.cache import CacheWarning, _digest
-from ddzrules.variant import _COLUMNS, _HEADER
+from ddzrules.rules.universe import _COLUMNS, _HEADER
+from ddzrules.speed.cache import CacheWarning, _digest
 
 HAND = "3456789TTJJQQKKA2"
 
@@ -34,7 +34,7 @@ def table_file(cache: Path) -> Path:
 
 
 class Payload:
-    """A table file's payload taken apart (see ddzrules.variant._Rows): the spec's hash
+    """A table file's payload taken apart (see ddzrules.rules.universe.UniverseRows): the spec's hash
     line, the header (magic, row count) and the column arrays, editable as lists."""
 
     def __init__(self, body: bytes) -> None:
@@ -169,7 +169,7 @@ def test_a_foreign_cache_key_is_not_trusted(cache: Path, tmp_path: Path, monkeyp
 
 def test_oversized_cache_file_is_not_read(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     clean = answers(ddzrules.load_variant("hubei-3p"))
-    monkeypatch.setattr("ddzrules.cache.MAX_CACHE_BYTES", 1000)
+    monkeypatch.setattr("ddzrules.speed.cache.MAX_CACHE_BYTES", 1000)
     with pytest.warns(CacheWarning, match="larger than"):
         assert answers(ddzrules.load_variant("hubei-3p")) == clean
 
@@ -221,7 +221,7 @@ def test_byte_column_checks_agree_with_counting(hubei: ddzrules.Variant) -> None
     import random
     import sys
 
-    from ddzrules.variant import _all_in, _ascending, _check_cards
+    from ddzrules.rules.universe import _all_in, _ascending, _check_cards
 
     if sys.byteorder != "little":
         pytest.skip("the arrays below are written in the machine's order; files are little-endian")
@@ -332,7 +332,7 @@ def test_a_key_that_cannot_be_made_warns_once_and_answers_stay_right(cache: Path
 
 def test_concurrent_first_uses_agree_on_one_key(cache: Path) -> None:
     """Writers racing to make the first key: one key, never a partly written one."""
-    from ddzrules.cache import _cache_key
+    from ddzrules.speed.cache import _cache_key
 
     cache.mkdir(parents=True, exist_ok=True)
     got: list[bytes | None] = []
@@ -355,7 +355,7 @@ def test_stale_temporary_files_of_killed_writers_are_removed(cache: Path, tmp_pa
     """Temporary files of the cache's own pattern older than STALE_TMP_SECONDS go when a
     process first writes there; newer ones (a writer at work), other names, directories and
     the targets of symlinks stay."""
-    from ddzrules.cache import STALE_TMP_SECONDS
+    from ddzrules.speed.cache import STALE_TMP_SECONDS
 
     cache.mkdir(parents=True)
     old = time.time() - STALE_TMP_SECONDS - 60

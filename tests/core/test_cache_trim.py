@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import ddzrules
-from ddzrules import cache as K
+from ddzrules.speed import cache as K
 
 
 def _aged(path: Path, seconds_ago: float) -> None:

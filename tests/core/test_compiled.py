@@ -24,8 +24,8 @@ from ddzrules.runtime import Game, GameRules, MultiplierEvent, PlayerView
 
 #: the modules a compiled build may compile (setup.py's COMPILED_MODULES and the other
 #: candidates it was measured against)
-CANDIDATES = ("cards", "moves", "game", "records", "bots", "lister", "variant", "wild",
-              "wild_table", "compiler", "env")
+CANDIDATES = ("cards", "rules.moves", "game", "records", "bots", "rules.lister", "rules.variant", "rules.wild",
+              "rules.wild_table", "rules.compiler", "env")
 #: candidates that need an optional extra to import (skipped without it)
 NEEDS_EXTRA = {"env": "pettingzoo"}
 
@@ -44,9 +44,9 @@ def _own_functions(module: types.ModuleType) -> list[object]:
     return found
 
 
-#: C modules (``ddzrules/name.c``): built by default where a C compiler exists (setup.py),
+#: C modules (``ddzrules/speed/name.c``, named as under ``ddzrules``): built by default where a C compiler exists (setup.py),
 #: absent in a pure install, and not used under ``DDZRULES_PURE=1``
-C_MODULES = ("_quick",)
+C_MODULES = ("speed._quick",)
 
 
 def test_the_flag_is_whether_any_module_is_compiled() -> None:

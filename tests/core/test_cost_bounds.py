@@ -14,18 +14,18 @@ from fuzzers import bounded
 import ddzrules
 from ddzrules import cards as C
 from ddzrules.cli import main
-from ddzrules.compiler import (
+from ddzrules.errors import SpecError
+from ddzrules.lint import validate_spec
+from ddzrules.rules.compiler import compile_spec
+from ddzrules.rules.cost import (
     DEFAULT_MAX_ENUMERATION,
     ENUMERATION_ENV,
     WILD_FACTOR,
-    compile_spec,
     max_enumeration,
     shape_cost,
 )
-from ddzrules.errors import SpecError
-from ddzrules.lint import validate_spec
+from ddzrules.rules.wild_walk import enumerate_wild
 from ddzrules.spec import bundled_names, load_spec
-from ddzrules.wild import enumerate_wild
 
 #: issue 11: one single with 19 single kickers, `where distinct`, validated and then hung
 NINETEEN = "1" + " + 1" * 19 + " where distinct"

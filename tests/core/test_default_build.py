@@ -1,4 +1,4 @@
-"""The default install builds the C kernels (``ddzrules/_quick.c``) where a C compiler
+"""The default install builds the C kernels (``ddzrules/speed/_quick.c``) where a C compiler
 exists and falls back to pure Python elsewhere (setup.py, docs/compiled.md). The two must
 never answer differently: here each kernel's caller runs both ways on the same seeded
 hands, natural and wild, in one process (the kernels switched off by setting the names
@@ -18,11 +18,11 @@ from click.testing import CliRunner
 
 import ddzrules
 from ddzrules import cards as C
-from ddzrules import lister, variant, wild_table
 from ddzrules.cli import main
-from ddzrules.compiler import compile_spec
+from ddzrules.rules import lister, variant, wild_table
+from ddzrules.rules.compiler import compile_spec
+from ddzrules.rules.variant import Variant
 from ddzrules.spec import load_spec
-from ddzrules.variant import Variant
 
 #: what a build without the kernels has in place of each (the modules' own fallbacks)
 KERNEL_NAMES = ((lister, "_run_steps"), (variant, "_hand_counts"), (variant, "_legal_tuple"),
@@ -54,7 +54,7 @@ def _hands(v: Variant, count: int, size: int) -> list[str]:
                                             ("hubei-4p-2deck", None), ("laizi", "7")])
 def test_the_kernels_and_pure_python_list_the_same_plays(name: str, wild: str | None,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("ddzrules._quick", reason="the C kernels are not built (or DDZRULES_PURE)")
+    pytest.importorskip("ddzrules.speed._quick", reason="the C kernels are not built (or DDZRULES_PURE)")
     spec = load_spec(name)
 
     def run() -> list[list[tuple[str, str, int, int]]]:
@@ -79,11 +79,11 @@ def _python(code: str, **env: str) -> str:
 
 
 def test_ddzrules_pure_switches_the_kernels_off() -> None:
-    code = "import ddzrules, importlib.util; print(ddzrules.BUILD, '_quick' in ddzrules.COMPILED_MODULES)"
-    others = [m for m in ddzrules.COMPILED_MODULES if m != "_quick"]  # mypyc's stay (they replace the .py)
+    code = "import ddzrules, importlib.util; print(ddzrules.BUILD, 'speed._quick' in ddzrules.COMPILED_MODULES)"
+    others = [m for m in ddzrules.COMPILED_MODULES if m != "speed._quick"]  # mypyc's stay (they replace the .py)
     want = "compiled: " + ", ".join(others) if others else "pure Python (DDZRULES_PURE)"
     assert _python(code, DDZRULES_PURE="1") == f"{want} False"
-    if "_quick" in ddzrules.COMPILED_MODULES:
+    if "speed._quick" in ddzrules.COMPILED_MODULES:
         assert _python(code, DDZRULES_PURE="0") == f"{ddzrules.BUILD} True"
 
 
@@ -100,8 +100,8 @@ def test_version_names_the_build() -> None:
 def test_the_build_is_named_for_what_runs() -> None:
     if not ddzrules.COMPILED_MODULES:
         assert ddzrules.BUILD.startswith("pure Python")
-    elif set(ddzrules.COMPILED_MODULES) <= {"_quick"}:
-        assert ddzrules.BUILD == "C kernels (_quick)"
+    elif set(ddzrules.COMPILED_MODULES) <= {"speed._quick"}:
+        assert ddzrules.BUILD == "C kernels (speed._quick)"
     else:
         assert ddzrules.BUILD == "compiled: " + ", ".join(ddzrules.COMPILED_MODULES)
 

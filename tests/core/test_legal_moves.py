@@ -101,17 +101,15 @@ def test_any_integer_type_is_a_rank_index_on_every_path(hubei):
 @settings(max_examples=60, deadline=None)
 @given(hand=hands)
 def test_each_typed_form_of_a_hand_lists_its_plays_and_a_bare_list_that_could_be_counts_is_refused(hubei, hand):
-    """A card string, Ranks and Counts of one hand list the same plays; a bare list of at
-    most 15 numbers 0-14 could be either counts or rank indices and is refused, at every
-    door; a longer one can only be rank indices and is read as them."""
+    """A card string, Ranks and Counts of one hand list the same plays; a bare list of
+    numbers could be either counts or rank indices and is refused, at every door, whatever
+    its length (issue 45: a longer one was read as rank indices)."""
     text = C.counts_to_string(C.counts_of(hand))
     want = hubei.legal_moves(text)
     assert hubei.legal_moves(C.Ranks(hand)) == want
     assert hubei.legal_moves(C.Counts(C.counts_of(hand))) == want
     assert hubei.classify(C.Counts(C.counts_of(hand))) == hubei.classify(text)
-    if len(hand) <= C.NUM_RANKS:
-        for door in (hubei.legal_moves, hubei.classify, lambda cards: hubei.legal_moves("3", after=cards)):
+    for door in (hubei.legal_moves, hubei.classify, lambda cards: hubei.legal_moves("3", after=cards)):
+        for bare in (list(hand), tuple(hand)):
             with pytest.raises(C.CardError, match="could be counts by rank"):
-                door(list(hand))
-    else:
-        assert hubei.legal_moves(list(hand)) == want
+                door(bare)

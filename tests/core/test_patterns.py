@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from ddzrules.patterns import Chain, Group, Literal, PatternSyntaxError, Pos, parse_pattern
+from ddzrules.spec.patterns import Chain, Group, Literal, PatternSyntaxError, Pos, parse_pattern
 
 
 def _bound(b):

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 import ddzrules
 from ddzrules import cards as C
-from ddzrules.moves import Move
+from ddzrules.rules.moves import Move
 
 VARIANTS = ["hubei-3p", "compat/rlcard", "compat/douzero"]
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

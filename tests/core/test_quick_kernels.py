@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 from ddzrules import LegalMoves, load_variant
 from ddzrules import cards as C
-from ddzrules.moves import LEGAL_MOVES
+from ddzrules.rules.moves import LEGAL_MOVES
 
-quick = pytest.importorskip("ddzrules._quick", reason="the C kernels are not built (or DDZRULES_PURE)")
+quick = pytest.importorskip("ddzrules.speed._quick", reason="the C kernels are not built (or DDZRULES_PURE)")
 
 ONE_DECK = bytes(C.full_deck())
 
@@ -184,7 +184,7 @@ def test_run_steps_examples() -> None:
 
 
 def test_run_steps_picks_kicker_pairs_like_the_lister() -> None:
-    from ddzrules.lister import _cell
+    from ddzrules.rules.fast_shape import _cell
 
     triangle = tuple(range(100, 220))
     raw = bytes([1, 2, 0, 1] + [0] * 11)

@@ -18,8 +18,8 @@ import pytest
 import ddzrules
 from ddzrules import SpecError, load_spec, load_variant
 from ddzrules.errors import Location, Problem
+from ddzrules.rules.variant import CacheWarning
 from ddzrules.spec import bundled_names, merge
-from ddzrules.variant import CacheWarning
 
 # ---------------------------------------------------------------- helpers
 

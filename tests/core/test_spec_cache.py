@@ -16,8 +16,8 @@ import pytest
 
 import ddzrules
 from ddzrules import spec as spec_module
-from ddzrules.cache import CacheWarning, _digest
 from ddzrules.errors import SpecError
+from ddzrules.speed.cache import CacheWarning, _digest
 
 PARENT = """
 name: base
@@ -282,7 +282,7 @@ def test_warm_load_skips_the_cost_checks_under_the_same_limit(cache: Path, specs
     """The cost bounds are a function of the resolved data and the limit: a spec served
     from the cache was checked under the limit its entry names, so they are not worked out
     again, and a lower limit checks them (and refuses, with the position)."""
-    from ddzrules.compiler import _Compiler
+    from ddzrules.rules.compiler import _Compiler
 
     cold_error = None
     monkeypatch.setenv("DDZRULES_MAX_ENUMERATION", "100")
@@ -414,8 +414,8 @@ def test_with_the_cache_off_a_table_is_kept_in_memory_by_what_it_is_made_of(
     """The playground validates drafts with the disk cache off: a draft whose combos did
     not change reads its universe table from memory; a changed combo, deck or limit makes
     a new one; nothing is written to disk."""
-    from ddzrules import cache as cache_module
-    from ddzrules import variant as variant_module
+    from ddzrules.rules import variant as variant_module
+    from ddzrules.speed import cache as cache_module
 
     built: list[str] = []
     real = variant_module.Variant._universe_idents

@@ -110,7 +110,7 @@ def _patterns(node: Any) -> list[str]:
 def test_every_pattern_a_schema_checks_has_words() -> None:
     """The spec schema's and every built-in plugin's: a value that fails one is told what
     form it must take, never the regex."""
-    spec_schema = json.loads(resources.files("ddzrules").joinpath("spec.schema.json").read_text(encoding="utf-8"))
+    spec_schema = json.loads(resources.files("ddzrules.spec").joinpath("spec.schema.json").read_text(encoding="utf-8"))
     registry = PluginRegistry()
     schemas = [spec_schema] + [getattr(registry.get(n), "params_schema", {}) for n in registry.names()]
     missing = {p for s in schemas for p in _patterns(s) if p not in PATTERN_WORDS}

@@ -1,4 +1,4 @@
-"""The wild-card table (ddzrules.wild_table) against the enumeration it replaces
+"""The wild-card table (ddzrules.rules.wild_table) against the enumeration it replaces
 (WildMoves.*_enumerated): the same plays, readings, order and substitutions on random
 hands of every wild count, leads, answers and classify; and the census from the table.
 
@@ -17,11 +17,11 @@ import pytest
 
 from ddzrules import cards as C
 from ddzrules import load_variant
-from ddzrules import wild as W
-from ddzrules.cache import CacheWarning
-from ddzrules.moves import Move
-from ddzrules.wild import WildMoves
-from ddzrules.wild_table import WildTable
+from ddzrules.rules import wild_store as WS
+from ddzrules.rules.moves import Move
+from ddzrules.rules.wild import WildMoves
+from ddzrules.rules.wild_table import WildTable
+from ddzrules.speed.cache import CacheWarning
 
 DECK = C.deck_list(C.full_deck())
 #: the two ends of the chain ranks and the middle: wild 3 and A drop the same chains,
@@ -327,7 +327,7 @@ def test_several_wild_ranks_moves_kept_within_one_bound(monkeypatch: pytest.Monk
     """The Moves of several wild ranks are kept for the pairs used last, within one bound
     over all pairs (a search switches pairs all the time): the least recently used pair
     goes first, with its memoised placements, and a pair used again is kept."""
-    monkeypatch.setattr(W, "_SEVERAL_INTERN_LIMIT", 3_000)
+    monkeypatch.setattr(WS, "SEVERAL_INTERN_LIMIT", 3_000)
     walked = WildMoves(load_variant("tiandi-laizi").wild_moves().rules)
     walked.use_table = False
     hand = [1] * 10 + [0] * (C.NUM_RANKS - 10)  # 3 to Q, one each
@@ -339,7 +339,7 @@ def test_several_wild_ranks_moves_kept_within_one_bound(monkeypatch: pytest.Monk
         assert len(walked.legal_moves_enumerated(hand, None, wild)) > 500
         hand[wild[0]] -= 1
         hand[wild[1]] -= 1
-        assert sum(map(len, kept.values())) <= W._SEVERAL_INTERN_LIMIT + len(kept[wild])
+        assert sum(map(len, kept.values())) <= WS.SEVERAL_INTERN_LIMIT + len(kept[wild])
         assert list(kept)[-1] == wild  # the last used last
     assert second not in kept and second not in walked._intern and second not in walked._placings
     assert list(kept)[-1] == (3, 10)

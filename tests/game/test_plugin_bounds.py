@@ -20,6 +20,7 @@ from ddzrules.game.checks import FACTOR_LIMIT, MAX_ITEMS
 from ddzrules.game.rules import MAX_REDEALS, PHASE_TURNS
 from ddzrules.hookspecs import hookimpl
 from ddzrules.lint import validate_spec
+from ddzrules.rules.variant import load_variant
 from ddzrules.runtime import (
     Action,
     Game,

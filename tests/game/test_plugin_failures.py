@@ -22,10 +22,10 @@ from ddzrules.bots import make_bot
 from ddzrules.cli import main
 from ddzrules.errors import DdzError, PluginError, SpecError
 from ddzrules.hookspecs import hookimpl
-from ddzrules.moves import Move
 from ddzrules.records import game_record
+from ddzrules.rules.moves import Move
+from ddzrules.rules.variant import load_variant
 from ddzrules.runtime import Action, Game, GameRules, MultiplierEvent, PlayerView, PluginRegistry
-from ddzrules.variant import load_variant
 
 ANY_PARAMS: dict[str, Any] = {"type": "object"}
 

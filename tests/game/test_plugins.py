@@ -16,7 +16,8 @@ from ddzrules import cards as C
 from ddzrules.cli import main
 from ddzrules.errors import SpecError
 from ddzrules.hookspecs import hookimpl
-from ddzrules.moves import Move
+from ddzrules.rules.moves import Move
+from ddzrules.rules.variant import load_variant
 from ddzrules.runtime import (
     Action,
     Game,
@@ -25,7 +26,6 @@ from ddzrules.runtime import (
     PluginRegistry,
     implemented_hooks,
 )
-from ddzrules.variant import load_variant
 
 #: the built-in plugins and the hooks each must implement to do its job
 BUILTIN_HOOKS = {

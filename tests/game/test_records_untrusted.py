@@ -57,7 +57,7 @@ def spec_reads(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Path]]:
         reads.append(Path(path).resolve())
         return real(path, file)
 
-    monkeypatch.setattr(S, "read_spec_text", spy)
+    monkeypatch.setattr(S.reading, "read_spec_text", spy)
     yield reads
 
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from ddzrules import cards as C
 from ddzrules.bots import HeuristicBot, SearchBot, check_bot, make_bot, parse_bot
-from ddzrules.moves import Move
+from ddzrules.rules.moves import Move
 from ddzrules.runtime import Action, Game, GameRules
 from ddzrules.simulate import play_game
 from ddzrules.spec import bundled_names
@@ -502,7 +502,7 @@ def test_rollouts_choose_from_leads_of_two_wild_ranks_as_keys_as_from_moves() ->
     not its own is still checked (an equal one taken, one the hand lacks refused)."""
     from ddzrules.bots.search import _choose, rollout_action, rollout_lead, rollout_play
     from ddzrules.errors import PlayError
-    from ddzrules.wild import WildLeads
+    from ddzrules.rules.wild import WildLeads
 
     as_keys = by_size = 0
     for game, moves, can_pass, seat, seed in _play_phase_decisions("tiandi-laizi", range(12)):
@@ -540,7 +540,7 @@ def test_rollouts_lead_from_one_wild_ranks_table_by_size_as_from_moves() -> None
     WildLeads of the table's own Moves (legal_actions' plays, the same objects), and
     rollout_lead picks what rollout_play picks, with the same draws, applied unchecked."""
     from ddzrules.bots.search import rollout_lead, rollout_play
-    from ddzrules.wild import WildLeads
+    from ddzrules.rules.wild import WildLeads
 
     leads = 0
     for game, moves, can_pass, seat, seed in _play_phase_decisions("laizi", range(16)):
@@ -563,7 +563,7 @@ def test_a_lead_of_keys_where_every_play_breaks_a_bomb(other: int) -> None:
     so the policy takes the longest play of the lowest rank all the same; on a WildLeads as
     on its Moves in a tuple."""
     from ddzrules.bots.search import _bomb_fields, _choose
-    from ddzrules.wild import WildLeads
+    from ddzrules.rules.wild import WildLeads
 
     rules = GameRules.load("tiandi-laizi")
     wilds = rules.variant.wild_moves()

@@ -139,7 +139,7 @@ def test_data_is_counted_as_its_yaml_is(data: dict[str, Any], limit: int, depth:
     try:
         refused_as = []
         for check in (lambda: S.check_spec_data(data, "data"),
-                      lambda: S._check_events(yaml.safe_dump(data), "text")):
+                      lambda: S.reading._check_events(yaml.safe_dump(data), "text")):
             try:
                 check()
                 refused_as.append(None)

@@ -13,9 +13,9 @@ from ddzrules import cards as C
 from ddzrules.bots import make_bot
 from ddzrules.errors import DdzError, PlayError, SpecError
 from ddzrules.hookspecs import hookimpl
+from ddzrules.rules.variant import load_variant
 from ddzrules.runtime import Action, Game, GameRules, MatchInfo, PluginRegistry
 from ddzrules.simulate import play_game, summarise
-from ddzrules.variant import load_variant
 from tests.example_plugin import RankLeads
 
 

@@ -30,7 +30,7 @@ from ddzrules.conformance import (
 from ddzrules.conformance.run import run_suite
 from ddzrules.engines import MovesAnswer
 from ddzrules.engines.native import NativeEngine
-from ddzrules.moves import Move
+from ddzrules.rules.moves import Move
 
 SPECS = ("hubei-3p", "hubei-4p-2deck", "laizi", "compat/openspiel", "paodekuai")
 

@@ -25,8 +25,8 @@ from ddzrules.diff import diff_specs
 from ddzrules.diff import html as diff_html
 from ddzrules.diff.html import games_section, render_games_html, render_html
 from ddzrules.outputs import write_file
+from ddzrules.rules.variant import load_variant
 from ddzrules.simulate import FIGURE_NAMES, FIGURES, compare_specs
-from ddzrules.variant import load_variant
 
 BOTS = ["heuristic", "random", "random"]
 

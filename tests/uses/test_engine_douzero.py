@@ -26,8 +26,8 @@ from ddzrules.engines.douzero import (
     WING_RANKED,
     DouZeroEngine,
 )
-from ddzrules.moves import Move
-from ddzrules.variant import Variant
+from ddzrules.rules.moves import Move
+from ddzrules.rules.variant import Variant
 
 
 def manifest(v: Variant) -> dict[str, Any]:

@@ -14,8 +14,8 @@ import pytest
 import ddzrules
 from ddzrules import cards as C
 from ddzrules.engines import Reading, Unsupported
-from ddzrules.moves import Move
-from ddzrules.variant import Variant
+from ddzrules.rules.moves import Move
+from ddzrules.rules.variant import Variant
 
 pytest.importorskip("pyspiel")
 

@@ -17,7 +17,7 @@ pytest.importorskip("rlcard.games.doudizhu.utils")
 from ddzrules import cards as C
 from ddzrules.engines import Unsupported, load_engine_class, open_engine
 from ddzrules.engines.rlcard import RLCardEngine
-from ddzrules.variant import Variant
+from ddzrules.rules.variant import Variant
 
 
 def manifest(v: Variant) -> dict[str, Any]:

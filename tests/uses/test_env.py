@@ -329,7 +329,7 @@ game:
 
 def test_wild_only_plays_are_cached_and_a_damaged_entry_is_rebuilt(tmp_path, cache) -> None:
     import ddzrules.env.actions as env_module
-    from ddzrules.cache import CacheWarning
+    from ddzrules.speed.cache import CacheWarning
 
     spec = tmp_path / "mini.yaml"
     spec.write_text(MINI_LAIZI, encoding="utf-8")
@@ -351,7 +351,7 @@ def test_wild_only_plays_are_cached_and_a_damaged_entry_is_rebuilt(tmp_path, cac
         again = raw_env(str(spec)).action_list
     assert again == first
     # signed with the key but wrong inside (as a bug or an old format would be): refused too
-    from ddzrules import cache as cache_module
+    from ddzrules.speed import cache as cache_module
 
     for body in (b'[["no_such_combo", 3, 1, 4369]]', b'[["soft_bomb", 3, 1, 255]]', b'{"a": 1}',
                  b'[["soft_bomb", 3, 1]]', b'[[["soft_bomb"], 3, 1, 4369]]'):

@@ -23,9 +23,9 @@ import ddzrules
 from ddzrules import cards as C
 from ddzrules.cli import main
 from ddzrules.errors import DdzError
+from ddzrules.rules.variant import Variant
 from ddzrules.runtime import Action, Game, GameRules
 from ddzrules.spec import bundled_names, load_spec
-from ddzrules.variant import Variant
 
 API_VARIANTS = ("hubei-3p", "laizi", "hubei-4p-2deck", "paodekuai")
 #: wild ranks as a user could give them: valid names and indices, and nonsense

@@ -20,9 +20,9 @@ import ddzrules.cli.sheet  # noqa: F401 - registers the sheet command on main
 from ddzrules import sheets as S
 from ddzrules.cli import main
 from ddzrules.errors import PluginError
+from ddzrules.rules.variant import load_variant
 from ddzrules.runtime import GameRules, PluginRegistry
 from ddzrules.sheets import facts
-from ddzrules.variant import load_variant
 
 ROOT = Path(__file__).resolve().parents[2]
 #: the ``ddzrules`` command, in a process of its own

@@ -27,13 +27,13 @@ from ddzrules import cards as C
 from ddzrules import sheets as S
 from ddzrules.bots import make_bot
 from ddzrules.cli import main
+from ddzrules.rules.variant import Variant, load_variant
+from ddzrules.rules.wild import WildMoves
 from ddzrules.runtime import GameRules
 from ddzrules.sheets import facts
 from ddzrules.sheets import render as sheet_render
 from ddzrules.simulate import game_seed, play_game
 from ddzrules.spec import bundled_names
-from ddzrules.variant import Variant, load_variant
-from ddzrules.wild import WildMoves
 from tests.game.test_tables import PARTNERS
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules"

@@ -18,8 +18,8 @@ from conftest import REFERENCE
 
 import ddzrules
 from ddzrules import cards as C
-from ddzrules.moves import Move
-from ddzrules.variant import Variant
+from ddzrules.rules.moves import Move
+from ddzrules.rules.variant import Variant
 
 # OpenSpiel family -> compat/openspiel combo
 COMBOS = {

@@ -8,9 +8,9 @@ from pathlib import Path
 from ddzrules import cards as C
 from ddzrules.bots import make_bot
 from ddzrules.records import game_record, replay
+from ddzrules.rules.variant import load_variant
 from ddzrules.runtime import GameRules
 from ddzrules.simulate import compare_specs, play_game
-from ddzrules.variant import load_variant
 
 
 def test_deck_without_threes_and_fours() -> None:

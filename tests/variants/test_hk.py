@@ -14,8 +14,8 @@ from ddzrules import DdzError, parse_cards
 from ddzrules import cards as C
 from ddzrules.bots import HeuristicBot, RandomBot
 from ddzrules.errors import PlayError
+from ddzrules.rules.variant import Variant
 from ddzrules.runtime import Action, Game, GameRules
-from ddzrules.variant import Variant
 
 
 @pytest.fixture(scope="module")

@@ -29,9 +29,9 @@ from hypothesis import strategies as st
 from ddzrules import cards as C
 from ddzrules.bots import HeuristicBot, RandomBot
 from ddzrules.errors import PlayError
+from ddzrules.rules.variant import Variant
 from ddzrules.runtime import Action, Game, GameRules, MatchInfo
 from ddzrules.simulate import play_game
-from ddzrules.variant import Variant
 
 N = 4
 DECK = C.full_deck(decks=2)
@@ -588,6 +588,10 @@ def test_counts_given_as_a_bare_list_are_refused_not_misread() -> None:
     v = load_variant("hubei-4p-2deck")
     counts = C.counts_of(C.parse_ranks("3456789"))
     want = [m.cards for m in v.legal_moves("3456789")]
+    # what the counts name read as rank indices, the misreading a bare list allowed: the 18
+    # plays of 3333333344444444
+    misread = [m.cards for m in v.legal_moves(Ranks(counts))]
+    assert len(misread) == 18 and set("".join(misread)) == {"3", "4"} and misread != want
     for door in (lambda cards: v.legal_moves(cards), lambda cards: v.legal_moves("3", after=cards),
                  lambda cards: v.classify(cards), lambda cards: v.reading(cards),
                  lambda cards: v.beats(cards, "3"), lambda cards: v.beats("3", cards)):
@@ -604,9 +608,16 @@ def test_counts_given_as_a_bare_list_are_refused_not_misread() -> None:
     hand = game.hands[0]
     as_text = C.counts_to_string(hand)
     assert [m.cards for m in v.legal_moves(Counts(hand))] == [m.cards for m in v.legal_moves(as_text)]
-    # a list that can only be rank indices (more than 15 cards) is still read as them
+    # a bare list is refused whatever its length (issue 45): one longer than 15, which could
+    # only be rank indices, too, so that no caller learns to pass bare lists
     many = C.parse_ranks(as_text)
-    assert len(many) > 15 and [m.cards for m in v.legal_moves(many)] == [m.cards for m in v.legal_moves(as_text)]
+    assert len(many) > 15
+    with pytest.raises(CardError, match="could be counts by rank .* or a rank index per card"):
+        v.legal_moves(many)
+    assert [m.cards for m in v.legal_moves(Ranks(many))] == [m.cards for m in v.legal_moves(as_text)]
+    for other in (None, {"3": 1}, b"3456789", iter(counts)):
+        with pytest.raises(CardError, match=r"a card string .*Counts.* or ddzrules\.Ranks"):
+            v.legal_moves(other)  # type: ignore[arg-type]
     for bad in ([16], [1] * 16, [-1]):
         with pytest.raises(CardError):
             Counts(bad)

@@ -36,11 +36,11 @@ from ddzrules import cards as C
 from ddzrules.bots import HeuristicBot, RandomBot
 from ddzrules.cli import main
 from ddzrules.errors import DdzError
-from ddzrules.moves import Move
 from ddzrules.plugins.beans import bombs_in_hand
+from ddzrules.rules.moves import Move
+from ddzrules.rules.variant import Variant
 from ddzrules.runtime import Action, Game, GameRules
 from ddzrules.simulate import play_game
-from ddzrules.variant import Variant
 
 BOMBS = ("soft_bomb", "hard_bomb", "pure_bomb")
 #: laizi's bomb classes, as the one natural bomb of hubei-3p

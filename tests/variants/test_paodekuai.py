@@ -7,9 +7,9 @@ import json
 from ddzrules import cards as C
 from ddzrules.bots import make_bot
 from ddzrules.records import game_record, replay
+from ddzrules.rules.variant import load_variant
 from ddzrules.runtime import GameRules
 from ddzrules.simulate import compare_specs, play_game
-from ddzrules.variant import load_variant
 
 
 def test_deck_and_combos() -> None:

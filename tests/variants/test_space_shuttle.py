@@ -19,8 +19,8 @@ import pytest
 
 from ddzrules import cards as C
 from ddzrules.errors import PlayError
+from ddzrules.rules.variant import Variant
 from ddzrules.runtime import Action, Game, GameRules
-from ddzrules.variant import Variant
 
 DECK = C.full_deck()
 

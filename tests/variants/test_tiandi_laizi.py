@@ -27,10 +27,10 @@ from ddzrules import cards as C
 from ddzrules.bots import HeuristicBot, RandomBot
 from ddzrules.cli import main
 from ddzrules.errors import DdzError
-from ddzrules.moves import Move
+from ddzrules.rules.moves import Move
+from ddzrules.rules.variant import Variant
 from ddzrules.runtime import Action, Game, GameRules
 from ddzrules.simulate import play_game
-from ddzrules.variant import Variant
 
 R = C.RANKS.index
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from ddzrules.errors import DdzError
-from ddzrules.variant import load_variant
+from ddzrules.rules.variant import load_variant
 from ddzrules.web import jobs as _jobs
 
 SECRET = "TOP-SECRET-MARKER-41"

@@ -235,7 +235,7 @@ def _number(tok: Token) -> int:
 def _parser() -> Lark:
     from lark import Lark
 
-    grammar = resources.files("ddzrules").joinpath("pattern.lark").read_text(encoding="utf-8")
+    grammar = resources.files("ddzrules.spec").joinpath("pattern.lark").read_text(encoding="utf-8")
     return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False)
 
 

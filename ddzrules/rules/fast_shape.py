@@ -1,17 +1,9 @@
-"""The lister: a hand's legal plays, fast, from a compiled spec's universe table.
-
-:func:`~ddzrules.compiler.compile_spec` turns a spec into :class:`~ddzrules.compiler.Rules`
-(shapes that enumerate plays) and the variant builds the universe table from them;
-:class:`MovePlan` files every reading of that table under the shape and core that make
-it, so that listing one hand's plays — what a game does at every step — reads
-precomputed data instead of enumerating. The pipeline: spec → patterns → compiler
-(tables) → lister → variant → runtime.
-"""
+"""One shape's readings filed for fast listing (``FastShape``), and the per-hand masks they
+are picked by: the data :class:`~ddzrules.rules.lister.MovePlan` lists a hand's plays from."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from functools import partial
+from collections.abc import Callable
 from itertools import accumulate as _accumulate
 from itertools import chain as _chain
 from itertools import combinations as _combinations
@@ -19,15 +11,10 @@ from itertools import compress as _compress
 from itertools import product as _product
 from itertools import repeat as _repeat
 from math import comb as _comb
-from typing import Any
+from typing import Any, Protocol
 
 from ddzrules import cards as C
-from ddzrules.compiler import Rules, Shape
-
-try:  # the compiled build's C kernel runs a plan's programs (docs/compiled.md)
-    from ddzrules._quick import run_steps as _run_steps
-except ImportError:  # pure Python: the functions written out for each plan run instead
-    _run_steps = None  # type: ignore[assignment]
+from ddzrules.rules.shapes import Rules, Shape
 
 # ====================================================================== fast listing
 #
@@ -61,9 +48,9 @@ NO_READING = -1
 _COMBINATIONS_LIMIT = 20_000  # more kicker combinations than this: enumerate multisets instead
 _WEIGHTS = [[u << (C.BITS * r) for r in range(C.NUM_RANKS)] for u in range(2 * C.MASK + 2)]
 #: translation tables: a byte c becomes 1 when c >= u, else 0 (per-rank "has u cards" masks)
-_AT_LEAST = [bytes(1 if c >= u else 0 for c in range(256)) for u in range(C.MASK + 1)]
+AT_LEAST = [bytes(1 if c >= u else 0 for c in range(256)) for u in range(C.MASK + 1)]
 _ALL_RANKS = tuple(range(C.NUM_RANKS))
-_ZEROS = [bytes(n) for n in range(C.NUM_RANKS + 1)]
+ZEROS = [bytes(n) for n in range(C.NUM_RANKS + 1)]
 
 # Triangles of kicker-rank pairs: byte ``_cell(q1, q2)`` (q1 <= q2) of a 120-byte int
 # stands for kickers of ranks q1 and q2. Cells run column by column (q2, then q1, the
@@ -71,9 +58,9 @@ _ZEROS = [bytes(n) for n in range(C.NUM_RANKS + 1)]
 # compare by the higher kicker rank first, and a doubled rank tops its column. The
 # hand's selector is built from per-half-mask tables: cells whose lower rank is held,
 # AND cells whose higher rank is held, OR the doubled ranks held twice.
-_TRIANGLE = C.NUM_RANKS * (C.NUM_RANKS + 1) // 2
+TRIANGLE = C.NUM_RANKS * (C.NUM_RANKS + 1) // 2
 _NO_PAIRS: tuple[tuple[int, ...], int] = ((), 0)  # a core without readings: an empty triangle
-_NO_CORES = ((), (), ())  # chain cores memoised by mask: none with readings
+NO_CORES = ((), (), ())  # chain cores memoised by mask: none with readings
 _HALF = 8  # ranks 0..7 and 8..14: the selector tables are keyed by half masks
 #: by rank q: the triangle's cells of ranks below q, and the ranks below q
 _PREFIXES = tuple(slice(0, q * (q + 1) // 2) for q in range(C.NUM_RANKS))
@@ -114,7 +101,7 @@ _DOUBLED = _half_tables(lambda q: 1 << (8 * _cell(q, q)))
 _DISTINCT_PAIRS: dict[bytes, int] = {}
 
 
-def _pair_selector(one: bytes, two: bytes) -> int:
+def pair_selector(one: bytes, two: bytes) -> int:
     """The triangle of kicker pairs a hand holds: cell (q1 < q2) when ``one`` (its 0/1
     mask of ranks with a kicker group) holds both, cell (q, q) when ``two`` holds q."""
     distinct = _DISTINCT_PAIRS.get(one)
@@ -127,7 +114,7 @@ def _pair_selector(one: bytes, two: bytes) -> int:
 assert C.NUM_RANKS == 15, "legal_moves' counting assumes 15 ranks"
 
 
-class _Hand:
+class HandMasks:
     """One hand during one listing: its counts and what is derived from them on demand."""
 
     __slots__ = ("counts", "masks", "pools", "raw", "runs", "total")
@@ -145,19 +132,19 @@ class _Hand:
         key = -unit
         got = self.pools.get(key)
         if got is None:
-            two = self.at_least(2 * unit) if 2 * unit <= C.MASK else _ZEROS[C.NUM_RANKS]
-            got = self.pools[key] = _pair_selector(self.at_least(unit), two)
+            two = self.at_least(2 * unit) if 2 * unit <= C.MASK else ZEROS[C.NUM_RANKS]
+            got = self.pools[key] = pair_selector(self.at_least(unit), two)
         return got
 
     def at_least(self, unit: int) -> bytes:
         """Per rank, 1 when the hand holds at least ``unit`` cards of it."""
         got = self.masks[unit]
         if got is None:
-            got = self.masks[unit] = self.raw.translate(_AT_LEAST[unit])
+            got = self.masks[unit] = self.raw.translate(AT_LEAST[unit])
         return got
 
 
-class _Runs:
+class Runs:
     """Maximal runs of consecutive ranks in lo..hi holding ``unit`` cards, by rank mask."""
 
     __slots__ = ("hi", "key", "lo", "memo", "unit")
@@ -166,10 +153,10 @@ class _Runs:
         self.lo, self.hi, self.unit, self.key = lo, hi, unit, key
         self.memo: dict[bytes, tuple[tuple[int, int], ...]] = {}
 
-    def mask(self, hand: _Hand) -> bytes:
+    def mask(self, hand: HandMasks) -> bytes:
         return hand.at_least(self.unit)[self.lo:self.hi + 1]
 
-    def of(self, hand: _Hand) -> tuple[tuple[int, int], ...]:
+    def of(self, hand: HandMasks) -> tuple[tuple[int, int], ...]:
         got = hand.runs.get(self.key)
         if got is None:
             mask = self.mask(hand)
@@ -180,10 +167,10 @@ class _Runs:
         return got
 
     def compute(self, mask: bytes) -> tuple[tuple[int, int], ...]:
-        return _maximal_runs(mask, self.lo)
+        return maximal_runs(mask, self.lo)
 
 
-def _maximal_runs(mask: bytes, first: int) -> tuple[tuple[int, int], ...]:
+def maximal_runs(mask: bytes, first: int) -> tuple[tuple[int, int], ...]:
     """The maximal runs of set bytes in a 0/1 rank mask whose byte 0 is rank ``first``,
     as (lowest rank, highest rank)."""
     runs = []
@@ -227,14 +214,25 @@ def _multiset_sums(weights: list[int], k: int) -> list[int]:
     return out
 
 
-class _FastShape:
+class ShapePlan(Protocol):
+    """What a shape asks of the plan it belongs to (:class:`~ddzrules.rules.lister.MovePlan`,
+    which imports this module): the rules, shared chain runs and kicker pools."""
+
+    rules: Rules
+
+    def runs(self, lo: int, hi: int, unit: int) -> Runs: ...
+
+    def pool_id(self, unit: int, caps: tuple[int, ...]) -> int: ...
+
+
+class FastShape:
     """One shape's readings, filed by core, and the generators that find them in a hand.
 
     ``kind``: ``group0``/``chain0``/``literal0`` (no kickers), ``groupk``/``chaink``
     (one kicker rule not overlapping the core) or ``generic``.
     """
 
-    def __init__(self, plan: MovePlan, index: int, shape: Shape) -> None:
+    def __init__(self, plan: ShapePlan, index: int, shape: Shape) -> None:
         self.plan = plan
         self.index = index
         self.shape = shape
@@ -332,7 +330,7 @@ class _FastShape:
             else:  # pragma: no cover - kickers are whole groups
                 self.unpaired.add(key)
                 return
-            triangle, valid = self.pairs.get(key) or ([NO_READING] * _TRIANGLE, 0)
+            triangle, valid = self.pairs.get(key) or ([NO_READING] * TRIANGLE, 0)
             triangle[cell] = pos
             self.pairs[key] = (triangle, valid | (1 << (8 * cell)))
 
@@ -350,7 +348,7 @@ class _FastShape:
                         for k, (pre, col, top) in self.triples.items()}
         self.by_count: dict[int, tuple[Any, ...]] = {}
         self.kgroups = self.kick.groups(1) if self.kick else 0
-        self.kick_table = _AT_LEAST[self.kick.unit] if self.kick else b""
+        self.kick_table = AT_LEAST[self.kick.unit] if self.kick else b""
         self.kcards = self.kick.unit * self.kgroups if self.kick else 0
         self.flat_by_count: dict[int, tuple[int, ...]] = {}  # kickerless groups: one reading a rank
         if self.kind == "group0":
@@ -368,7 +366,7 @@ class _FastShape:
                 self.pair_rows[c] = tuple(self.pairs.get(r * 16 + c, _NO_PAIRS) for r in range(C.NUM_RANKS))
 
     # ---------------------------------------------------------------- kicker pools
-    def pool(self, hand: _Hand, groups: int) -> tuple[list[int], list[int]]:
+    def pool(self, hand: HandMasks, groups: int) -> tuple[list[int], list[int]]:
         """The hand's candidate kicker groups for ``groups`` groups, as unit weights in
         rank order, and where each rank's entries start."""
         spec = self.pool_specs.get(groups)
@@ -392,7 +390,7 @@ class _FastShape:
                                      list(_accumulate(mult, initial=0)))
         return got
 
-    def kicked(self, hand: _Hand, key: Any, start: int, top: int, groups: int, out: list[int]) -> None:
+    def kicked(self, hand: HandMasks, key: Any, start: int, top: int, groups: int, out: list[int]) -> None:
         """Add the readings of the core ``key`` (ranks start..top) whose kickers the hand holds."""
         if groups == 1:
             arr = self.single.get(key)
@@ -403,7 +401,7 @@ class _FastShape:
             got = self.pairs.get(key)
             if got is not None:
                 triangle, valid = got
-                select = (hand.pair_select(self.kick.unit) & valid).to_bytes(_TRIANGLE, "little")  # type: ignore[union-attr]  # a kicked kind: kick is set
+                select = (hand.pair_select(self.kick.unit) & valid).to_bytes(TRIANGLE, "little")  # type: ignore[union-attr]  # a kicked kind: kick is set
                 out.extend(_compress(triangle, select))
             return
         if groups == 3:
@@ -426,18 +424,18 @@ class _FastShape:
             sums = _multiset_sums(pool, groups)
         out.extend(map(table.__getitem__, table.keys() & sums))
 
-    def _add_triples(self, hand: _Hand, triples: Any, start: int, top: int, out: list[int]) -> None:
+    def _add_triples(self, hand: HandMasks, triples: Any, start: int, top: int, out: list[int]) -> None:
         """Readings with three kicker groups (ranks q1 <= q2 <= q3) outside the core's
         ranks start..top: for each held q3, the triangle of the hand's pairs below q3;
         for each q3 held twice, the ranks below it; each q3 held three times."""
         pre, col, three, valid, doubled, tripled = triples
         u = self.kick.unit  # type: ignore[union-attr]  # a kicked kind: kick is set
-        cut = _ZEROS[top - start + 1]
+        cut = ZEROS[top - start + 1]
         one = hand.at_least(u)
         one = one[:start] + cut + one[top + 1:]
-        two = hand.at_least(2 * u) if 2 * u <= C.MASK else _ZEROS[C.NUM_RANKS]
+        two = hand.at_least(2 * u) if 2 * u <= C.MASK else ZEROS[C.NUM_RANKS]
         two = two[:start] + cut + two[top + 1:]
-        below = ((_pair_selector(one, two) & valid).to_bytes(_TRIANGLE, "little"))
+        below = ((pair_selector(one, two) & valid).to_bytes(TRIANGLE, "little"))
         out.extend(_chain.from_iterable(map(_compress, _compress(pre, one),
                                             map(below.__getitem__, _compress(_PREFIXES, one)))))
         if doubled and 1 in two:
@@ -447,7 +445,7 @@ class _FastShape:
             out.extend(_compress(three, hand.at_least(3 * u)[:start] + cut + hand.at_least(3 * u)[top + 1:]))
 
     # ---------------------------------------------------------------- generators
-    def lead(self, hand: _Hand, out: list[int]) -> None:
+    def lead(self, hand: HandMasks, out: list[int]) -> None:
         """Add every reading of this shape inside the hand."""
         kind = self.kind
         if kind == "group0":
@@ -469,14 +467,14 @@ class _FastShape:
             mask = hand.at_least(self.unit)[self.lo:self.hi1]
             got = self.memo.get(mask)
             if got is None:
-                got = self.memo[mask] = self._chain_plain(self.runs.compute(mask))
+                got = self.memo[mask] = self.chain_plain(self.runs.compute(mask))
             out.extend(got)
         elif kind == "chaink":
             mask = hand.at_least(self.unit)[self.lo:self.hi1]
             got = self.memo.get(mask)
             if got is None:
-                got = self.memo[mask] = self._chain_cores(self.runs.compute(mask))
-            if got is not _NO_CORES:
+                got = self.memo[mask] = self.chain_cores(self.runs.compute(mask))
+            if got is not NO_CORES:
                 ones, twos, more = got
                 u = self.kick.unit  # type: ignore[union-attr]  # a kicked kind: kick is set
                 if ones:
@@ -484,7 +482,7 @@ class _FastShape:
                 if twos:
                     select = hand.pair_select(u)
                     for triangle, valid in twos:
-                        out.extend(_compress(triangle, (select & valid).to_bytes(_TRIANGLE, "little")))
+                        out.extend(_compress(triangle, (select & valid).to_bytes(TRIANGLE, "little")))
                 total = hand.total
                 for key, start, top, groups, size in more:
                     if size <= total:
@@ -494,7 +492,7 @@ class _FastShape:
         else:
             self._generic(hand, out, max_size=hand.total)
 
-    def answer(self, hand: _Hand, out: list[int], size: int, length: int, min_rank: int) -> None:
+    def answer(self, hand: HandMasks, out: list[int], size: int, length: int, min_rank: int) -> None:
         """Add the readings of this shape inside the hand with ``size`` cards, chain length
         ``length`` and rank above ``min_rank``."""
         kind = self.kind
@@ -533,7 +531,7 @@ class _FastShape:
             self._generic(hand, out, exact_size=size, min_rank=min_rank, length=length)
 
     # ---------------------------------------------------------------- helpers
-    def _literal(self, hand: _Hand, out: list[int], min_rank: int) -> None:
+    def _literal(self, hand: HandMasks, out: list[int], min_rank: int) -> None:
         if self.literal_rank <= min_rank:
             return
         counts = hand.counts
@@ -542,7 +540,7 @@ class _FastShape:
                 return
         out.extend(self.plain_t.get(0, ()))
 
-    def _generic(self, hand: _Hand, out: list[int], **kw: Any) -> None:
+    def _generic(self, hand: HandMasks, out: list[int], **kw: Any) -> None:
         found: dict[tuple[int, int, int, int], None] = {}
 
         def emit(packed: int, combo: int, rank: int, length: int) -> None:
@@ -552,7 +550,7 @@ class _FastShape:
         idents = self.idents
         out.extend(idents[i] for i in found if i in idents)
 
-    def _chain_plain(self, runs: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+    def chain_plain(self, runs: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
         s_, plain = self.shape, self.plain_t
         got: list[int] = []
         for a, b in runs:
@@ -561,7 +559,7 @@ class _FastShape:
                     got.extend(plain.get((start, start + length - 1), ()))
         return tuple(sorted(got))
 
-    def _chain_cores(self, runs: tuple[tuple[int, int], ...]) -> Any:
+    def chain_cores(self, runs: tuple[tuple[int, int], ...]) -> Any:
         """The cores inside these runs that have readings (see :meth:`_cores`)."""
         s_ = self.shape
         return self._cores([(start, length) for a, b in runs
@@ -571,7 +569,7 @@ class _FastShape:
     def _cores(self, cores: list[tuple[int, int]]) -> Any:
         """The chain cores (start, length) that have readings, by how their kickers are
         found: (readings by kicker rank for one kicker group, (triangle, valid) for
-        two, (key, start, top, groups, size) for more); ``_NO_CORES`` for none."""
+        two, (key, start, top, groups, size) for more); ``NO_CORES`` for none."""
         kick = self.kick
         assert kick is not None
         ones: list[tuple[int, ...]] = []
@@ -586,7 +584,7 @@ class _FastShape:
                 twos.append(self.pairs[key])
             elif key in self.single or key in self.multi:
                 more.append((key, start, start + length - 1, groups, self.unit * length + kick.unit * groups))
-        return (tuple(ones), tuple(twos), tuple(more)) if ones or twos or more else _NO_CORES
+        return (tuple(ones), tuple(twos), tuple(more)) if ones or twos or more else NO_CORES
 
     def answer_window(self, length: int, min_rank: int) -> tuple[int, int]:
         """The ranks (first, past the last) of chains of ``length`` topping ``min_rank``."""
@@ -595,417 +593,9 @@ class _FastShape:
     def answer_chains(self, length: int, first: int, mask: bytes) -> Any:
         """Kickerless: the readings of chains of ``length`` inside the window ``mask``
         (byte 0 is rank ``first``) in listing order; with kickers, their cores."""
-        cores = [(top - length + 1, length) for a, b in _maximal_runs(mask, first)
+        cores = [(top - length + 1, length) for a, b in maximal_runs(mask, first)
                  for top in range(a + length - 1, b + 1)]
         if self.kick is not None:
             return self._cores(cores)
         plain = self.plain_t
         return tuple(_chain.from_iterable(plain.get((start, start + length - 1), ()) for start, _ in cores))
-
-
-class MovePlan:
-    """Lists the readings of the universe inside a hand, as positions.
-
-    Built from the universe's readings: ``readings`` yields ``(position, ident, shape)``
-    for each, ``ident`` being ``(packed, combo, rank, length)`` and ``shape`` the index
-    in ``rules.shapes`` of the (first) shape that produces it. Positions are whatever
-    order the caller wants plays listed in; the methods return lists of positions,
-    possibly holding :data:`NO_READING` placeholders, each real position once.
-    Valid only for hands no larger than the universe's plays (``rules.max_hand``).
-    """
-
-    def __init__(self, rules: Rules, readings: Iterable[tuple[int, tuple[int, int, int, int], int]]) -> None:
-        self.rules = rules
-        self._pool_ids: dict[tuple[int, tuple[int, ...]], int] = {}
-        self._answerers: dict[tuple[int, int, int, int, bool], Callable[[bytes], list[int]]] = {}
-        self._runs: dict[tuple[int, int, int], _Runs] = {}
-        self.shapes = [_FastShape(self, i, s) for i, s in enumerate(rules.shapes)]
-        for pos, ident, shape in readings:
-            self.shapes[shape].add(pos, ident)
-        for fs in self.shapes:
-            fs.finish()
-        self.by_combo: dict[int, list[_FastShape]] = {}
-        for fs in self.shapes:
-            self.by_combo.setdefault(fs.shape.combo, []).append(fs)
-
-        self.bombs = [fs for fs in self.shapes if rules.combos[fs.shape.combo].tier >= 0]
-        # What a lead runs: shape by shape in the order of their smallest plays, bombs
-        # last (the positions then come out in long sorted runs, which sorting merges
-        # quickly), as (code, cards of one rank a core needs, a, b):
-        #   0  kickerless groups: a = readings by count then rank (flat, NO_READING where
-        #      none), b = the counts (one rank mask each, joined)
-        #   1  groups with one kicker group: a = (count, kicker unit), b = by core rank, the
-        #      readings by kicker rank
-        #   2  kickerless chains: a = (lo, hi + 1, memo by rank mask), b = the shape
-        #   3  literal cards: a = ((rank, count), ...), b = the readings
-        #   4  anything else: a = the shape
-        #   5  chains with kickers: a = (lo, hi + 1, memo by rank mask), b = the shape
-        #   6  groups with two kicker groups (triangle form): a = (count, kicker unit),
-        #      b = each rank's (triangle, valid) as a core of that count
-        self.lead_shapes = sorted(self.shapes, key=lambda fs: (rules.combos[fs.shape.combo].tier,
-                                                               fs.shape.min_size()))
-        self.steps: list[tuple[int, int, Any, Any]] = []
-        units = {1}
-        for fs in self.lead_shapes:
-            units.add(fs.unit)
-            if fs.kick is not None:
-                units.add(fs.kick.unit)
-            last = self.steps[-1] if self.steps else None
-            if fs.kind == "group0":
-                bomb = rules.combos[fs.shape.combo].tier >= 0
-                for c, flat in fs.flat_by_count.items():
-                    units.add(c)
-                    if last is not None and last[0] == 0 and not bomb and last[3][-1] < c:
-                        last = self.steps[-1] = (0, min(last[1], c), last[2] + flat, last[3] + (c,))
-                    else:
-                        last = (0, c, flat, (c,))
-                        self.steps.append(last)
-            elif fs.kind == "groupk" and fs.kgroups == 1:
-                for c, row in fs.by_count.items():
-                    units.add(c)
-                    ku = fs.kick.unit  # type: ignore[union-attr]  # a kicked kind: kick is set
-                    if last is not None and last[0] == 1 and last[1] == c:
-                        # same cores: one step, each core's readings by kicker rank laid end to end
-                        none = (NO_READING,) * C.NUM_RANKS
-                        merged = tuple(x + y if x and y else (x + none if x else (none * (len(last[2][1])) + y if y else ()))
-                                       for x, y in zip(last[3], row))
-                        last = self.steps[-1] = (1, c, (c, last[2][1] + (ku,)), merged)
-                    else:
-                        last = (1, c, (c, (ku,)), row)
-                        self.steps.append(last)
-            elif fs.kind == "chain0":
-                self.steps.append((2, fs.unit, (fs.lo, fs.hi1, fs.memo), fs))
-            elif fs.kind == "literal0":
-                need = max(c for _, c in fs.literal_items)
-                units.add(need)
-                self.steps.append((3, need, fs.literal_items, fs.plain_t.get(0, ())))
-            elif fs.kind == "chaink":
-                self.steps.append((5, fs.unit, (fs.lo, fs.hi1, fs.memo), fs))
-                units.update(self._pair_units(fs.kick.unit))  # type: ignore[union-attr]  # a kicked kind: kick is set
-            elif fs.pair_rows:
-                for c, rows in fs.pair_rows.items():
-                    units.add(c)
-                    self.steps.append((6, c, (c, fs.kick.unit), rows))  # type: ignore[union-attr]  # a kicked kind: kick is set
-                units.update(self._pair_units(fs.kick.unit))  # type: ignore[union-attr]  # a kicked kind: kick is set
-            else:
-                self.steps.append((4, fs.unit, fs, None))
-        self.top_unit = max(u for u in units if u <= C.MASK)
-        self.mask_pad = [None] * (C.MASK - self.top_unit)
-        #: the lead as Python written out for this plan (``lead.source``); ``lead`` is the
-        #: C kernel running the same steps when the compiled build has it
-        self.python_lead = self._compile_lead()
-        self.lead_program = self._lead_program()
-        self.lead = self.python_lead if _run_steps is None else partial(_run_steps, self.lead_program)
-        self._bomb_plays = self.answerer(-1, 0, 0, 0)
-
-    @staticmethod
-    def _pair_units(unit: int) -> tuple[int, ...]:
-        """The rank masks a triangle of kicker pairs of ``unit`` cards is selected by."""
-        return (unit, 2 * unit) if 2 * unit <= C.MASK else (unit,)
-
-    def pool_id(self, unit: int, caps: tuple[int, ...]) -> int:
-        """A small id for a kind of kicker pool (per hand, pools are cached by id)."""
-        return self._pool_ids.setdefault((unit, caps), len(self._pool_ids))
-
-    def runs(self, lo: int, hi: int, unit: int) -> _Runs:
-        key = (lo, hi, unit)
-        got = self._runs.get(key)
-        if got is None:
-            got = self._runs[key] = _Runs(lo, hi, unit, len(self._runs))
-        return got
-
-    def _compile_lead(self) -> Callable[[bytes], list[int]]:
-        """The lead of this plan as code written out for it: the steps in order, each
-        step's data bound as a constant, the rank masks as locals, and no loop over
-        steps or dispatch on step codes (those cost about a fifth of a lead in a
-        typical spec). The source is kept as ``lead.source``."""
-        src = _Source("lead", [u for code, _, a, b in self.steps for u in
-                               ((a[1],) if code == 6 else (b.kick.unit,) if code == 5 else ())], masks=True)
-        top_unit = self.top_unit
-        src.head += [f"    m{u} = raw.translate(_AT[{u}])" for u in range(1, top_unit + 1)]
-        tops = " else ".join(f"{u} if 1 in m{u}" for u in range(top_unit, 1, -1))
-        src.head.append(f"    top = {tops + ' else 1' if tops else '1'}")
-        pad = src.const(self.mask_pad)
-        src.prologue(f"_Hand(raw, [None, {', '.join(f'm{u}' for u in range(1, top_unit + 1))}] + {pad})")
-        for code, need, a, b in self.steps:
-            depth = 1
-            if need > 1:  # no rank holds enough cards for a core: skip the step
-                src.add(1, f"if top >= {need}:")
-                depth = 2
-            if code == 0:
-                src.add(depth, f"out.extend(_compress({src.const(a)}, {' + '.join(f'm{u}' for u in b)}))")
-            elif code == 1:
-                src.add(depth, f"out.extend(_chain_it(map(_compress, _compress({src.const(b)}, m{a[0]}), "
-                               f"_repeat({' + '.join(f'm{u}' for u in a[1])}))))")
-            elif code in (2, 5):
-                fill = src.const(b._chain_plain if code == 2 else b._chain_cores)
-                src.memo(depth, a[2], f"m{need}[{a[0]}:{a[1]}]", f"{fill}(_runs(mask, {a[0]}))")
-                if code == 2:
-                    src.add(depth, "out.extend(got)")
-                else:
-                    src.cores(depth, b)
-            elif code == 3:
-                src.literal(depth, a, b)
-            elif code == 6:
-                src.pairs(depth, a[1], f"_compress({src.const(b)}, m{a[0]})")
-            else:
-                src.add(depth, *src.need_hand(), f"{src.const(a)}.lead(hand, out)")
-        return src.build(f"<ddzrules lead: {self.rules.name}>")
-
-    def _lead_program(self) -> Program:
-        """The lead's steps as the C kernel's program (``_quick.run_steps``): the same
-        steps and data as :meth:`_compile_lead` writes out."""
-        program: list[tuple[Any, ...]] = []
-        for code, need, a, b in self.steps:
-            if code == 0:
-                program.append((0, need, 0, a, bytes(b)))
-            elif code == 1:
-                program.append((1, need, 0, a[0], b, bytes(a[1])))
-            elif code == 2:
-                program.append((2, need, a[0], a[1], need, a[2], partial(_fill_runs, a[2], b._chain_plain, a[0])))
-            elif code == 5:
-                program.append((5, need, a[0], a[1], need, a[2], partial(_fill_runs, a[2], b._chain_cores, a[0]),
-                                b.kick.unit, partial(_more_cores, b)))
-            elif code == 3:
-                program.append((3, need, 0, bytes(x for item in a for x in item), b))
-            elif code == 6:
-                program.append((6, need, 0, a[0], b, a[1]))
-            else:
-                program.append((4, need, 0, partial(_shape_lead, a)))
-        return tuple(program)
-
-    def answer(self, raw: bytes, combo: int, size: int, length: int, min_rank: int,
-               bombs: bool = True) -> list[int]:
-        """The readings of ``combo`` inside the hand with ``size`` cards, chain length
-        ``length`` and rank above ``min_rank``; and every bomb inside it if ``bombs``."""
-        return self.answerer(combo, size, length, min_rank, bombs)(raw)
-
-    def bomb_plays(self, raw: bytes) -> list[int]:
-        """The bombs inside the hand."""
-        return self._bomb_plays(raw)
-
-    def answerer(self, combo: int, size: int, length: int, min_rank: int,
-                 bombs: bool = True) -> Callable[[bytes], list[int]]:
-        """A function of the hand's counts listing what :meth:`answer` lists (memoised)."""
-        key = (combo, size, length, min_rank, bombs)
-        got = self._answerers.get(key)
-        if got is None:
-            python, program = self._compile_answer(combo, size, length, min_rank, bombs)
-            got = self._answerers[key] = python if _run_steps is None else partial(_run_steps, program)
-        return got
-
-    def _compile_answer(self, combo: int, size: int, length: int, min_rank: int,
-                        bombs: bool = True) -> tuple[Callable[[bytes], list[int]], Program]:
-        """The answers to one play (combo -1: none, only the bombs) as code written out,
-        and as the C kernel's program of the same steps:
-        for each shape of the combo, its cores above ``min_rank`` picked by rank masks
-        (chains through their runs, memoised by the mask of the ranks they may use),
-        then the bombs. What varies with the play to beat (ranks, counts, rows) is bound
-        as constants, so plays of one kind share one compiled text."""
-        family = self.by_combo.get(combo, ())
-        src = _Source("answer", [fs.kick.unit for fs in family if fs.kind == "chaink" or fs.pair_rows])  # type: ignore[union-attr]  # a kicked kind: kick is set
-        src.prologue("_Hand(raw)")
-        program: list[tuple[Any, ...]] = []  # the same steps for the C kernel
-        lo = min_rank + 1
-        for fs in family:
-            shape, c = fs.shape, size - fs.kcards
-            if fs.kind == "group0" or (fs.kind == "groupk" and (fs.kgroups == 1 or fs.pair_rows)):
-                if length != 1 or lo >= C.NUM_RANKS:
-                    continue
-                rows = fs.flat_by_count.get(size) if fs.kind == "group0" else \
-                    fs.by_count.get(c) if fs.kgroups == 1 else fs.pair_rows.get(c)
-                if rows is None:
-                    continue
-                # the cores above the play's rank, by the mask of their count
-                cores = f"_compress({src.const(rows[lo:])}, raw.translate({src.const(_AT_LEAST[c])})[{src.const(lo)}:])"
-                if fs.kind == "group0":
-                    src.add(1, f"out.extend({cores})")
-                    program.append((0, 0, lo, rows, bytes((c,))))
-                elif fs.kgroups == 1:
-                    src.add(1, f"out.extend(_chain_it(map(_compress, {cores}, _repeat({src.mask(fs.kick.unit)}))))")  # type: ignore[union-attr]  # a kicked kind: kick is set
-                    program.append((1, 0, lo, c, rows, bytes((fs.kick.unit,))))  # type: ignore[union-attr]  # a kicked kind: kick is set
-                else:
-                    src.pairs(1, fs.kick.unit, cores)  # type: ignore[union-attr]  # a kicked kind: kick is set
-                    program.append((6, 0, lo, c, rows, fs.kick.unit))  # type: ignore[union-attr]  # a kicked kind: kick is set
-            elif fs.kind in ("chain0", "chaink"):
-                kick_cards = fs.kick.unit * fs.kick.groups(length) if fs.kick else 0
-                if shape.min_len <= length <= shape.max_len and fs.unit * length + kick_cards == size:
-                    first, stop = fs.answer_window(length, min_rank)
-                    window = f"raw.translate({src.const(_AT_LEAST[fs.unit])})[{src.const(first)}:{src.const(stop)}]"
-                    memo: dict[bytes, Any] = {}
-                    fill = partial(fs.answer_chains, length, first)
-                    src.memo(1, memo, window, f"{src.const(fill)}(mask)")
-                    if fs.kick is None:
-                        src.add(1, "out.extend(got)")
-                        program.append((2, 0, first, stop, fs.unit, memo, partial(_fill, memo, fill)))
-                    else:
-                        src.cores(1, fs)
-                        program.append((5, 0, first, stop, fs.unit, memo, partial(_fill, memo, fill),
-                                        fs.kick.unit, partial(_more_cores, fs)))
-            elif fs.kind == "literal0":
-                if length == 1 and size == fs.literal_size and fs.literal_rank > min_rank:
-                    src.literal(1, fs.literal_items, fs.plain_t.get(0, ()))
-                    program.append(_literal_step(fs))
-            else:  # the shape's own answer, on a _Hand
-                src.add(1, *src.need_hand(), f"{src.const(fs)}.answer(hand, out, *{src.const((size, length, min_rank))})")
-                program.append((4, 0, 0, partial(_shape_answer, fs, size, length, min_rank)))
-        if bombs:
-            self._add_bombs(src, program)
-        return src.build(f"<ddzrules answer: {self.rules.name}>", shared=True), tuple(program)
-
-    def _add_bombs(self, src: _Source, program: list[tuple[Any, ...]]) -> None:
-        """Every bomb inside the hand: kickerless groups by rank mask once some rank
-        holds enough cards, literal cards by count, anything else whole."""
-        rows = [(c, flat) for fs in self.bombs if fs.kind == "group0" for c, flat in fs.flat_by_count.items()]
-        if rows:
-            least = min(c for c, _ in rows)
-            program += [(0, least, 0, flat, bytes((c,))) for c, flat in rows]
-            if least >= max(self.rules.deck):
-                # a hand never holds more of a rank than the deck (legal_moves checks), so
-                # "a rank with enough cards" is a byte search, not a mask made per answer
-                src.add(1, f"if {least} in raw:")
-                src.add(2, *(f"out.extend(_compress({src.const(flat)}, raw.translate(_AT[{c}])))" for c, flat in rows))
-            else:
-                src.add(1, f"bombs = raw.translate(_AT[{least}])", "if 1 in bombs:")
-                src.add(2, *(f"out.extend(_compress({src.const(flat)}, "
-                             + ("bombs" if c == least else f"raw.translate(_AT[{c}])") + "))" for c, flat in rows))
-        for fs in self.bombs:
-            if fs.kind == "literal0":
-                src.literal(1, fs.literal_items, fs.plain_t.get(0, ()))
-                program.append(_literal_step(fs))
-            elif fs.kind != "group0":
-                src.add(1, *src.need_hand(), f"{src.const(fs)}.lead(hand, out)")
-                program.append((4, 0, 0, partial(_shape_lead, fs)))
-
-
-#: a plan's steps for the C kernel (``_quick.run_steps``; see ``MovePlan._lead_program``)
-Program = tuple[tuple[Any, ...], ...]
-
-
-def _literal_step(fs: _FastShape) -> tuple[Any, ...]:
-    return (3, 0, 0, bytes(x for item in fs.literal_items for x in item), fs.plain_t.get(0, ()))
-
-
-def _fill_runs(memo: dict[bytes, Any], fill: Callable[[Any], Any], first: int, mask: bytes) -> Any:
-    """A chain step's memo missed: its value from the mask's maximal runs, kept."""
-    got = memo[mask] = fill(_maximal_runs(mask, first))
-    return got
-
-
-def _fill(memo: dict[bytes, Any], fill: Callable[[bytes], Any], mask: bytes) -> Any:
-    """An answer's chain memo missed: its value from the mask, kept."""
-    got = memo[mask] = fill(mask)
-    return got
-
-
-def _shape_lead(fs: _FastShape, raw: bytes, out: list[int]) -> None:
-    fs.lead(_Hand(raw), out)
-
-
-def _shape_answer(fs: _FastShape, size: int, length: int, min_rank: int, raw: bytes, out: list[int]) -> None:
-    fs.answer(_Hand(raw), out, size, length, min_rank)
-
-
-def _more_cores(fs: _FastShape, raw: bytes, more: Any, out: list[int]) -> None:
-    """Chain cores whose kickers are found by combinations (see ``_FastShape.kicked``)."""
-    hand = _Hand(raw)
-    total = hand.total
-    for key, start, stop, groups, size in more:
-        if size <= total:
-            fs.kicked(hand, key, start, stop, groups, out)
-
-
-#: compiled listing functions by source text (answers to plays of one kind share one)
-_COMPILED: dict[str, Any] = {}
-
-
-class _Source:
-    """Python source written out for one of a plan's listing functions: constants bound
-    by name, the rank masks and each kicker unit's triangle of pairs as locals."""
-
-    def __init__(self, name: str, kick_units: Iterable[int], masks: bool = False) -> None:
-        self.name = name
-        self.env: dict[str, Any] = {"_compress": _compress, "_chain_it": _chain.from_iterable, "_repeat": _repeat,
-                                    "_Hand": _Hand, "_AT": _AT_LEAST, "_NO_CORES": _NO_CORES,
-                                    "_pairs": _pair_selector, "_Z": _ZEROS[C.NUM_RANKS], "_runs": _maximal_runs}
-        self.head: list[str] = []
-        self.lines: list[str] = []
-        # each kicker unit's triangle of pairs, made on first use (and the lines that
-        # set up the function's locals)
-        self.head += [f"    s{u} = None" for u in sorted(set(kick_units))]
-        self.masks = masks
-        self.make_hand = "_Hand(raw)"
-
-    def mask(self, unit: int) -> str:
-        """The hand's 0/1 mask of ranks with ``unit`` cards: a local when the function
-        makes them all first, else made where it is used."""
-        if unit > C.MASK:
-            return "_Z"
-        return f"m{unit}" if self.masks else f"raw.translate(_AT[{unit}])"
-
-    def prologue(self, make_hand: str) -> None:
-        """How a ``_Hand`` is made when a step needs one."""
-        self.make_hand = make_hand
-
-    def const(self, value: Any) -> str:
-        name = f"K{len(self.env)}"
-        self.env[name] = value
-        return name
-
-    def add(self, depth: int, *lines: str) -> None:
-        self.lines += ["    " * depth + line for line in lines]
-
-    def need_hand(self) -> tuple[str, str]:
-        return "if hand is None:", f"    hand = {self.make_hand}"
-
-    def memo(self, depth: int, memo: dict[bytes, Any], mask: str, fill: str) -> None:
-        """``got`` = the memo's entry for the mask, filled on a miss."""
-        m = self.const(memo)
-        self.add(depth, f"mask = {mask}", f"got = {m}.get(mask)", "if got is None:",
-                 f"    got = {m}[mask] = {fill}")
-
-    def literal(self, depth: int, items: tuple[tuple[int, int], ...], readings: tuple[int, ...]) -> None:
-        self.add(depth, f"if {' and '.join(f'raw[{r}] >= {c}' for r, c in items)}:",
-                 f"    out.extend({self.const(readings)})")
-
-    def pairs(self, depth: int, unit: int, triangles: str) -> None:
-        """The readings of cores with two kicker groups of ``unit`` cards: each core's
-        triangle picked by the hand's triangle of pairs (``triangles``: an iterable of
-        (triangle, valid))."""
-        self.add(depth, f"for triangle, valid in {triangles}:",
-                 f"    if s{unit} is None:",
-                 f"        s{unit} = _pairs({self.mask(unit)}, {self.mask(2 * unit)})",
-                 f"    out.extend(_compress(triangle, (s{unit} & valid).to_bytes({_TRIANGLE}, 'little')))")
-
-    def cores(self, depth: int, fs: _FastShape) -> None:
-        """The readings of the chain cores in ``got`` (see ``_FastShape._cores``)."""
-        ku = fs.kick.unit  # type: ignore[union-attr]  # a kicked kind: kick is set
-        self.add(depth, "if got is not _NO_CORES:")
-        self.add(depth + 1, "ones, twos, more = got", "if ones:",
-                 f"    out.extend(_chain_it(map(_compress, ones, _repeat({self.mask(ku)}))))")
-        self.pairs(depth + 1, ku, "twos")
-        self.add(depth + 1, "if more:", *("    " + line for line in self.need_hand()),
-                 "    total = hand.total", "    for key, start, stop, groups, size in more:",
-                 "        if size <= total:", f"            {self.const(fs)}.kicked(hand, key, start, stop, groups, out)")
-
-    def build(self, label: str, shared: bool = False) -> Callable[[bytes], list[int]]:
-        """The function (``shared``: its constants as default arguments, so that
-        functions of one text, such as answers to plays of one kind, share one
-        compiled code; read as locals, they cost a little per call)."""
-        consts = ", ".join(f"{k}={k}" for k in self.env if k.startswith("K")) if shared else ""
-        head = [f"def {self.name}(raw, {consts}):" if consts else f"def {self.name}(raw):"]
-        lines, first = self.lines, "    out.extend("
-        if lines and lines[0].startswith(first):  # the first readings make the list
-            lines = [f"    out = list({lines[0][len(first):-1]})"] + lines[1:]
-        else:
-            head.append("    out = []")
-        if any("hand" in line for line in lines):
-            head.append("    hand = None")
-        text = "\n".join(head + self.head + lines + ["    return out"])
-        code = _COMPILED.get(text)
-        if code is None:  # compiling costs some 300 us; running the definition 5 us
-            code = _COMPILED[text] = compile(text, label, "exec")
-        exec(code, self.env)  # noqa: S102
-        fn = self.env[self.name]
-        fn.source = text
-        return fn  # type: ignore[no-any-return]  # the function exec just defined

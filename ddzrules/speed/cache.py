@@ -106,10 +106,12 @@ def disabled() -> Iterator[None]:
 
 
 #: what :func:`code_hash` hashes: a module (the object, or its dotted name such as
-#: ``"ddzrules.wild"``), a package resource ``(package, name)`` such as
-#: ``("ddzrules", "pattern.lark")``, or — the old form, kept for now — a file name relative
-#: to this package's directory (``"wild.py"``), told apart by its file suffix
+#: ``"ddzrules.rules.wild"``), a package resource ``(package, name)`` such as
+#: ``("ddzrules.spec", "pattern.lark")``, or — the old form, kept for now — a file name relative
+#: to the package's directory (``"rules/wild.py"``), told apart by its file suffix
 Source = str | ModuleType | tuple[str | ModuleType, str]
+#: the directory the old form's file names are relative to: the package's (``ddzrules/``)
+PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 #: the file suffixes of the old form's names (no module of the package is named ``py``,
 #: ``json`` …, so a dotted module name never ends in one)
 _FILE_SUFFIXES = (".py", ".pyi", ".lark", ".json", ".c")
@@ -128,8 +130,8 @@ def code_hash(version: object, *sources: Source) -> str:
     module (an extension ``.so``/``.pyd``) is hashed by the ``.py`` shipped beside it,
     which is what it was built from (a pure and a compiled build of one source share
     their entries), or by the extension file itself when there is none. Each source is
-    read once a process. The old form, a file name relative to this package's directory
-    (``"wild.py"``), still works and gives the same key as the module or resource it
+    read once a process. The old form, a file name relative to the package's directory
+    (``"rules/wild.py"``), still works and gives the same key as the module or resource it
     names; it breaks when the file moves, so write the new form."""
     h = hashlib.sha256(str(version).encode())
     for source in sources:
@@ -168,7 +170,7 @@ def _source_digest(source: ModuleType | tuple[str, str, str]) -> bytes:
     elif source[0] == "resource":
         data = importlib.resources.files(source[1]).joinpath(source[2]).read_bytes()
     else:
-        with open(os.path.join(os.path.dirname(__file__), source[1]), "rb") as f:
+        with open(os.path.join(PACKAGE_DIR, source[1]), "rb") as f:
             data = f.read()
     return hashlib.sha256(data).digest()
 

@@ -23,8 +23,9 @@ def python_class(cls: _T) -> _T:
     return cls
 
 
-#: the C kernels (``ddzrules/_quick.c``), built by default where a C compiler exists
-KERNELS = ("_quick",)
+#: the C kernels (``ddzrules/speed/_quick.c``), built by default where a C compiler exists, by
+#: their names under ``ddzrules`` (as setup.py and ``ddzrules.COMPILED_MODULES`` name them)
+KERNELS = ("speed._quick",)
 
 
 def pure_requested() -> bool:
@@ -35,7 +36,7 @@ def pure_requested() -> bool:
 
 
 def switch_off_kernels() -> None:
-    """With ``DDZRULES_PURE`` set, make every ``from ddzrules._quick import ...`` fail
+    """With ``DDZRULES_PURE`` set, make every ``from ddzrules.speed._quick import ...`` fail
     with ImportError (a ``None`` in ``sys.modules`` does: the import system's own switch),
     so each module's pure fallback runs. Called once, first thing in ``ddzrules``."""
     if pure_requested():

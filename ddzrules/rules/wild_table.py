@@ -1,6 +1,6 @@
 """Plays with wild cards by table: one precomputed structure per wild rank.
 
-:mod:`ddzrules.wild` enumerates a hand's plays with wild cards by walking the
+:mod:`ddzrules.rules.wild` enumerates a hand's plays with wild cards by walking the
 compiled shapes, which costs several times more per play than the natural lister.
 Every such play is a reading of the *universe* (the full deck's plays with 0–4 wild
 cards, as the census counts them), and a hand holds a reading exactly when it holds
@@ -24,7 +24,7 @@ walk (no Move objects: those are made on first use), with the readings
   the AND of one set per rank (its count of that rank): no per-reading Python work
   but reading out the set bits it holds.
 
-The table is kept on disk through the keyed cache (:mod:`ddzrules.cache`): its file
+The table is kept on disk through the keyed cache (:mod:`ddzrules.speed.cache`): its file
 holds the readings only (packed cards, combo/rank/length, substitution), checked on load
 by passes in C (cards of the deck, ranges, legal-move order, one substitution per wild
 card); the blocks and their bit sets are made from the readings at a block's first
@@ -44,11 +44,11 @@ from itertools import compress, repeat
 from operator import and_, itemgetter, lshift, or_
 
 from ddzrules import cards as C
-from ddzrules.compiler import Rules
+from ddzrules.rules.shapes import Rules
 
 _append_set_bits: Callable[[bytes, object, list[int]], None] | None
 try:  # the compiled build's C kernel for _set_bits (docs/compiled.md)
-    from ddzrules._quick import append_set_bits as _append_set_bits
+    from ddzrules.speed._quick import append_set_bits as _append_set_bits
 except ImportError:  # the pure build does the same in Python
     _append_set_bits = None
 
