@@ -348,7 +348,7 @@ class FileRefused(DdzError):
     ``"unreadable"`` (``reason``: the system's words). The message names the file and
     the limit; a caller with its own words builds them from these fields."""
 
-    def __init__(self, path: str, problem: str, *, limit: int, kind: str | None = None,
+    def __init__(self, path: str, problem: str, limit: int, kind: str | None = None,
                  size: int | None = None, reason: str | None = None) -> None:
         self.path, self.problem, self.limit = path, problem, limit
         self.kind, self.size, self.reason = kind, size, reason
@@ -374,7 +374,7 @@ class JSONRefused(DdzError):
     The message is ``line:column: reason``; it quotes the text only in a repeated key,
     shortened and with unprintable characters replaced."""
 
-    def __init__(self, problem: str, reason: str, line: int = 1, column: int = 1, *, key: str | None = None,
+    def __init__(self, problem: str, reason: str, line: int = 1, column: int = 1, key: str | None = None,
                  field: str | None = None, syntax: str | None = None) -> None:
         self.problem, self.reason, self.line, self.column = problem, reason, line, column
         self.key, self.field, self.syntax = key, field, syntax

@@ -49,7 +49,7 @@ SAMPLES: dict[str, Any] = {
     "str": "what went wrong \u6597",
     "int": 3,
     "int | None": 4,
-    "str | None": "a key",
+    "str | None": "what was refused",
     "float": 2.5,
     "list[Problem]": [Problem(Location("spec.yaml", 3, 5), "combos.x", "bad", "  x: 1\n  ^", code="schema"),
                       Problem(None, "", "also bad", severity="warning")],
