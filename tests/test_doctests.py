@@ -8,8 +8,9 @@ import importlib
 
 import pytest
 
-MODULES = ["ddzrules", "ddzrules.cards", "ddzrules.spec.patterns", "ddzrules.spec", "ddzrules.rules.moves",
-           "ddzrules.rules.variant", "ddzrules.rules.compiler", "ddzrules.conformance", "ddzrules.rules.wild"]
+MODULES = ["ddzrules", "ddzrules.cards", "ddzrules.spec.patterns", "ddzrules.spec", "ddzrules.spec.loading",
+           "ddzrules.spec.names", "ddzrules.spec.model", "ddzrules.rules.moves", "ddzrules.rules.variant",
+           "ddzrules.rules.compiler", "ddzrules.conformance", "ddzrules.rules.wild", "ddzrules.rules.wild_walk"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -1,5 +1,5 @@
 """``Spec``: a loaded spec, its merged data beside the positions its values were written at
-(``spec.problem(path, message)`` makes a message that points at the file), and ``spec.rules``,
+(``spec.problem(path, message)`` makes a message that points at the file), and ``spec.rule_spec``,
 the same data parsed once into the typed :class:`~ddzrules.spec.model.RuleSpec`."""
 
 from __future__ import annotations

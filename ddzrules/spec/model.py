@@ -2,14 +2,14 @@
 later stage reads — the deck, the deal, the rank orders, the combos and bombs, the wild
 cards, the table and the ``game:`` section — with every default stated here, once.
 
-The model is made from data the schema has accepted (``spec.rules`` of a loaded
+The model is made from data the schema has accepted (``spec.rule_spec`` of a loaded
 :class:`~ddzrules.spec.loaded.Spec`): it converts, it does not check. Messages still point
 at the file through the spec beside it (``spec.problem(("deal", "kitty"), ...)``), as the
 positions are the spec's, not the model's. The raw merged dict stays on the spec only for
 what is a format: a record's ``spec_resolved`` and the cache keys.
 
 >>> from ddzrules.spec import load_spec
->>> rules = load_spec("hubei-4p-2deck").rules
+>>> rules = load_spec("hubei-4p-2deck").rule_spec
 >>> rules.players, rules.deal.hand, rules.deal.kitty, rules.deck.decks
 (4, 25, 8, 2)
 >>> RuleSpec.from_data({"name": "bare"}).deal

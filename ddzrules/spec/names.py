@@ -54,6 +54,7 @@ def bundled_parents_only() -> Iterator[None]:
     upload) cannot make this process read one of its files.
 
     >>> import tempfile, pathlib
+    >>> from ddzrules.spec import load_spec
     >>> child = pathlib.Path(tempfile.mkdtemp()) / "child.yaml"
     >>> _ = child.write_text("name: child\nextends: ../parent.yaml\n")
     >>> with bundled_parents_only():

@@ -24,8 +24,9 @@ from ddzrules.runtime import Game, GameRules, MultiplierEvent, PlayerView
 
 #: the modules a compiled build may compile (setup.py's COMPILED_MODULES and the other
 #: candidates it was measured against)
-CANDIDATES = ("cards", "rules.moves", "game", "records", "bots", "rules.lister", "rules.variant", "rules.wild",
-              "rules.wild_table", "rules.compiler", "env")
+CANDIDATES = ("cards", "rules.moves", "game", "records", "bots", "rules.lister", "rules.fast_shape", "rules.variant",
+              "rules.wild", "rules.wild_store", "rules.wild_walk", "rules.wild_table", "rules.compiler",
+              "rules.shapes", "env")
 #: candidates that need an optional extra to import (skipped without it)
 NEEDS_EXTRA = {"env": "pettingzoo"}
 
