@@ -33,60 +33,39 @@ the state unchanged.
 #   game         GameRules and Game, the public face
 #   narration    games told in words (the command line's and the playground's)
 from ddzrules.game.checks import FACTOR_LIMIT, HOOK_CHECKS, PHASE_CHECKS, SCORE_LIMIT
+from ddzrules.game.climbing import CLIMBING, Climbing
 from ddzrules.game.door import call_declared, call_plugin
-from ddzrules.game.game import Game, GameRules
+from ddzrules.game.game import DEFAULT_PLAY_RULES, PLAY_RULES, Game, GameRules
 from ddzrules.game.loading import (
-                                      PluginRegistry,
-                                      default_registry,
-                                      implemented_hooks,
-                                      import_class,
-                                      load_plugin_class,
+    PluginRegistry,
+    default_registry,
+    implemented_hooks,
+    import_class,
+    load_plugin_class,
 )
+from ddzrules.game.play import PlayRules
 from ddzrules.game.rules import MAX_REDEALS, ROLE_HOOKS, ROLES
 from ddzrules.game.tables import (
-                                      TABLE_KINDS,
-                                      FreeForAllTable,
-                                      LandlordTable,
-                                      PartnershipsTable,
-                                      Table,
+    TABLE_KINDS,
+    FreeForAllTable,
+    LandlordTable,
+    PartnershipsTable,
+    Table,
 )
 from ddzrules.game.values import (
-                                      Action,
-                                      GameState,
-                                      MatchInfo,
-                                      MultiplierEvent,
-                                      Phase,
-                                      PlayerView,
-                                      TableRules,
+    Action,
+    GameState,
+    MatchInfo,
+    MultiplierEvent,
+    Phase,
+    PlayerView,
+    TableRules,
 )
 
 __all__ = [
-                                      "FACTOR_LIMIT",
-                                      "HOOK_CHECKS",
-                                      "MAX_REDEALS",
-                                      "PHASE_CHECKS",
-                                      "ROLES",
-                                      "ROLE_HOOKS",
-                                      "SCORE_LIMIT",
-                                      "TABLE_KINDS",
-                                      "Action",
-                                      "FreeForAllTable",
-                                      "Game",
-                                      "GameRules",
-                                      "GameState",
-                                      "LandlordTable",
-                                      "MatchInfo",
-                                      "MultiplierEvent",
-                                      "PartnershipsTable",
-                                      "Phase",
-                                      "PlayerView",
-                                      "PluginRegistry",
-                                      "Table",
-                                      "TableRules",
-                                      "call_declared",
-                                      "call_plugin",
-                                      "default_registry",
-                                      "implemented_hooks",
-                                      "import_class",
-                                      "load_plugin_class",
+    "CLIMBING", "DEFAULT_PLAY_RULES", "FACTOR_LIMIT", "HOOK_CHECKS", "MAX_REDEALS", "PHASE_CHECKS", "PLAY_RULES",
+    "ROLES", "ROLE_HOOKS", "SCORE_LIMIT", "TABLE_KINDS", "Action", "Climbing", "FreeForAllTable", "Game",
+    "GameRules", "GameState", "LandlordTable", "MatchInfo", "MultiplierEvent", "PartnershipsTable", "Phase",
+    "PlayRules", "PlayerView", "PluginRegistry", "Table", "TableRules", "call_declared", "call_plugin",
+    "default_registry", "implemented_hooks", "import_class", "load_plugin_class",
 ]

@@ -16,6 +16,7 @@ from ddzrules import cards as C
 from ddzrules.errors import PlayError, PluginError, brief
 from ddzrules.game.play import PlayFlow
 from ddzrules.game.plays import is_listed, universe_positions
+from ddzrules.game.rules import ActivatedRules
 from ddzrules.game.values import Action, play_counts
 from ddzrules.rules.moves import Move
 from ddzrules.rules.wild import WildLeads
@@ -29,7 +30,7 @@ class Climbing:
 
     name = "climbing"
 
-    def legal_actions(self, game: PlayFlow) -> list[Action]:
+    def legal_actions(self, game: PlayFlow[ActivatedRules]) -> list[Action]:
         """The seat to act's plays and pass, as the ``rules:`` plugins restrict them
         (ddzrules_restrict_actions); listed once for each state (see is_listed)."""
         seat = game.turn
@@ -44,7 +45,7 @@ class Climbing:
         game.legal_cache = (key, out, proof)
         return list(out)
 
-    def apply(self, game: PlayFlow, action: Action) -> None:
+    def apply(self, game: PlayFlow[ActivatedRules], action: Action) -> None:
         """Apply a play or a pass of the seat to act; PlayError (nothing changed) unless it
         is legal. An action legal_actions or legal_plays just listed for this very state
         is not checked again."""
@@ -71,18 +72,18 @@ class Climbing:
                 return
         self._apply_play(game, action)
 
-    def winner_after(self, game: PlayFlow, seat: int) -> int | None:
+    def winner_after(self, game: PlayFlow[ActivatedRules], seat: int) -> int | None:
         """The first player out ends the game and wins (for his side)."""
         return None if any(game.hands[seat]) else seat
 
-    def legal_moves(self, game: PlayFlow) -> tuple[list[Move], bool]:
+    def legal_moves(self, game: PlayFlow[ActivatedRules]) -> tuple[list[Move], bool]:
         """In the play phase: the legal plays of the seat to act and whether it may pass
         (never when ``table.must_beat`` and a play beats; restrictions not applied)."""
         seat = game.turn
         assert seat is not None
         return game.rules.play_lister.moves(game.hands[seat], game.last_play, game.wild)
 
-    def legal_plays(self, game: PlayFlow) -> tuple[Sequence[Move], bool]:
+    def legal_plays(self, game: PlayFlow[ActivatedRules]) -> tuple[Sequence[Move], bool]:
         """In the play phase: the plays :meth:`legal_actions` lists, as their Moves in the
         same order, and whether it lists a pass; the ``rules:`` plugins' restrictions
         applied. No action is made per play (a search's rollouts list at every step, and a
@@ -116,7 +117,7 @@ class Climbing:
             cached = game.plays_cache = (state, plays, can_pass)
         return cached[1], cached[2]
 
-    def legal_listing(self, game: PlayFlow) -> tuple[list[Action], tuple[tuple[Move, ...], list[int]] | None]:
+    def legal_listing(self, game: PlayFlow[ActivatedRules]) -> tuple[list[Action], tuple[tuple[Move, ...], list[int]] | None]:
         """:meth:`legal_actions`, and where the plays among them were listed in the
         variant's fast index (:attr:`Variant.built_fast_index`) the index's Moves in listing
         order with the positions of those plays, ascending (the pass, when legal, is the
@@ -129,13 +130,13 @@ class Climbing:
             return actions, None
         return actions, universe_positions(cached[2])
 
-    def _play_state(self, game: PlayFlow) -> tuple[Any, ...]:
+    def _play_state(self, game: PlayFlow[ActivatedRules]) -> tuple[Any, ...]:
         """What the play phase's legal actions depend on (a hand set by hand included)."""
         seat = game.turn
         return (game.deal_number, len(game.history), seat, tuple(game.hands[seat]),  # type: ignore[index]
                 game.last_play, game.wild)
 
-    def _restrict(self, game: PlayFlow, seat: int, actions: list[Action]) -> list[Action]:
+    def _restrict(self, game: PlayFlow[ActivatedRules], seat: int, actions: list[Action]) -> list[Action]:
         """Keep the actions every ddzrules_restrict_actions answer keeps (the intersection);
         each answer is checked to hold only actions of ``actions`` (see _check_restriction)."""
         hook = game.rules.hooks["ddzrules_restrict_actions"]
@@ -147,7 +148,7 @@ class Climbing:
             raise PluginError(hook.owners(), hook.name, f"the plugins left seat {seat} no legal action")
         return kept
 
-    def play(self, game: PlayFlow, seat: int, cards: str | None) -> Move | None:
+    def play(self, game: PlayFlow[ActivatedRules], seat: int, cards: str | None) -> Move | None:
         """Convenience for people and tests: play a card string (or pass with None)."""
         if cards is None:
             game.apply(Action(seat, "pass"))
@@ -156,7 +157,7 @@ class Climbing:
         game.apply(Action(seat, "play", move.cards, move))
         return move
 
-    def _strongest_legal_reading(self, game: PlayFlow, seat: int, cards: object) -> Move:
+    def _strongest_legal_reading(self, game: PlayFlow[ActivatedRules], seat: int, cards: object) -> Move:
         """The strongest reading of ``cards`` that ``seat`` may play now (PlayError if none)."""
         if not isinstance(cards, str):
             raise PlayError(f"a play needs cards, got {cards!r}")
@@ -173,17 +174,17 @@ class Climbing:
             legal = [m for m in legal if m in allowed] or legal  # none allowed: _apply_play says so
         return max(legal, key=lambda m: m.strength)
 
-    def _is_legal_move(self, game: PlayFlow, seat: int, m: Move) -> bool:
+    def _is_legal_move(self, game: PlayFlow[ActivatedRules], seat: int, m: Move) -> bool:
         if not C.contains(C.pack(game.hands[seat]), m.packed):
             return False
         return game.last_play is None or m.beats(game.last_play)
 
-    def explain_illegal(self, game: PlayFlow, seat: int, cards: str) -> None:
+    def explain_illegal(self, game: PlayFlow[ActivatedRules], seat: int, cards: str) -> None:
         """Raise the PlayError saying why ``cards`` cannot be played by ``seat`` now."""
         canonical = C.parse_cards(cards)
         self._raise_illegal(game, seat, canonical, game.variant.classify(canonical, game.wild))
 
-    def _raise_illegal(self, game: PlayFlow, seat: int, canonical: str, readings: tuple[Move, ...],
+    def _raise_illegal(self, game: PlayFlow[ActivatedRules], seat: int, canonical: str, readings: tuple[Move, ...],
                        claimed: Move | None = None) -> None:
         if not readings:
             raise PlayError(f"{canonical} is not a combo of {game.variant.name}")
@@ -197,7 +198,7 @@ class Climbing:
         raise PlayError(f"{canonical} ({readings[-1].combo}) does not beat {game.last_play.cards} "
                         f"({game.last_play.combo})")
 
-    def _apply_play(self, game: PlayFlow, action: Action) -> None:
+    def _apply_play(self, game: PlayFlow[ActivatedRules], action: Action) -> None:
         seat = action.seat
         if action.kind == "pass":
             if game.last_play is None:
@@ -232,7 +233,7 @@ class Climbing:
                             + self._allowed_text(game))
         self._commit_play(game, Action(seat, "play", move.cards, move), move)
 
-    def _pass(self, game: PlayFlow, action: Action) -> None:
+    def _pass(self, game: PlayFlow[ActivatedRules], action: Action) -> None:
         """Record a pass already checked (``action``: the runtime's own pass of that seat)."""
         game.history.append(action)
         game.passes += 1
@@ -243,7 +244,7 @@ class Climbing:
         else:
             game.turn = game.next_seat(action.seat)
 
-    def _commit_play(self, game: PlayFlow, action: Action, move: Move) -> None:
+    def _commit_play(self, game: PlayFlow[ActivatedRules], action: Action, move: Move) -> None:
         """Play ``move`` as ``action`` (already checked; ``action`` is what the history keeps);
         taken back when the plugins' on_play (or at the end on_game_end and settle) fail."""
         seat = action.seat
@@ -269,7 +270,7 @@ class Climbing:
             game.last_play, game.last_seat, game.passes = last_play, last_seat, passes
             raise
 
-    def _allowed_text(self, game: PlayFlow) -> str:
+    def _allowed_text(self, game: PlayFlow[ActivatedRules]) -> str:
         legal = self.legal_actions(game)
         shown = ", ".join(map(str, legal[:8])) + (" …" if len(legal) > 8 else "")
         return f"choose one of: {shown}"

@@ -5,7 +5,7 @@ its scores. Built on :class:`~ddzrules.game.door.GameRecord`; the tricks are
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from ddzrules import cards as C
 from ddzrules.errors import DdzError, PlayError, PluginError, brief
@@ -14,11 +14,15 @@ from ddzrules.game.door import GameRecord, call_plugin
 from ddzrules.game.rules import MAX_REDEALS, ActivatedRules
 from ddzrules.game.values import Action, Phase
 
+#: the rules a game is made of (GameRules, for a Game): generic, not a narrower attribute in
+#: the subclass, which the compiled build refuses
+RulesT_co = TypeVar("RulesT_co", bound=ActivatedRules, covariant=True)
 
-class DealFlow(GameRecord):
+
+class DealFlow(GameRecord, Generic[RulesT_co]):
     """A game's deal and its phases before and after the tricks."""
 
-    rules: ActivatedRules
+    rules: RulesT_co
 
     def _copy_memo(self) -> dict[int, Any]:
         memo = dict(self.rules.shared)

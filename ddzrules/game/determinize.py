@@ -8,9 +8,10 @@ import random
 
 from ddzrules import cards as C
 from ddzrules.game.deal import DealFlow
+from ddzrules.game.rules import ActivatedRules
 
 
-def known_cards(game: DealFlow, s: int, seat: int) -> list[int]:
+def known_cards(game: DealFlow[ActivatedRules], s: int, seat: int) -> list[int]:
     """The cards of seat ``s``'s hand that ``seat`` knows are there, by rank: all of its
     own (as far as it has been dealt: 明牌 during the deal), those of a shown hand, a
     card turned face up, and a shown kitty's cards the landlord has not played since."""
@@ -39,7 +40,7 @@ def known_cards(game: DealFlow, s: int, seat: int) -> list[int]:
     return [min(hand[r], max(0, seen[r])) for r in range(n)]
 
 
-def hidden_from(game: DealFlow, seat: int) -> tuple[list[int], list[tuple[str, int, int]]]:
+def hidden_from(game: DealFlow[ActivatedRules], seat: int) -> tuple[list[int], list[tuple[str, int, int]]]:
     """What ``seat`` cannot see of the cards: the pool of hidden cards (counts by rank)
     and the places they fill, each ``(place, seat or -1, how many)``: a hand's cards
     but the :func:`known_cards` (``"hand"``), the kitty while it is hidden and not yet
@@ -65,7 +66,7 @@ def hidden_from(game: DealFlow, seat: int) -> tuple[list[int], list[tuple[str, i
     return pool, places
 
 
-def deal_world(game: DealFlow, world: DealFlow, seat: int, rng: random.Random) -> None:
+def deal_world(game: DealFlow[ActivatedRules], world: DealFlow[ActivatedRules], seat: int, rng: random.Random) -> None:
     """Deal ``world``, a copy of ``game``, again: the cards ``seat`` cannot see
     (:func:`hidden_from`) shuffled with ``rng`` among the places they could be, each
     keeping its size; what only the others know forgotten (their private facts, the
@@ -94,7 +95,7 @@ def deal_world(game: DealFlow, world: DealFlow, seat: int, rng: random.Random) -
     world.rng = random.Random(rng.getrandbits(64))
 
 
-def world_order(game: DealFlow, world: DealFlow, seat: int) -> list[int]:
+def world_order(game: DealFlow[ActivatedRules], world: DealFlow[ActivatedRules], seat: int) -> list[int]:
     """A deal order for ``world``'s hands that shows nothing ``seat`` did not see: each
     hand in rank order, except that while hands are dealt in part (明牌 during the deal)
     the cards seen so far of ``seat``'s and the shown hands lead their segments."""

@@ -78,7 +78,7 @@ def _unpickle_game(rules: GameRules, seed: int, match: MatchInfo, state: dict[st
     return Game(rules, seed, match, state=state)
 
 
-class Game(PlayFlow):
+class Game(PlayFlow[GameRules]):
     """One game: deal (and redeals), landlord phase, declarations, tricks, scoring.
 
     An action that runs plugin code (:meth:`apply`, :meth:`abandon`) is a transaction:
@@ -94,9 +94,6 @@ class Game(PlayFlow):
     """
 
 
-
-    #: the rules (GameRules: the rules' own games, through ``game.rules.new_game``)
-    rules: GameRules
 
     def __init__(self, rules: GameRules, seed: int, match: MatchInfo,
                  state: dict[str, Any] | None = None, fixed_landlord: int | None = None) -> None:

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Protocol
 
 from ddzrules.errors import PlayError, PluginError, brief
-from ddzrules.game.deal import DealFlow
-from ddzrules.game.rules import PHASE_TURNS
+from ddzrules.game.deal import DealFlow, RulesT_co
+from ddzrules.game.rules import PHASE_TURNS, ActivatedRules
 from ddzrules.game.values import Action
 from ddzrules.rules.moves import Move
 
@@ -25,20 +25,20 @@ class PlayRules(Protocol):
     #: the name a spec gives them (key ``play``)
     name: str
 
-    def legal_actions(self, game: PlayFlow) -> list[Action]:
+    def legal_actions(self, game: PlayFlow[ActivatedRules]) -> list[Action]:
         """The legal actions of the seat to act (``game.turn``)."""
         ...
 
-    def apply(self, game: PlayFlow, action: Action) -> None:
+    def apply(self, game: PlayFlow[ActivatedRules], action: Action) -> None:
         """Apply an action of the seat to act; PlayError, nothing changed, unless legal."""
         ...
 
-    def winner_after(self, game: PlayFlow, seat: int) -> int | None:
+    def winner_after(self, game: PlayFlow[ActivatedRules], seat: int) -> int | None:
         """After ``seat``'s play (its plugins run): the winner when the game is over, else None."""
         ...
 
 
-class PlayFlow(DealFlow):
+class PlayFlow(DealFlow[RulesT_co]):
     """A game's turns: legal actions and actions applied, the play phase's by its play
     rules, the other phases' by their plugins."""
 

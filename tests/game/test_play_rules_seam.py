@@ -16,6 +16,7 @@ from ddzrules.errors import PlayError, SpecError
 from ddzrules.game.climbing import CLIMBING
 from ddzrules.game.game import PLAY_RULES
 from ddzrules.game.play import PlayFlow, PlayRules
+from ddzrules.game.rules import ActivatedRules
 from ddzrules.runtime import Action, GameRules
 
 TOY = """\
@@ -37,7 +38,7 @@ class OneCardTricks:
 
     name = "one-card-tricks"
 
-    def legal_actions(self, game: PlayFlow) -> list[Action]:
+    def legal_actions(self, game: PlayFlow[ActivatedRules]) -> list[Action]:
         seat = game.turn
         assert seat is not None
         out = []
@@ -47,7 +48,7 @@ class OneCardTricks:
                 out.append(Action(seat, "play", move.cards, move))
         return out
 
-    def apply(self, game: PlayFlow, action: Action) -> None:
+    def apply(self, game: PlayFlow[ActivatedRules], action: Action) -> None:
         chosen = next((a for a in self.legal_actions(game) if a.matches(action)), None)
         if chosen is None or chosen.move is None:
             raise PlayError(f"{action} is not one card of seat {game.turn}'s hand")
@@ -68,7 +69,7 @@ class OneCardTricks:
             game.last_play, game.passes = None, 0
         game.after_play(seat, move, led, next_seat)
 
-    def winner_after(self, game: PlayFlow, seat: int) -> int | None:
+    def winner_after(self, game: PlayFlow[ActivatedRules], seat: int) -> int | None:
         if any(map(any, game.hands)):
             return None
         tricks = game.public["tricks"]
