@@ -38,7 +38,6 @@ from ddzrules.outputs import write_file
 from ddzrules.rules.variant import Variant
 from ddzrules.runtime import Action, Game, GameRules, MatchInfo, PluginRegistry
 from ddzrules.untrusted import FileRefused, JSONPolicy, JSONRefused, parse_json, read_regular
-from ddzrules.variant import Variant
 
 FORMAT = "ddzrules-game/2"
 #: formats replay accepts: /1 names the spec only (it is loaded by name), /2 stores it

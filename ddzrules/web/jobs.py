@@ -41,6 +41,7 @@ from ddzrules.game.narration import (
 )
 from ddzrules.lint import finding_dict, validate_spec
 from ddzrules.records import MAX_RECORD_BYTES, game_record, parse_record, replay, wild_text
+from ddzrules.rules.variant import Variant, load_variant
 from ddzrules.runtime import Action, Game, GameRules
 from ddzrules.spec import (
     bundled_names,

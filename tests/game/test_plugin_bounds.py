@@ -30,7 +30,6 @@ from ddzrules.runtime import (
     call_declared,
     default_registry,
 )
-from ddzrules.variant import load_variant
 
 
 class Endless(list):  # type: ignore[type-arg]
