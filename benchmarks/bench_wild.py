@@ -191,7 +191,8 @@ def check_several(n: int, seed: int) -> int:
         for plays in by_combo.values():
             prev = rng.choice(plays)
             queries += 1
-            if not same(wm.legal_moves(other, prev, wild).moves, walked.legal_moves_enumerated(other, prev, wild).moves):
+            if not same(wm.legal_moves(other, prev, wild).moves,
+                        walked.legal_moves_enumerated(other, prev, wild).moves):
                 bad += 1
                 print("answer differs", wild, C.to_string(C.pack(other)), prev)
         for cards in ([C.unpack(rng.choice(ref).packed)] if ref else []) + [counts]:
@@ -200,7 +201,8 @@ def check_several(n: int, seed: int) -> int:
                 bad += 1
                 print("classify differs", wild, C.to_string(C.pack(cards)))
         if (i + 1) % 100 == 0:
-            print(f"{i + 1} hands ({by_table} by table, {second} of them by the second rank's), {queries} queries, differences {bad} "
+            print(f"{i + 1} hands ({by_table} by table, {second} of them by the second rank's), {queries} queries, "
+                  f"differences {bad} "
                   f"({time.process_time() - t0:.0f} s)", flush=True)
     print(f"{n} hands ({by_table} by table, {second} of them by the second rank's), {queries} queries, "
           f"differences {bad}")

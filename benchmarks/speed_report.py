@@ -11,10 +11,12 @@ one table:
 | legal leads, 17–20 cards | ``bench_moves.py`` (``compat/douzero``, DouZero's rules) | DouZero's lister |
 | legal answers | ``bench_moves.py`` | DouZero |
 | whole games per step, hubei-3p and laizi | ``bench_steps.py`` | DouZero ``GameEnv`` |
-| wild listing per play, from the first query and by table (1–4 wilds) | ``bench_wild.py`` | the same hands without wilds |
+| wild listing per play, from the first query and by table (1–4 wilds) | ``bench_wild.py`` | \
+the same hands without wilds |
 | warm load + first classify | ``bench_load.py`` | milliseconds of CPU |
 | game 100,000 of a run vs game 0 | here: ``_play_index`` at both indices, interleaved | itself |
-| environment steps, AEC and batched (issue 25) | ``bench_env.py`` (needs the ``rl`` and ``rlcard`` extras; left out without them) | RLCard's env |
+| environment steps, AEC and batched (issue 25) | ``bench_env.py`` (needs the ``rl`` and ``rlcard`` extras; \
+left out without them) | RLCard's env |
 
 A target is checked by the figure of this run; nothing here is a test. ``--quick``
 runs fewer rounds (a smoke run: the figures are noisier).
@@ -96,7 +98,8 @@ def main() -> None:
     # issue 44's targets, judged on what `pip install .` gives (the header names the build)
     short = wild["short_run"]  # bench_wild.py --short-run: fresh processes, every hand walked
     rows = [
-        ("legal leads, 17-20 cards", "DouZero lister", t["lead"]["min_x_douzero"], ">= 10x", t["lead"]["min_x_douzero"] >= 10),
+        ("legal leads, 17-20 cards", "DouZero lister", t["lead"]["min_x_douzero"], ">= 10x",
+         t["lead"]["min_x_douzero"] >= 10),
         ("legal answers", "DouZero", t["answer"]["min_x_douzero"], ">= 10x", t["answer"]["min_x_douzero"] >= 10),
         ("whole games per step (hubei-3p)", "DouZero GameEnv", steps["ratio_vs_douzero"]["hubei-3p"], ">= 8x",
          steps["ratio_vs_douzero"]["hubei-3p"] >= 8),

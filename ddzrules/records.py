@@ -437,7 +437,8 @@ def replay(record: dict[str, Any], registry: PluginRegistry | None = None, *,
         raise ReplayError("the record is nested too deeply to replay") from None
 
 
-def _replay(record: dict[str, Any], registry: PluginRegistry | None, spec_file: str | None,
+# over the complexity bound on purpose: one dispatch over a record's action kinds, each checked as replayed
+def _replay(record: dict[str, Any], registry: PluginRegistry | None, spec_file: str | None,  # noqa: C901
             check_disk: bool, observe: Callable[[Game, int], None] | None = None) -> ReplayResult:
     rules, note = _rules_of(record, registry, spec_file, check_disk)
     seed = record["seed"]

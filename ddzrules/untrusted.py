@@ -226,7 +226,8 @@ def _decoder(policy: JSONPolicy) -> json.JSONDecoder:
 #: the tokens of JSON text that say where something is: strings, brackets, colons,
 #: commas and numbers (a string is matched whole, so that no digit inside one is taken
 #: for a number or a bracket)
-_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|-?Infinity|NaN|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?')
+_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|-?Infinity|NaN|'
+                     r'-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?')
 #: a key shown as itself in a field's path; any other is ``<key>``
 _PLAIN_KEY = re.compile(r"[A-Za-z0-9_.-]{1,40}")
 

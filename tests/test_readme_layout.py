@@ -33,4 +33,5 @@ def test_every_module_and_subpackage_is_on_the_map() -> None:
 def test_every_path_on_the_map_exists() -> None:
     for name in named(layout_table()):
         if name.endswith("/") or Path(name).suffix in (".py", ".c", ".lark", ".json", ".md"):  # a path, not a spec
-            assert (ROOT / name).exists() or (PACKAGE / name).exists() or (ROOT / "docs" / name).exists(), f"the README's Layout names {name}, which is not in the tree"
+            assert (ROOT / name).exists() or (PACKAGE / name).exists() or (ROOT / "docs" / name).exists(), \
+                f"the README's Layout names {name}, which is not in the tree"

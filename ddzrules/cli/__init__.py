@@ -65,7 +65,8 @@ _LAZY_COMMANDS = {
     "simulate": ("simulate", "Play many all-bot games and summarise them, every figure with its 95% interval."),
     "replay": ("game", "Replay a game record and verify every action and the final figures."),
     "plugins": ("game", "List the installed plugins and the hooks each implements (--params NAME: its parameters)."),
-    "duel": ("simulate", "Two bots on the same deals: A's gain over B, with paired 95% intervals, and each bot's decision time."),
+    "duel": ("simulate", ("Two bots on the same deals: A's gain over B, with paired 95% intervals, "
+                          "and each bot's decision time.")),
     "match": ("simulate", "Play a match of consecutive all-bot games and report the totals and the winner."),
     "conformance": ("conformance", "Conformance suites: test vectors generated from a spec, run against any engine."),
     "diff": ("diff", ("Compare two rule sets: rules, plays, comparisons (exact), and optionally random hands "

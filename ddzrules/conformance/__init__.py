@@ -85,5 +85,6 @@ from ddzrules.errors import SuiteError as SuiteError  # re-exported: it lived he
 from ddzrules.variant import load_variant as load_variant
 
 __all__ = ["CATEGORIES", "FORMAT", "LEVELS", "Limits", "Position", "Suite", "SuiteError", "Tally",
-           "beats_coverage", "beats_relations", "check_suite", "generate", "iter_vectors", "load_manifest", "load_variant", "perft",
+           "beats_coverage", "beats_relations", "check_suite", "generate", "iter_vectors", "load_manifest",
+           "load_variant", "perft",
            "perft_budget", "read_vectors", "suite_variant", "write_suite"]

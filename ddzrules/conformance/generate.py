@@ -93,7 +93,8 @@ def _shifted(counts: list[int], deck: list[int]) -> list[int] | None:
     return c if all(x <= d for x, d in zip(c, deck)) else None
 
 
-def gen_classify(v: Variant, u: Universe, level: Level, rng: random.Random) -> list[dict[str, Any]]:
+# over the complexity bound on purpose: one pass over the universe's kinds of classify vector
+def gen_classify(v: Variant, u: Universe, level: Level, rng: random.Random) -> list[dict[str, Any]]:  # noqa: C901
     out: dict[str, dict[str, Any]] = {}
 
     def add(cards: str, covers: str) -> None:
@@ -249,7 +250,7 @@ def gen_compare(v: Variant, u: Universe, level: Level, rng: random.Random) -> li
                     add(a, b, f"{ca}-vs-{cb}/{ta}-vs-{tb}")
     if wild_ranks(v):  # wild readings: a pair drawn from wild hands' legal plays
         full = C.deck_list(v.rules.deck)
-        for i in range(level.wild_hands):
+        for _ in range(level.wild_hands):
             w = draw_wild(v, rng)
             assert w is not None
             wilds = C.wild_tuple(w)

@@ -321,7 +321,8 @@ def _not_its_game(manifest: dict[str, Any], vec: dict[str, Any], tally: Tally | 
     be one the rules allow when it is taken (redeal markers where the rules deal again), its
     last must end the game, each check must list the legal actions of its step, and its
     expected outcome must be the game's. The replay adds to ``tally``'s work a unit for each
-    action it lists, and stops when the work passes the limit. The answer names the place in the vector and what the rules say, never
+    action it lists, and stops when the work passes the limit. The answer names the place in the
+    vector and what the rules say, never
     the vector's own values (a suite is someone else's file)."""
     from ddzrules.records import FINAL_FIGURES, game_record, replay
     from ddzrules.records import FORMAT as RECORD_FORMAT
@@ -444,7 +445,8 @@ class Tally:
                 "the suite's work is bounded in units too, --max-work)")
 
 
-def iter_vectors(directory: str | Path, manifest: dict[str, Any], category: str,
+# over the complexity bound on purpose: one dispatch over a suite line's vector kinds and their checks
+def iter_vectors(directory: str | Path, manifest: dict[str, Any], category: str,  # noqa: C901
                  variant: Variant | None = None, tally: Tally | None = None,
                  checked: Tally | None = None) -> Iterator[dict[str, Any]]:
     """A category's vectors one at a time, read as a stream: each line bounded, parsed

@@ -150,7 +150,8 @@ def _rate_drawing(rows: list[tuple[str, dict[str, Any]]], what: str) -> str:
         parts.append(f"<text x='{label_w - 6:g}' y='{y + 11:g}' font-size='12' text-anchor='end'>"
                      f"{_text(_clip(name, 24))}</text>")
         if r.get("low") is not None and r.get("high") is not None:
-            parts.append(f"<rect x='{x(r['low']):.1f}' y='{y + 5:g}' width='{max(x(r['high']) - x(r['low']), 1.0):.1f}' "
+            parts.append(f"<rect x='{x(r['low']):.1f}' y='{y + 5:g}' "
+                         f"width='{max(x(r['high']) - x(r['low']), 1.0):.1f}' "
                          f"height='6' fill='{colour}' opacity='.45'/>")
         if r.get("mean") is not None:
             parts.append(f"<circle cx='{x(r['mean']):.1f}' cy='{y + 8:g}' r='4' fill='{colour}'/>")
@@ -200,7 +201,8 @@ def _how(games: dict[str, Any]) -> str:
     """How the games were made and what the intervals mean, in words."""
     specs = games.get("specs", [])
     conf = f"{games.get('confidence', 0.95):.0%}"
-    seats = "; ".join(f"{_text(s['spec'])}: " + ", ".join(f"seat {i} {_text(k)}" for i, k in enumerate(s.get("bots", [])))
+    seats = "; ".join(f"{_text(s['spec'])}: "
+                      + ", ".join(f"seat {i} {_text(k)}" for i, k in enumerate(s.get("bots", [])))
                       for s in specs)
     several = len(specs) > 1
     rows = [

@@ -21,7 +21,8 @@ Agents are ``player_0 … player_{n-1}``, ``player_i`` being seat ``i`` of the r
   walking the full deck with each wild rank (about 10–25 s, then kept in the keyed
   cache). With several wild ranks a deal (天地癞子) the table is the same: every play
   they make stands for a play one wild rank makes (:func:`several_wild_ranks_problem`
-  says when that holds; the environment refuses a spec where it does not). Where a hand can make one such action in several ways, the environment
+  says when that holds; the environment refuses a spec where it does not). Where a hand can
+  make one such action in several ways, the environment
   plays the one using the fewest wild cards as other ranks (its natural cards first);
 * then the non-play actions of the spec's landlord and declaration plugins, as
   ``(kind, value)`` pairs, in the order of the spec's plugins, as each declares them
@@ -136,7 +137,8 @@ def env(spec: str = "hubei-3p", **kwargs: Any) -> AECEnv:
 class raw_env(AECEnv):
     """The unwrapped AEC environment (see the module docstring for the encoding)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "name": "ddzrules_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "name": "ddzrules_v0",
+                                          "is_parallelizable": False}
 
     def __init__(self, spec: str = "hubei-3p", render_mode: str | None = None,
                  normalize: bool = False, plugins: Sequence[str] = ()) -> None:
@@ -368,7 +370,8 @@ class raw_env(AECEnv):
 
     def legal_by_id(self, actions: list[Action]) -> dict[int, Action]:
         """The legal actions by id (of the runtime's ``actions``, as the mask marks them; the
-        batched environment, :mod:`ddzrules.env.batch`, maps its tables' actions with it too). Plays with wild cards that stand for the same cards in
+        batched environment, :mod:`ddzrules.env.batch`, maps its tables' actions with it too). Plays
+        with wild cards that stand for the same cards in
         the same reading share an id; the one kept uses the fewest wild cards as other
         ranks (the hand's natural cards first), the first listed on a tie."""
         out: dict[int, Action] = {}

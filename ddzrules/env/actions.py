@@ -19,8 +19,9 @@ from ddzrules.errors import (
     SeedError,
     brief,
 )
-from ddzrules.rules.compiler import COMPILER_SOURCES, Shape
+from ddzrules.rules.compiler import COMPILER_SOURCES
 from ddzrules.rules.moves import Move
+from ddzrules.rules.shapes import Shape
 from ddzrules.rules.wild_store import WILD_SOURCES
 from ddzrules.runtime import (
     GameRules,

@@ -39,7 +39,8 @@ listing of its legal actions (never the mask): an id out of range or not legal r
 :class:`~ddzrules.errors.IllegalActionError` naming the table, and nothing changes.
 Integers may be Python's or NumPy's, ``actions`` any integer array or list of them;
 another argument that is no value it takes (``num_tables=np.array([3])``,
-``normalize="no"``) is an :class:`~ddzrules.errors.ArgumentError`, a ValueError naming it. A game that raises as it takes its (legal) action — a plugin's error, 100
+``normalize="no"``) is an :class:`~ddzrules.errors.ArgumentError`, a ValueError naming it. A
+game that raises as it takes its (legal) action — a plugin's error, 100
 redeals in a row — stays as it was while the other tables step; ``step()`` then raises
 :class:`~ddzrules.errors.TableError` naming the tables, with the step's results as its
 ``result``. Everything random comes from ``reset(seed=...)``: the same seed gives the same

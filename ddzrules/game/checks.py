@@ -72,7 +72,8 @@ def param_numbers(params: object, path: tuple[str | int, ...] = ()) -> list[tupl
             stack += [(where + (k,), v) for k, v in value.items()]
         elif isinstance(value, list):
             stack += [(where + (i,), v) for i, v in enumerate(value)]
-        elif isinstance(value, (int, float)) and not isinstance(value, bool) and not -FACTOR_LIMIT <= value <= FACTOR_LIMIT:
+        elif (isinstance(value, (int, float)) and not isinstance(value, bool)
+              and not -FACTOR_LIMIT <= value <= FACTOR_LIMIT):
             out.append((where, (f"{brief(value)} is beyond ±2**53, the largest number the runtime "
                                 "takes of a factor, a stake or a score")))
     return sorted(out, key=lambda found: str(found[0]))

@@ -117,7 +117,8 @@ class Climbing:
             cached = game.plays_cache = (state, plays, can_pass)
         return cached[1], cached[2]
 
-    def legal_listing(self, game: PlayFlow[ActivatedRules]) -> tuple[list[Action], tuple[tuple[Move, ...], list[int]] | None]:
+    def legal_listing(self, game: PlayFlow[ActivatedRules],
+                      ) -> tuple[list[Action], tuple[tuple[Move, ...], list[int]] | None]:
         """:meth:`legal_actions`, and where the plays among them were listed in the
         variant's fast index (:attr:`Variant.built_fast_index`) the index's Moves in listing
         order with the positions of those plays, ascending (the pass, when legal, is the

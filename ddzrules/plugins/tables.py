@@ -87,10 +87,7 @@ class FirstLeader:
             seat, rank = self.holder(game)
             game.public["first_leader"] = {"seat": seat, "rule": rule, "card": C.RANKS[rank]}
             return seat
-        if rule == "random":
-            seat = game.rng.randrange(game.players)
-        else:
-            seat = self.seat % game.players
+        seat = game.rng.randrange(game.players) if rule == "random" else self.seat % game.players
         game.public["first_leader"] = {"seat": seat, "rule": rule}
         return seat
 

@@ -103,7 +103,8 @@ class MovePlan:
                     if last is not None and last[0] == 1 and last[1] == c:
                         # same cores: one step, each core's readings by kicker rank laid end to end
                         none = (NO_READING,) * C.NUM_RANKS
-                        merged = tuple(x + y if x and y else (x + none if x else (none * (len(last[2][1])) + y if y else ()))
+                        merged = tuple(x + y if x and y
+                                       else (x + none if x else (none * (len(last[2][1])) + y if y else ()))
                                        for x, y in zip(last[3], row))
                         last = self.steps[-1] = (1, c, (c, last[2][1] + (ku,)), merged)
                     else:
@@ -283,7 +284,8 @@ class MovePlan:
                     src.literal(1, fs.literal_items, fs.plain_t.get(0, ()))
                     program.append(_literal_step(fs))
             else:  # the shape's own answer, on a HandMasks
-                src.add(1, *src.need_hand(), f"{src.const(fs)}.answer(hand, out, *{src.const((size, length, min_rank))})")
+                src.add(1, *src.need_hand(),
+                        f"{src.const(fs)}.answer(hand, out, *{src.const((size, length, min_rank))})")
                 program.append((4, 0, 0, partial(_shape_answer, fs, size, length, min_rank)))
         if bombs:
             self._add_bombs(src, program)
@@ -422,7 +424,8 @@ class _Source:
         self.pairs(depth + 1, ku, "twos")
         self.add(depth + 1, "if more:", *("    " + line for line in self.need_hand()),
                  "    total = hand.total", "    for key, start, stop, groups, size in more:",
-                 "        if size <= total:", f"            {self.const(fs)}.kicked(hand, key, start, stop, groups, out)")
+                 "        if size <= total:",
+                 f"            {self.const(fs)}.kicked(hand, key, start, stop, groups, out)")
 
     def build(self, label: str, shared: bool = False) -> Callable[[bytes], list[int]]:
         """The function (``shared``: its constants as default arguments, so that

@@ -321,7 +321,7 @@ class Variant:
 
         deck = list(self.rules.deck)
         try:
-            for shape, s in enumerate(self.rules.shapes):
+            for s in self.rules.shapes:
                 self.rules.enumerate(deck, emit, shapes=[s], max_size=self.rules.max_hand)
         except _TooBig:
             return None
@@ -698,7 +698,8 @@ class _FastIndex:
         self.recipes: dict[str, Callable[[bytes], list[int]]] = {}
         from ddzrules.rules.lister import MovePlan
 
-        self.plan: MovePlan = MovePlan(rules, zip(range(len(order)), map(idents.__getitem__, order), map(shapes.__getitem__, order)))
+        self.plan: MovePlan = MovePlan(rules, zip(range(len(order)), map(idents.__getitem__, order),
+                                                  map(shapes.__getitem__, order)))
         self.lead: Callable[[bytes], list[int]] = self.plan.lead
 
 

@@ -225,7 +225,8 @@ class WildMoveStore:
         key = self._keys.get(kid)
         if key is None:
             key = self._keys[kid] = self.rules.combos[combo].key(size, rank, length)
-        return Move(C.to_strings((packed,))[0], self._names[combo], rank, length, size, self._tiers[combo], key, packed, sub)
+        return Move(C.to_strings((packed,))[0], self._names[combo], rank, length, size, self._tiers[combo], key,
+                    packed, sub)
 
     def _letters(self, wild: int, subst: tuple[int, ...]) -> tuple[tuple[str, str], ...]:
         """The (physical, stands for) letter pairs of the wild cards of rank ``wild``

@@ -458,8 +458,9 @@ class WildTable:
                          _HEADER.pack(_MAGIC, FORMAT, self.wild, self.max_size, len(self.packed), len(self.substs)),
                          _le(self.packed), _le(self.meta), _le(self.subst_index), substs))
 
+    # over the complexity bound on purpose: one check per field of a stored wild table
     @classmethod
-    def decode(cls, rules: Rules, wild: int, order_bits: Sequence[int], body: bytes) -> WildTable:
+    def decode(cls, rules: Rules, wild: int, order_bits: Sequence[int], body: bytes) -> WildTable:  # noqa: C901
         """A cache file's payload, checked against ``rules`` (ValueError: not this table):
         cards of the deck and no more than the largest hand, combos, ranks and lengths in
         range, the readings strictly in legal-move order, every substitution a sorted
@@ -477,7 +478,8 @@ class WildTable:
         if not 0 < n < _MAX_READINGS or not 0 < ns < 1 << 16:
             raise ValueError("reading count out of range")
         at = _HEADER.size
-        raw_packed, raw_meta, raw_index = rest[at:at + 8 * n], rest[at + 8 * n:at + 12 * n], rest[at + 12 * n:at + 14 * n]
+        raw_packed, raw_meta = rest[at:at + 8 * n], rest[at + 8 * n:at + 12 * n]
+        raw_index = rest[at + 12 * n:at + 14 * n]
         at += 14 * n
         # the substitutions: sorted tuples of ranks a wild card may stand for, listed by
         # (length, ranks) without repeats; ``first[k]``: the index of the first of length k

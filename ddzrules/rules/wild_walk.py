@@ -421,7 +421,9 @@ def _kicks(shape: Shape, plan: list[tuple[int, int, list[int]]], rem: list[int],
     return out
 
 
-def _one_rule_kicks(shape: Shape, unit: int, need: int, cands: list[int], rem: list[int], stands: list[bool],
+# over the complexity bound on purpose: the kicker search's cases, a hot loop kept in one frame
+def _one_rule_kicks(shape: Shape, unit: int, need: int, cands: list[int], rem: list[int],  # noqa: C901
+                    stands: list[bool],
                     adjacent: tuple[int, ...], pool: int) -> tuple[list[_Choice], list[list[_Way]] | None]:
     """Every choice of kickers for a shape of one kicker rule in depth-first order (ranks
     ascending, fewer groups and fewer wilds first), listed breadth-first without a call

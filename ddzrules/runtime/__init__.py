@@ -31,6 +31,7 @@ from ddzrules.game import (
 __all__ = [
     "FACTOR_LIMIT", "HOOK_CHECKS", "MAX_REDEALS", "PHASE_CHECKS", "ROLES", "ROLE_HOOKS", "SCORE_LIMIT",
     "TABLE_KINDS", "Action", "Game", "GameRules", "GameState", "MatchInfo", "MultiplierEvent", "Phase",
-    "PlayerView", "PluginRegistry", "TableRules", "call_declared", "call_plugin", "default_registry", "implemented_hooks",
+    "PlayerView", "PluginRegistry", "TableRules", "call_declared", "call_plugin", "default_registry",
+    "implemented_hooks",
     "import_class", "load_plugin_class",
 ]

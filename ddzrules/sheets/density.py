@@ -54,7 +54,8 @@ def measure(spec: str, deals: int, seed: int = 0, bots: str = "heuristic") -> De
         n = dealt_bombs(game)
         total += n
         some += n > 0
-    return Density(spec, rules.variant.rules.content_hash, deals, seed, bots, round(total / deals, 4), round(some / deals, 4))
+    return Density(spec, rules.variant.rules.content_hash, deals, seed, bots, round(total / deals, 4),
+                   round(some / deals, 4))
 
 
 @lru_cache(maxsize=1)

@@ -16,8 +16,8 @@ from typing import Any
 import yaml
 
 from ddzrules import cards as C
-from ddzrules.rules.compiler import Shape
 from ddzrules.rules.moves import Move
+from ddzrules.rules.shapes import Shape
 from ddzrules.sheets.density import Density, density_of
 from ddzrules.sheets.forms import combo_forms
 from ddzrules.sheets.plugin_facts import (  # noqa: F401 - re-exported: a sheet's data classes, wherever they are defined

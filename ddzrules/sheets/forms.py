@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ddzrules import cards as C
-from ddzrules.rules.compiler import UNBOUNDED, KickerRule, Shape
+from ddzrules.rules.shapes import UNBOUNDED, KickerRule, Shape
 from ddzrules.sheets.words import text, units
 from ddzrules.variant import Variant
 

@@ -251,7 +251,7 @@ class Accumulator:
             "plays_by_combo": self._plays_by_combo(),
             "combos_never_played": sorted(k for k, m in self.combo_plays.items() if m.total == 0),
             "combos_rarely_played": sorted(k for k, m in self.combo_plays.items()
-                                           if 0 < m.total and m.mean < RARELY_PLAYED),
+                                           if m.total > 0 and m.mean < RARELY_PLAYED),
             # added (issue 43): decisions a game where each combo could have been played
             "chances_by_combo": {k: self.combo_chances[k] / n for k in sorted(self.combo_chances)},
         }

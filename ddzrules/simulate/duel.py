@@ -315,7 +315,8 @@ def format_duel(result: dict[str, Any]) -> str:
                    f"{ci(result['score_gain_ci'], num)}")]
         for role, r in result.get("by_role", {}).items():
             lines.append(f"    as {role} ({r['games']} games): win rate {pct(r['win_rate_gain'])} "
-                         f"{ci(r['win_rate_gain_ci'], pct)}, score {num(r['score_gain'])} {ci(r['score_gain_ci'], num)}")
+                         f"{ci(r['win_rate_gain_ci'], pct)}, score {num(r['score_gain'])} "
+                         f"{ci(r['score_gain_ci'], num)}")
     for side in ("a", "b"):
         t = result["decision_ms"][side]
         if t["decisions"]:

@@ -2,7 +2,8 @@
 duel (hours on a slow spec) survives being stopped and resumes where it was.
 
 The file is JSON lines: a header naming the duel (spec and its content hash, protocol,
-seed, bots, the ddzrules version that plays it), then one line a deal (its index, what the protocol keeps of its games, each
+seed, bots, the ddzrules version that plays it), then one line a deal (its index, what the
+protocol keeps of its games, each
 side's decision times in seconds). A duel given a record reads the deals it holds, plays
 the others, and computes its figures from all of them in deal order, so a resumed duel
 gives the figures of one played at once (decision times aside: they are of the machines

@@ -126,7 +126,8 @@ _Count = tuple[int, int, Pos]
 
 
 @lru_cache(maxsize=1)
-def _to_ast() -> type[Transformer[Token, tuple[Alternative, ...]]]:
+# over the complexity bound on purpose: one dispatch over the pattern grammar's node kinds
+def _to_ast() -> type[Transformer[Token, tuple[Alternative, ...]]]:  # noqa: C901
     """The :class:`ToAst` transformer class, made on first use: importing lark costs tens
     of milliseconds, and a load served from the pattern cache never parses."""
     from lark import Token, Transformer, v_args

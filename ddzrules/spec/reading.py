@@ -292,7 +292,8 @@ def _bare_flow_key(text: str, knode: Any, vnode: Any) -> bool:
             and ":" not in text[knode.end_mark.index:vnode.start_mark.index])
 
 
-def read_yaml(text: str, file: str, check_events: bool = True,
+# over the complexity bound on purpose: one dispatch over YAML's event kinds
+def read_yaml(text: str, file: str, check_events: bool = True,  # noqa: C901
                ) -> tuple[Any, dict[Path_, ScalarSource], dict[Path_, ScalarSource]]:
     import yaml
 

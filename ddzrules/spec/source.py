@@ -69,7 +69,8 @@ def position_inside(src: ScalarSource, offset: tuple[int, int]) -> tuple[Locatio
     return Location(base.file, base.line + line - 1, col), ""
 
 
-def _walk(src: ScalarSource, line: int, col: int) -> tuple[int, int] | None:
+# over the complexity bound on purpose: one dispatch over the node kinds of a YAML tree
+def _walk(src: ScalarSource, line: int, col: int) -> tuple[int, int] | None:  # noqa: C901
     """File (line, column) of the value's (line, col), or None when the raw text
     cannot be followed (escape sequences)."""
     raw = src.raw

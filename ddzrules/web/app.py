@@ -17,7 +17,8 @@ once (counted before their bodies are read), at most one of them waiting for or 
 in each kind of job (:class:`Turns`), which has :data:`WORKERS` worker processes: one
 client's slow job holds one of them, and its burst waits behind its own requests, not in
 front of others' (first come, first served). A request waits for its turn without
-holding a thread, so the page and its files are served whatever the workers are doing. Its games are its own (:mod:`ddzrules.web.games`).
+holding a thread, so the page and its files are served whatever the workers are doing. Its
+games are its own (:mod:`ddzrules.web.games`).
 """
 
 from __future__ import annotations

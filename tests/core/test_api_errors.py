@@ -44,7 +44,8 @@ def test_card_and_pattern_errors_are_ddz_errors_and_value_errors(error):
 # ------------------------------------------------------------------ 16 or more of a rank
 
 
-@pytest.mark.parametrize("cards", ["3" * 16, "3 " * 16, C.Ranks([0] * 17), pytest.param("3456789TJQKA2" * 16, id="208 cards")])
+@pytest.mark.parametrize("cards", ["3" * 16, "3 " * 16, C.Ranks([0] * 17),
+                                   pytest.param("3456789TJQKA2" * 16, id="208 cards")])
 def test_more_of_a_rank_than_a_set_holds_is_a_card_error(hubei, cards):
     # was a plain ValueError from pack()
     with pytest.raises(CardError, match="× 3: a set of cards holds 0 to 15 of a rank"):
@@ -120,7 +121,8 @@ def test_size_of_a_negative_packed_count_raises_and_returns(hubei):
 
 BAD_WILDS = [(15, "15 is no rank index"), (-1, "-1 is no rank index"), (99, "99 is no rank index"),
              ("Z", "unknown rank 'Z'"), ("", "unknown rank ''"), (1.5, "not 1.5"), (True, "not True"),
-             ([], r"no wild rank given"), ("7,9", "at most 1 wild at once"), (13, "X cannot be the wild rank"), ("D", "D cannot be the wild rank")]
+             ([], r"no wild rank given"), ("7,9", "at most 1 wild at once"), (13, "X cannot be the wild rank"),
+             ("D", "D cannot be the wild rank")]
 
 
 @pytest.mark.parametrize("wild,message", BAD_WILDS)

@@ -121,7 +121,8 @@ def test_the_old_form_gives_the_new_forms_keys() -> None:
     old = cache.code_hash(3, "rules/wild.py", "rules/compiler.py", "cards.py", "spec/patterns.py", "spec/pattern.lark")
     new = cache.code_hash(3, ddzrules.rules.wild, ddzrules.rules.compiler, ddzrules.cards, ddzrules.spec.patterns,
                           ("ddzrules.spec", "pattern.lark"))
-    named = cache.code_hash(3, "ddzrules.rules.wild", "ddzrules.rules.compiler", "ddzrules.cards", "ddzrules.spec.patterns",
+    named = cache.code_hash(3, "ddzrules.rules.wild", "ddzrules.rules.compiler", "ddzrules.cards",
+                            "ddzrules.spec.patterns",
                             (ddzrules.spec, "pattern.lark"))
     assert old == new == named
     assert cache.code_hash(1, "spec/spec.schema.json") == cache.code_hash(1, ("ddzrules.spec", "spec.schema.json"))

@@ -45,7 +45,8 @@ def _own_functions(module: types.ModuleType) -> list[object]:
     return found
 
 
-#: C modules (``ddzrules/speed/name.c``, named as under ``ddzrules``): built by default where a C compiler exists (setup.py),
+#: C modules (``ddzrules/speed/name.c``, named as under ``ddzrules``): built by default where a C
+#: compiler exists (setup.py),
 #: absent in a pure install, and not used under ``DDZRULES_PURE=1``
 C_MODULES = ("speed._quick",)
 

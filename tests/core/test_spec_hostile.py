@@ -310,7 +310,8 @@ def test_a_schema_error_quotes_a_long_value_and_line_clipped(tmp_path: Path) -> 
         load_spec(path)
     lines = str(info.value).splitlines()
     assert max(map(len, lines)) < 300, [len(line) for line in lines]
-    assert lines[0].startswith(f"{path}:3:10: players: [1, 1") and lines[0].endswith("is a list; this key takes a whole number")
+    assert (lines[0].startswith(f"{path}:3:10: players: [1, 1")
+            and lines[0].endswith("is a list; this key takes a whole number"))
     assert lines[1:] == ["  players: [" + "1, " * 26 + "1…", "           ^"]
 
 

@@ -127,7 +127,8 @@ def test_restating_an_inherited_combo_under_a_new_name_warns(tmp_path: Path) -> 
     assert f"restate.yaml:{where(text, 'trio_with_pair')}: combos.trio_with_pair: warning:" in out
     assert "'trio_with_hand'" in out and "two readings" in out and "trio_with_hand: null" in out
     # said why in this spec's own readings: no warning
-    said = RESTATE.format(readings="readings:\n  both: >-\n    trio_with_pair and trio_with_hand both stand (三带二).\n")
+    said = RESTATE.format(readings="readings:\n  both: >-\n"
+                          "    trio_with_pair and trio_with_hand both stand (三带二).\n")
     assert "warning" not in validate(tmp_path, said, "restate")[1]
     # the inherited combo changed by its own name: one reading, no warning
     own = "name: own\nextends: hubei-3p\ncombos:\n  trio_with_hand: {pattern: \"3 + 2\", zh: 三带二}\n"

@@ -279,7 +279,8 @@ def test_the_rollout_policy_keeps_bombs_whole(seed: int, steps: int, spec: str) 
     from ddzrules.bots.search import rollout_action
 
     rules = GameRules.load(spec)
-    game = advance(rules.new_game(seed, landlord=0) if rules.table_kind == "landlord" else rules.new_game(seed), steps, seed)
+    game = advance(rules.new_game(seed, landlord=0) if rules.table_kind == "landlord" else rules.new_game(seed),
+                   steps, seed)
     if game.over or game.phase != "play":
         return
     seat = game.to_act

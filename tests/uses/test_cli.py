@@ -258,7 +258,8 @@ def test_a_specs_control_characters_never_reach_the_terminal(tmp_path):
     plugin = tmp_path / "pl.py"
     plugin.write_text('from ddzrules.hookspecs import hookimpl\nclass P:\n    """doc \\x1b[31mred"""\n'
                       '    name = "p-\\x1b[31mx"\n    params_schema = {}\n    def __init__(self, params): pass\n'
-                      '    @hookimpl\n    def ddzrules_on_play(self, game, seat, move, led): return []\n', encoding="utf-8")
+                      '    @hookimpl\n    def ddzrules_on_play(self, game, seat, move, led): return []\n',
+                      encoding="utf-8")
     runs = {"census": ["census", str(spec)], "diff": ["diff", "hubei-3p", str(spec)],
             "plugins": ["plugins", "--plugin", f"{plugin}:P"], "sheet": ["sheet", str(spec)]}
     for name, args in runs.items():

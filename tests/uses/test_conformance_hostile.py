@@ -229,7 +229,8 @@ def test_a_run_stops_at_its_time_limit(base: Path, tmp_path: Path) -> None:
     late = Tally(Limits(max_seconds=1.0), deadline=time.monotonic() - 1)
     assert _not_its_game(load_manifest(d), games[0], late) == \
         "actions/0: " + late.deadline_message() == "actions/0: " + \
-        "the run passed its time limit of 1 s (--max-seconds raises it; the suite's work is bounded in units too, --max-work)"
+        "the run passed its time limit of 1 s (--max-seconds raises it; the suite's work is bounded in units too, " \
+        "--max-work)"
     assert run(d, "--max-seconds", "nan").exit_code == 2
     assert run(d).exit_code == 0
 

@@ -75,14 +75,16 @@ def test_the_command_prints_and_writes_json() -> None:
     assert set(data["decision_ms"]["a"]) == {"decisions", "median", "p95", "max"}
     again = json.loads(runner.invoke(main, ["duel", "hubei-3p", "--bots", f"{FAST},heuristic", "--deals", "2",
                                             "--protocol", "douzero", "--json"]).output)
-    strip = lambda d: {k: v for k, v in d.items() if k != "decision_ms"}
+    def strip(d):
+        return {k: v for k, v in d.items() if k != "decision_ms"}
     assert strip(again) == strip(data)  # same seed, same games
 
 
 def test_workers_play_the_same_duel() -> None:
     one = duel("hubei-3p", FAST, "heuristic", deals=4, seed=8)
     two = duel("hubei-3p", FAST, "heuristic", deals=4, seed=8, workers=2)
-    strip = lambda d: {k: v for k, v in d.items() if k not in ("decision_ms", "workers")}
+    def strip(d):
+        return {k: v for k, v in d.items() if k not in ("decision_ms", "workers")}
     assert strip(one) == strip(two)
     assert two["decision_ms"]["a"]["decisions"] == one["decision_ms"]["a"]["decisions"]
 

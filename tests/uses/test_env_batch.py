@@ -234,7 +234,8 @@ def test_bad_construction_and_order_of_calls() -> None:
 
 
 @settings(max_examples=15, deadline=None)
-@given(seed=st.integers(0, 2**64 - 1), tables=st.integers(1, 6), spec=st.sampled_from(["hubei-3p", "laizi", "paodekuai"]))
+@given(seed=st.integers(0, 2**64 - 1), tables=st.integers(1, 6),
+       spec=st.sampled_from(["hubei-3p", "laizi", "paodekuai"]))
 def test_sampled_actions_are_always_legal_and_games_end(seed: int, tables: int, spec: str) -> None:
     batch = BatchEnv(spec, num_tables=tables)
     obs = batch.reset(seed=seed)

@@ -50,7 +50,8 @@ def test_every_committed_block_is_what_its_command_writes() -> None:
 def test_only_the_blocks_change() -> None:
     text = "# t\n\n" + block("ddzrules echo a b") + "\nkept\n" + block("ddzrules echo c") + "end\n"
     new = generated.regenerate(text, {"ddzrules echo": echo})
-    assert new == "# t\n\n" + block("ddzrules echo a b", "a b\n") + "\nkept\n" + block("ddzrules echo c", "c\n") + "end\n"
+    assert new == ("# t\n\n" + block("ddzrules echo a b", "a b\n") + "\nkept\n" + block("ddzrules echo c", "c\n")
+                   + "end\n")
     assert generated.regenerate(new, {"ddzrules echo": echo}) == new
 
 

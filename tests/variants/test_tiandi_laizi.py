@@ -306,7 +306,7 @@ def test_the_env_plays_two_wild_ranks(_private_cache: None) -> None:
     for seed in range(3):
         e.reset(seed=seed)
         counts: set[int] = set()
-        for agent in e.agent_iter():
+        for _agent in e.agent_iter():
             obs, _, term, trunc, _ = e.last()
             if term or trunc:
                 e.step(None)
