@@ -310,7 +310,7 @@ class Variant:
     def _universe_idents(self) -> tuple[list[tuple[int, int, int, int]], list[int]] | None:
         """Every reading of the universe, and for each the (first) shape that produces it."""
         found: dict[tuple[int, int, int, int], int] = {}
-        shape = 0
+        shape = 0  # the index of the shape enumerating now, which emit records
 
         def emit(packed: int, combo: int, rank: int, length: int) -> None:
             key = (packed, combo, rank, length)
@@ -321,7 +321,7 @@ class Variant:
 
         deck = list(self.rules.deck)
         try:
-            for s in self.rules.shapes:
+            for shape, s in enumerate(self.rules.shapes):  # noqa: B007 - emit (a closure) reads shape
                 self.rules.enumerate(deck, emit, shapes=[s], max_size=self.rules.max_hand)
         except _TooBig:
             return None

@@ -35,6 +35,18 @@ def _moves(moves: object) -> list[str]:
     return [json.dumps(m.to_dict(), sort_keys=True, ensure_ascii=False) for m in moves]  # type: ignore[attr-defined]
 
 
+def seeded_hands(v: object, n: int, seed: int = 1) -> list[Counts]:
+    """``n`` seeded hands of the spec's largest hand size, as counts."""
+    deck = [r for r, k in enumerate(v.rules.deck) for _ in range(k)]  # type: ignore[attr-defined]
+    size = max(1, min(len(deck), v.rules.max_hand))  # type: ignore[attr-defined]
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        picked = rng.sample(deck, size)
+        out.append(Counts([picked.count(r) for r in range(len(v.rules.deck))]))  # type: ignore[attr-defined]
+    return out
+
+
 def table_digests(spec: str) -> dict[str, str]:
     """The digests of ``spec``'s table, census, beats sample and legal-move sample."""
     v = load_variant(spec)
