@@ -30,8 +30,9 @@ TABLE_LIMIT = 3_000_000
 
 
 def _cache_name(rules: Rules) -> str:
-    # the code hash: a changed compiler or format never reads a stale table
-    code = cache.code_hash(TABLE_FORMAT, *COMPILER_SOURCES)
+    # the code hash: a changed compiler, format or row-making code never reads a stale table
+    # (the rows are made by Variant's enumeration and encoded here: both modules are hashed)
+    code = cache.code_hash(TABLE_FORMAT, *COMPILER_SOURCES, "ddzrules.rules.universe", "ddzrules.rules.variant")
     # (binary since format 4; the ".json" name is kept because tests find table files by it)
     return f"{rules.content_hash[:32]}-{code}.json"
 
