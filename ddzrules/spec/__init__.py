@@ -58,7 +58,6 @@ from ddzrules.spec.reading import (
     DEFAULT_MAX_SPEC_VALUES,
     SAFE_TAGS,
     check_spec_data,
-    file_kind,
     limit_from_env,
     max_spec_bytes,
     max_spec_depth,
@@ -91,6 +90,7 @@ from ddzrules.spec.stored import (
     mark_checked,
     text_digest,
 )
+from ddzrules.untrusted import file_kind  # re-exported: spec messages name a file's kind
 
 __all__ = [
     "CHECKED_FORMAT",

@@ -7,7 +7,6 @@ import datetime
 import math
 import os
 import re
-import stat
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,6 +26,7 @@ if TYPE_CHECKING:
     import yaml  # imported where a spec's YAML is read or written: a warm load never needs it
 
 from ddzrules.spec.source import Path_, ScalarSource, dotted
+from ddzrules.untrusted import FileRefused, read_regular
 
 # --------------------------------------------------------------------------- YAML
 
@@ -77,26 +77,11 @@ def _at(file: str, text: str, line: int, col: int, message: str, path: str = "")
     return SpecError([Problem(Location(file, line, col), path, message, excerpt)])
 
 
-def file_kind(mode: int) -> str:
-    """What a file that is not a regular file is, for a message."""
-    for test, kind in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
-                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-                       (stat.S_ISSOCK, "a socket")):
-        if test(mode):
-            return kind
-    return "a special file"
-
-
 def _too_large(file: str, limit: int, size: int | None = None) -> SpecError:
     said = (f"{size:,} bytes, more than the {limit:,}" if size is not None
             else f"more than the {limit:,} bytes")
     return SpecError([Problem(Location(file, 1, 1), "", f"the file is {said} a spec may have "
                               "(DDZRULES_MAX_SPEC_BYTES raises the limit)")])
-
-
-def _not_regular(file: str, mode: int) -> SpecError:
-    return SpecError([Problem(Location(file, 1, 1), "", f"not a regular file but {file_kind(mode)}: a "
-                              "spec is read only from a regular file")])
 
 
 def read_spec_bytes(path: Path, file: str) -> bytes:
@@ -107,37 +92,14 @@ def read_spec_bytes(path: Path, file: str) -> bytes:
     directory has no text. Its size is checked before a byte is read."""
     limit = max_spec_bytes()
     try:
-        # stat first (it never blocks) for a plain refusal of a FIFO or a device, then open
-        # without blocking and check the opened file again: the path may have been swapped
-        # between the two, and a FIFO opened for reading blocks until a writer comes
-        before = os.stat(path)
-        if not stat.S_ISREG(before.st_mode):
-            raise _not_regular(file, before.st_mode)
-        if before.st_size > limit:
-            raise _too_large(file, limit, before.st_size)
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-                     | getattr(os, "O_BINARY", 0))
-        try:
-            st = os.fstat(fd)
-            if not stat.S_ISREG(st.st_mode):
-                raise _not_regular(file, st.st_mode)
-            if st.st_size > limit:
-                raise _too_large(file, limit, st.st_size)
-            chunks: list[bytes] = []
-            got = 0
-            while got <= limit:  # a file growing while read stops one byte past the limit
-                chunk = os.read(fd, min(1 << 16, limit + 1 - got))
-                if not chunk:
-                    break
-                chunks.append(chunk)
-                got += len(chunk)
-        finally:
-            os.close(fd)
-    except OSError as e:
-        raise SpecError([Problem(None, "", f"cannot read {file}: {e.strerror or e}")]) from None
-    if got > limit:
-        raise _too_large(file, limit)
-    return b"".join(chunks)
+        return read_regular(path, limit)
+    except FileRefused as e:
+        if e.problem == "not regular":
+            raise SpecError([Problem(Location(file, 1, 1), "", f"not a regular file but {e.kind}: a spec is read "
+                                     "only from a regular file")]) from None
+        if e.problem == "too large":
+            raise _too_large(file, limit, e.size) from None
+        raise SpecError([Problem(None, "", f"cannot read {file}: {e.reason or e.problem}")]) from None
 
 
 def read_spec_text(path: Path, file: str) -> str:

@@ -45,6 +45,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TypeVar
 
+from ddzrules import untrusted
 from ddzrules.errors import CacheWarning as CacheWarning  # noqa: PLC0414 - re-exported: it lived here
 
 T = TypeVar("T")
@@ -386,22 +387,15 @@ def max_dir_bytes() -> int:
 
 def read_regular(path: Path, limit: int) -> bytes | None:
     """A regular file's bytes (no symlink, FIFO or device; at most ``limit`` bytes), or
-    None when there is no such file; raises ValueError when it is not one to read."""
+    None when there is no such file; raises ValueError when it is not one to read (the
+    one bounded reader, :func:`ddzrules.untrusted.read_regular`, with no symlink followed:
+    an entry is the file itself, never a link planted in its place)."""
     try:
-        st = os.lstat(path)
-    except (FileNotFoundError, NotADirectoryError):
-        return None
-    if not stat.S_ISREG(st.st_mode):
-        raise ValueError("not a regular file")
-    if st.st_size > limit:
-        raise ValueError(f"larger than {limit} bytes")
-    # O_NOFOLLOW/O_NONBLOCK: a file swapped for a symlink or FIFO since lstat is not followed or waited on
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-    with os.fdopen(fd, "rb") as f:
-        data = f.read(limit + 1)
-    if len(data) > limit:
-        raise ValueError(f"larger than {limit} bytes")
-    return data
+        return untrusted.read_regular(path, limit, follow_symlinks=False)
+    except untrusted.FileRefused as e:
+        if e.problem == "missing":
+            return None
+        raise ValueError(e.describe()) from None
 
 
 def _digest(key: bytes, name: str, body: bytes) -> bytes:
