@@ -49,9 +49,9 @@ def list_cmd(as_json: bool) -> None:
     rows = []
     for name in bundled_names():
         spec = load_spec(name)
-        title = spec.data.get("title", {})
-        rows.append({"name": name, "zh": title.get("zh", ""), "en": title.get("en", ""),
-                     "region": spec.data.get("region") or "", "extends": _parent(spec.file)})
+        rules = spec.rule_spec
+        rows.append({"name": name, "zh": rules.title_zh, "en": rules.title_en,
+                     "region": rules.region or "", "extends": _parent(spec.file)})
     if as_json:
         emit_json(rows)
         return
@@ -401,7 +401,7 @@ def demo(spec: str, seed: int) -> None:
     v = load_variant(spec)
     deck = C.deck_list(v.rules.deck)
     random.Random(seed).shuffle(deck)
-    hand_size = int(v.spec.data.get("deal", {}).get("hand", 17))
+    hand_size = v.spec.rule_spec.deal.hand
     hand = C.counts_to_string(C.counts_of(deck[:hand_size]))
     lead = v.legal_moves(hand)
     console.print(styled("[bold]{}[/]  seed {}  hand {}", v.name, seed, hand))

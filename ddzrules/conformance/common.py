@@ -109,13 +109,10 @@ def _wild_ok(v: Variant, r: int) -> bool:
 
 
 def deal_sizes(v: Variant) -> tuple[int, int, int]:
-    """(players, hand, kitty) of the spec's deal (17/3 for three players by default)."""
-    data = v.spec.data
-    deal = data.get("deal", {})
-    players = int(data.get("players", 3))
-    hand = int(deal.get("hand", 17))
-    kitty = int(deal.get("kitty", max(0, sum(v.rules.deck) - players * hand)))
-    return players, hand, kitty
+    """(players, hand, kitty) of the spec's deal, as its typed rules state them (the
+    defaults, 3 players, 17 cards and a kitty of 3, are the model's)."""
+    rules = v.spec.rule_spec
+    return rules.players, rules.deal.hand, rules.deal.kitty
 
 
 class Universe:

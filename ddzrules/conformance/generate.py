@@ -384,7 +384,7 @@ def action_string(a: Any) -> str:
 
 def gen_games(v: Variant, level: Level, seed: int) -> list[dict[str, Any]]:
     """Whole seeded games between the bundled bots (heuristic in seat 0, random elsewhere)."""
-    if not v.spec.data.get("game"):
+    if not v.spec.rule_spec.game:
         return []
     from ddzrules.bots import make_bot
     from ddzrules.records import game_record

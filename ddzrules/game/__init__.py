@@ -35,7 +35,7 @@ the state unchanged.
 from ddzrules.game.checks import FACTOR_LIMIT, HOOK_CHECKS, PHASE_CHECKS, SCORE_LIMIT
 from ddzrules.game.climbing import CLIMBING, Climbing
 from ddzrules.game.door import call_declared, call_plugin
-from ddzrules.game.game import DEFAULT_PLAY_RULES, PLAY_RULES, Game, GameRules
+from ddzrules.game.game import PLAY_RULES, Game, GameRules
 from ddzrules.game.loading import (
     PluginRegistry,
     default_registry,
@@ -61,6 +61,7 @@ from ddzrules.game.values import (
     PlayerView,
     TableRules,
 )
+from ddzrules.spec.model import DEFAULT_PLAY_RULES
 
 __all__ = [
     "CLIMBING", "DEFAULT_PLAY_RULES", "FACTOR_LIMIT", "HOOK_CHECKS", "MAX_REDEALS", "PHASE_CHECKS", "PLAY_RULES",

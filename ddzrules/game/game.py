@@ -32,7 +32,6 @@ _new = object.__new__
 #: the play rules a spec may name (key ``play``), by name; a caller may add its own
 PLAY_RULES: dict[str, PlayRules] = {"climbing": CLIMBING}
 #: the play rules of a spec that names none
-DEFAULT_PLAY_RULES = "climbing"
 
 
 @python_class  # weakly referenced (simulate caches figures by rules): a Python class compiled
@@ -48,7 +47,7 @@ class GameRules(ActivatedRules):
         self.play_rules: PlayRules = play_rules if play_rules is not None else self._named_play_rules()
 
     def _named_play_rules(self) -> PlayRules:
-        name = self.spec.data.get("play", DEFAULT_PLAY_RULES)
+        name = self.spec.rule_spec.play
         got = PLAY_RULES.get(name)
         if got is None:
             raise SpecError([self.spec.problem(("play",), f"unknown play rules {brief(name)}; known: "

@@ -54,11 +54,12 @@ class ActivatedRules:
         self.variant = variant
         self.spec = variant.spec
         registry = registry or default_registry()
-        data = variant.spec.data
-        game = data.get("game")
-        if not game:
+        rule_spec = variant.spec.rule_spec
+        if not rule_spec.game:
             raise SpecError([self.spec.problem((), f"{self.spec.name} has no game: section, so it can "
                                                    "classify and list moves but not be played")])
+        # the plugins' parameters as written: each plugin owns their schema and checks them
+        game = variant.spec.data["game"]
         # a hand of cards no combo plays could neither lead nor pass: every card must be a play
         unplayable = [C.RANKS[r] for r in range(C.NUM_RANKS) if variant.rules.deck[r]
                       and not variant.classify(C.RANKS[r])]
@@ -67,13 +68,13 @@ class ActivatedRules:
                 f"no combo plays {'the single card' if len(unplayable) == 1 else 'the single cards'} "
                 f"{', '.join(unplayable)}: a hand holding only such cards could neither lead nor pass, "
                 "so the game could not go on (a single: pattern \"1\")"))])
-        deal = data.get("deal", {})
-        self.players = int(data.get("players", 3))
-        self.hand_size = int(deal.get("hand", 17))
-        self.kitty_size = int(deal.get("kitty", 3))
-        self.kitty_shown = bool(deal.get("kitty_shown", True))
-        self.undealt = int(deal.get("undealt", 0))
-        self.direction = data.get("direction", "counter-clockwise")
+        deal = rule_spec.deal  # the defaults are the model's, stated once
+        self.players = rule_spec.players
+        self.hand_size = deal.hand
+        self.kitty_size = deal.kitty
+        self.kitty_shown = deal.kitty_shown
+        self.undealt = deal.undealt
+        self.direction = rule_spec.direction
         deck_total = sum(variant.rules.deck)
         dealt = self.players * self.hand_size + self.kitty_size
         if dealt + self.undealt != deck_total:
@@ -83,12 +84,12 @@ class ActivatedRules:
                                                           f"kitty of {self.kitty_size} and "
                                                           f"{self.undealt} undealt do not make the "
                                                           f"{deck_total}-card deck{hint}")])
-        section = data.get("table") or {}
+        section = variant.spec.data.get("table") or {}  # the table's own checks read it as written
         #: the table (see ddzrules.game.tables): the one the spec's table.kind names, or one
         #: given (a kind of table of the caller's own)
         self.table: Table = table_of(self.spec, section, self.players) if table is None else table
         self.table_kind: str = self.table.kind
-        self.must_beat = bool(section.get("must_beat", False))
+        self.must_beat = rule_spec.table.must_beat
         self.teams: list[tuple[int, ...]] = list(self.table.teams)
         self.pm = pluggy.PluginManager(hookspecs.PROJECT)
         self.pm.add_hookspecs(hookspecs)

@@ -26,6 +26,8 @@ from typing import TypeVar
 #: lists are tuples (what a plugin's own parameters are given as in :attr:`RuleSpec.game`)
 Frozen = None | bool | int | float | str | tuple["Frozen", ...] | Mapping[str, "Frozen"]
 
+#: the play rules a spec that does not name them plays (``play:``; the runtime's PLAY_RULES)
+DEFAULT_PLAY_RULES = "climbing"
 #: the defaults of a spec that does not say: 3 players, 17 cards a hand, a kitty of 3
 DEFAULT_PLAYERS = 3
 DEFAULT_HAND = 17
@@ -187,6 +189,8 @@ class RuleSpec:
     region: str | None = None
     players: int = DEFAULT_PLAYERS
     direction: str = "counter-clockwise"
+    #: the play phase's rules, by name (``play:``)
+    play: str = DEFAULT_PLAY_RULES
     deck: Deck = field(default_factory=Deck)
     deal: Deal = field(default_factory=Deal)
     table: Table = field(default_factory=Table)
@@ -227,6 +231,7 @@ class RuleSpec:
             region=region if isinstance(region, str) else None,
             players=_int(data.get("players"), DEFAULT_PLAYERS),
             direction=str(data.get("direction") or "counter-clockwise"),
+            play=str(data.get("play") or DEFAULT_PLAY_RULES),
             deck=Deck.from_data(_section(data, "deck")),
             deal=Deal.from_data(_section(data, "deal")),
             table=Table.from_data(_section(data, "table")),
