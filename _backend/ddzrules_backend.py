@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 
 from setuptools import build_meta as _setuptools
-from setuptools.build_meta import *  # every hook setuptools defines
+from setuptools.build_meta import *  # noqa: F403 - every hook setuptools defines, re-exported
 
 #: what the compiled build needs at build time (mypyc ships in mypy's wheel)
 COMPILE_REQUIRES = ["mypy>=1.13"]

@@ -24,4 +24,4 @@ for _info in pkgutil.iter_modules(_plugins.__path__):
     sys.modules[f"{__name__}.{_info.name}"] = importlib.import_module(f"ddzrules.plugins.{_info.name}")
     globals()[_info.name] = sys.modules[f"{__name__}.{_info.name}"]
 
-from ddzrules.plugins import Description, first_bidder_rule, times  # noqa: F401  (their old names)
+from ddzrules.plugins import Description, first_bidder_rule, times  # noqa: E402, F401 - their old names, after the warning
