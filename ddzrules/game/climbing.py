@@ -84,22 +84,8 @@ class Climbing:
         return game.rules.play_lister.moves(game.hands[seat], game.last_play, game.wild)
 
     def legal_plays(self, game: PlayFlow[ActivatedRules]) -> tuple[Sequence[Move], bool]:
-        """In the play phase: the plays :meth:`legal_actions` lists, as their Moves in the
-        same order, and whether it lists a pass; the ``rules:`` plugins' restrictions
-        applied. No action is made per play (a search's rollouts list at every step, and a
-        hand with wild cards has hundreds of plays). The plays are an immutable sequence:
-        a tuple, or for a lead of several wild ranks (天地癞子, thousands of plays) a
-        :class:`~ddzrules.rules.wild.WildLeads`, which makes each Move only when asked for it
-        and gives a policy each play's size, rank and cards without one. A play of this
-        listing applied as ``Action(seat, "play", move.cards, move)`` with the very Move,
-        or a pass when it is allowed, is not checked again, as an action
-        :meth:`legal_actions` listed is not.
-
-        >>> game = GameRules.load("hubei-3p").new_game(seed=1, landlord=0)
-        >>> moves, can_pass = game.legal_plays()
-        >>> [a.move for a in game.legal_actions()] == list(moves), can_pass
-        (True, False)
-        """
+        """:meth:`Game.legal_plays <ddzrules.game.game.Game.legal_plays>` under the climbing
+        rules: the plays the seat to act may make, as Moves, and whether it may pass."""
         if game.phase != "play":
             raise PlayError(f"legal_plays lists the plays of the play phase; this game is in its {game.phase} phase")
         seat = game.turn

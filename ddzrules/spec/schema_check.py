@@ -206,8 +206,6 @@ def schema_words(err: Any) -> str:
         return f"{shown}: too short (at least {expected} character{'s' if expected != 1 else ''})"
     if kind == "maxLength":
         return f"{shown}: too long (at most {expected} characters)"
-    if kind == "required":
-        return _schema_message(err)
     return _schema_message(err)
 
 
