@@ -5,13 +5,15 @@ is read and written, so what a world may keep of the real game is said here, onc
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from ddzrules import cards as C
-from ddzrules.game.deal import DealFlow
-from ddzrules.game.rules import ActivatedRules
+
+if TYPE_CHECKING:
+    from ddzrules.game.game import Game
 
 
-def known_cards(game: DealFlow[ActivatedRules], s: int, seat: int) -> list[int]:
+def known_cards(game: Game, s: int, seat: int) -> list[int]:
     """The cards of seat ``s``'s hand that ``seat`` knows are there, by rank: all of its
     own (as far as it has been dealt: 明牌 during the deal), those of a shown hand, a
     card turned face up, and a shown kitty's cards the landlord has not played since."""
@@ -40,7 +42,7 @@ def known_cards(game: DealFlow[ActivatedRules], s: int, seat: int) -> list[int]:
     return [min(hand[r], max(0, seen[r])) for r in range(n)]
 
 
-def hidden_from(game: DealFlow[ActivatedRules], seat: int) -> tuple[list[int], list[tuple[str, int, int]]]:
+def hidden_from(game: Game, seat: int) -> tuple[list[int], list[tuple[str, int, int]]]:
     """What ``seat`` cannot see of the cards: the pool of hidden cards (counts by rank)
     and the places they fill, each ``(place, seat or -1, how many)``: a hand's cards
     but the :func:`known_cards` (``"hand"``), the kitty while it is hidden and not yet
@@ -66,7 +68,7 @@ def hidden_from(game: DealFlow[ActivatedRules], seat: int) -> tuple[list[int], l
     return pool, places
 
 
-def deal_world(game: DealFlow[ActivatedRules], world: DealFlow[ActivatedRules], seat: int, rng: random.Random) -> None:
+def deal_world(game: Game, world: Game, seat: int, rng: random.Random) -> None:
     """Deal ``world``, a copy of ``game``, again: the cards ``seat`` cannot see
     (:func:`hidden_from`) shuffled with ``rng`` among the places they could be, each
     keeping its size; what only the others know forgotten (their private facts, the
@@ -95,7 +97,7 @@ def deal_world(game: DealFlow[ActivatedRules], world: DealFlow[ActivatedRules], 
     world.rng = random.Random(rng.getrandbits(64))
 
 
-def world_order(game: DealFlow[ActivatedRules], world: DealFlow[ActivatedRules], seat: int) -> list[int]:
+def world_order(game: Game, world: Game, seat: int) -> list[int]:
     """A deal order for ``world``'s hands that shows nothing ``seat`` did not see: each
     hand in rank order, except that while hands are dealt in part (明牌 during the deal)
     the cards seen so far of ``seat``'s and the shown hands lead their segments."""

@@ -1,25 +1,28 @@
 """The game: :class:`GameRules` (a variant and the plugins its spec activates, see
-:mod:`ddzrules.game.rules`) and :class:`Game`, its public face: the deal and phases
-(:mod:`ddzrules.game.deal`), the tricks (:mod:`ddzrules.game.play`), what plugins write
-and the transactions that guard it (:mod:`ddzrules.game.door`), and here the copies,
-pickling, the sides and what a seat sees; worlds for a search are
-:mod:`ddzrules.game.determinize`'s."""
+:mod:`ddzrules.game.rules`) and :class:`Game`, one game's public face: its rules and its
+:class:`~ddzrules.game.state.State` (plain data), moved on by the flow's functions (the
+deal and phases, :mod:`ddzrules.game.deal`; the turns, :mod:`ddzrules.game.play`) in
+transactions (:mod:`ddzrules.game.transaction`); here the copies, pickling, the sides and
+what a seat sees; worlds for a search are :mod:`ddzrules.game.determinize`'s."""
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from ddzrules.errors import DdzError, SpecError, brief
-from ddzrules.game import determinize
+from ddzrules.errors import DdzError, SpecError, WriteRefused, brief
+from ddzrules.game import deal, determinize, play, transaction
+from ddzrules.game.checks import FACTOR_LIMIT, number_problem
 from ddzrules.game.climbing import CLIMBING
-from ddzrules.game.door import fast_copy
 from ddzrules.game.loading import PluginRegistry
-from ddzrules.game.play import PlayFlow, PlayRules
+from ddzrules.game.play import PlayRules
 from ddzrules.game.rules import ActivatedRules
+from ddzrules.game.state import State, copy_state
 from ddzrules.game.tables import Table
-from ddzrules.game.values import Action, MatchInfo, PlayerView
+from ddzrules.game.values import Action, MatchInfo, MultiplierEvent, PlayerView, counts_string
 from ddzrules.rules.moves import Move
 from ddzrules.speed.build import python_class
 from ddzrules.variant import Variant, load_variant
@@ -73,128 +76,323 @@ class GameRules(ActivatedRules):
 
 
 
-def _unpickle_game(rules: GameRules, seed: int, match: MatchInfo, state: dict[str, Any]) -> Game:
-    return Game(rules, seed, match, state=state)
 
 
-class Game(PlayFlow[GameRules]):
-    """One game: deal (and redeals), landlord phase, declarations, tricks, scoring.
+def _unpickle_game(rules: GameRules, state: State) -> Game:
+    return Game(rules, state=state)
+
+
+_T = TypeVar("_T")
+
+if TYPE_CHECKING:
+    class _Field(Generic[_T]):
+        """How the type checker sees a field of the game's state shown on its face."""
+
+        def __get__(self, game: object, owner: object = None) -> _T: ...
+
+        def __set__(self, game: object, value: _T) -> None: ...
+
+
+def _shown(name: str) -> Any:
+    """A field of the game's state on its face, read and set as the state's own."""
+    def put(game: Game, value: Any) -> None:
+        setattr(game.state, name, value)
+    return property(attrgetter("state." + name), put, doc=f"The game state's ``{name}`` (:class:`State`).")
+
+
+def _reached(name: str) -> Any:
+    """A container of the game's state that plugin code may change in place: in a
+    transaction, kept (see :func:`~ddzrules.game.transaction.keep`) when first reached."""
+    def get(game: Game) -> Any:
+        if game.undo is not None:
+            transaction.keep(game, name)
+        return getattr(game.state, name)
+
+    def put(game: Game, value: Any) -> None:
+        if game.undo is not None:
+            transaction.keep(game, name)
+        setattr(game.state, name, value)
+    return property(get, put, doc=f"The game state's ``{name}``, guarded (:mod:`ddzrules.game.transaction`).")
+
+
+class Game:
+    """One game: its rules and its :class:`~ddzrules.game.state.State`, and the face
+    through which people, bots and plugins see and move it: deal (and redeals), landlord
+    phase, declarations, tricks, scoring. The state's fields read as the game's own
+    (``game.hands`` is ``game.state.hands``).
 
     An action that runs plugin code (:meth:`apply`, :meth:`abandon`) is a transaction:
-    when a plugin fails (a :class:`~ddzrules.errors.PluginError`, see :func:`call_plugin`)
-    or anything else interrupts it, the game is put back as it was before the action:
-    what the runtime changed, the current phase's own state, and what plugins wrote through
-    the game's interface (``stake``, ``landlord``, ``public``, ``private``, ``stats``,
-    ``pair_factors``, ``shown_hands``, ``events``, ``visible_dealt``, ``face_up``,
-    ``request_redeal``, ``rng``), each saved only when first reached, so an action that
-    touches none of them costs nothing to guard. ``copy.deepcopy`` (and ``copy.copy``) of
-    a game makes an independent game that shares only the rules; a game pickles with its
-    rules and plugins (whose classes must be importable where it is unpickled).
+    when a plugin fails (a :class:`~ddzrules.errors.PluginError`, see
+    :func:`~ddzrules.game.door.call_plugin`) or anything else interrupts it, the game is
+    put back as it was before the action (:mod:`ddzrules.game.transaction`). What plugin
+    code sets is checked when set (``stake``, ``landlord``, ``visible_dealt``,
+    ``face_up``: :class:`~ddzrules.errors.WriteRefused`). ``copy.deepcopy`` (and
+    ``copy.copy``) of a game makes an independent game that shares only the rules; a game
+    pickles with its rules and plugins (whose classes must be importable where it is
+    unpickled).
     """
 
+    __slots__ = ("legal_cache", "multiple_memo", "play_rules", "players", "plays_cache", "rules", "state",
+                 "undo", "variant")
 
+    #: the play phase's legal actions: (the state they are for, the actions, what tells
+    #: whether an object is one of them: see is_listed); derived, never part of the state
+    legal_cache: tuple[tuple[Any, ...], list[Action], Any] | None
+    #: the play phase's legal plays as Moves (legal_plays): (the state, the Moves, may pass)
+    plays_cache: tuple[tuple[Any, ...], Sequence[Move], bool] | None
+    #: (the events, their multiple) as last worked out (:attr:`multiple`, asked at every view)
+    multiple_memo: tuple[tuple[MultiplierEvent, ...], float] | None
+    #: while an action runs (a transaction): what it must put back if it fails; else None
+    undo: dict[str, Any] | None
 
-    def __init__(self, rules: GameRules, seed: int, match: MatchInfo,
-                 state: dict[str, Any] | None = None, fixed_landlord: int | None = None) -> None:
+    seed: _Field[int] = _shown("seed")
+    match: _Field[MatchInfo] = _shown("match")
+    fixed_landlord: _Field[int | None] = _shown("fixed_landlord")
+    deal_number: _Field[int] = _shown("deal_number")
+    deals: _Field[list[dict[str, Any]]] = _shown("deals")
+    history: _Field[list[Action]] = _shown("history")
+    redeal_reasons: _Field[list[str]] = _shown("redeal_reasons")
+    hands: _Field[list[list[int]]] = _shown("hands")
+    kitty: _Field[list[int]] = _shown("kitty")
+    undealt: _Field[list[int]] = _shown("undealt")
+    dealt_order: _Field[list[int]] = _shown("dealt_order")
+    kitty_visible: _Field[bool] = _shown("kitty_visible")
+    escaped: _Field[int | None] = _shown("escaped")
+    played: _Field[list[list[Move]]] = _shown("played")
+    last_play: _Field[Move | None] = _shown("last_play")
+    last_seat: _Field[int | None] = _shown("last_seat")
+    passes: _Field[int] = _shown("passes")
+    winner: _Field[int | None] = _shown("winner")
+    scores: _Field[list[int] | None] = _shown("scores")
+    first_leader: _Field[int | None] = _shown("first_leader")
+    wild: _Field[int | tuple[int, ...] | None] = _shown("wild")
+    turn: _Field[int | None] = _shown("turn")
+    first_bidder: _Field[int] = _shown("first_bidder")
+    phase: _Field[str] = _shown("phase")
+    #: public facts plugins publish (every view shows them)
+    public: _Field[dict[str, Any]] = _reached("public")
+    #: per seat, facts only that seat may see (黄金眼 …)
+    private: _Field[dict[int, dict[str, Any]]] = _reached("private")
+    #: per-game statistics that ``simulate`` averages (see :meth:`count`)
+    stats: _Field[dict[str, int | float]] = _reached("stats")
+    #: per farmer, the factor of his settlement with the landlord (加倍, 加棒)
+    pair_factors: _Field[dict[int, int | float]] = _reached("pair_factors")
+    #: the seats whose hands are shown to everyone (明牌, 亮牌)
+    shown_hands: _Field[set[int]] = _reached("shown_hands")
+    #: the multiplier events so far (see :attr:`multiple`)
+    events: _Field[list[MultiplierEvent]] = _reached("events")
+
+    def __init__(self, rules: GameRules, seed: int = 0, match: MatchInfo | None = None,
+                 state: State | None = None, fixed_landlord: int | None = None) -> None:
         self.rules = rules
-        self._play_rules = rules.play_rules
-        #: the landlord fixed before the deal (GameRules.new_game), or None: the plugins choose
-        self.fixed_landlord = fixed_landlord if state is None else state.get("fixed_landlord")
         self.variant = rules.variant
         self.players = rules.players
-        self.seed = seed
-        self.match = match
-        #: the seeded generator (plugins use it as ``game.rng``)
-        self._rng = random.Random(seed) if state is None else state["rng"]
-        #: while an action runs (a transaction): what it must put back if it fails (see _keep)
-        self._guarded = False
-        self._undo = {}
-        self.deal_number = -1
-        self.deals = []
-        self.history = []
-        self.redeal_reasons = []
-        self._owners = []
-        self._owner = ("", "")
+        self.play_rules = rules.play_rules
+        self.undo = None
+        self.legal_cache = None
         self.plays_cache = None  # never copied nor pickled: made again when asked for
-        if state is not None:  # a copy, or an unpickled game (see _state)
-            self._set_state(state)
+        self.multiple_memo = None
+        if state is not None:  # a copy, or an unpickled game
+            self.state = state
             return
-        self._start_deal()
+        self.state = State(seed, match if match is not None else MatchInfo(seed=seed), random.Random(seed),
+                           fixed_landlord)
+        deal.start_deal(self)
 
-    def _state(self) -> dict[str, Any]:
-        """Everything a game holds besides its rules, seed and match (by reference)."""
-        return {
-            "rng": self._rng, "deal_number": self.deal_number, "deals": self.deals,
-            "history": self.history, "redeal_reasons": self.redeal_reasons, "hands": self.hands,
-            "kitty": self.kitty, "undealt": self.undealt, "dealt_order": self.dealt_order,
-            "face_up": self._face_up, "landlord": self._landlord, "stake": self._stake, "events": self._events,
-            "pair_factors": self._pair_factors, "shown_hands": self._shown_hands,
-            "kitty_visible": self.kitty_visible, "public": self._public, "private": self._private,
-            "visible_dealt": self._visible_dealt, "stats": self._stats, "escaped": self.escaped,
-            "redeal": self._redeal, "played": self.played, "last_play": self.last_play,
-            "last_seat": self.last_seat, "passes": self.passes, "winner": self.winner,
-            "scores": self.scores, "first_leader": self.first_leader, "wild": self.wild,
-            "turn": self.turn, "phases": self._phases, "owners": self._owners, "current": self._current,
-            "owner": self._owner, "first_bidder": self.first_bidder, "phase": self.phase,
-            "legal_cache": self.legal_cache, "fixed_landlord": self.fixed_landlord,
-        }
+    # ------------------------------------------------------------------ the flow
+    @property
+    def over(self) -> bool:
+        return self.state.phase == "over"
 
-    def _set_state(self, state: dict[str, Any]) -> None:
-        self._rng = state["rng"]
-        self.deal_number = state["deal_number"]
-        self.deals = state["deals"]
-        self.history = state["history"]
-        self.redeal_reasons = state["redeal_reasons"]
-        self.hands = state["hands"]
-        self.kitty = state["kitty"]
-        self.undealt = state["undealt"]
-        self.dealt_order = state["dealt_order"]
-        self._face_up = state["face_up"]
-        self._landlord = state["landlord"]
-        self._stake = state["stake"]
-        self._events = state["events"]
-        self._multiple = None
-        self._pair_factors = state["pair_factors"]
-        self._shown_hands = state["shown_hands"]
-        self.kitty_visible = state["kitty_visible"]
-        self._public = state["public"]
-        self._private = state["private"]
-        self._visible_dealt = state["visible_dealt"]
-        self._stats = state["stats"]
-        self.escaped = state["escaped"]
-        self._redeal = state["redeal"]
-        self.played = state["played"]
-        self.last_play = state["last_play"]
-        self.last_seat = state["last_seat"]
-        self.passes = state["passes"]
-        self.winner = state["winner"]
-        self.scores = state["scores"]
-        self.first_leader = state["first_leader"]
-        self.wild = state["wild"]
-        self.turn = state["turn"]
-        self._phases = state["phases"]
-        self._owners = state["owners"]
-        self._current = state["current"]
-        self._owner = state["owner"]
-        self.first_bidder = state["first_bidder"]
-        self.phase = state["phase"]
-        self.legal_cache = state.get("legal_cache")
+    @property
+    def to_act(self) -> int | None:
+        s = self.state
+        return None if s.phase == "over" else s.turn
+
+    @property
+    def leading(self) -> bool:
+        s = self.state
+        return s.phase == "play" and s.last_play is None
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the seat to act (plays, passes, bids, declarations); in the
+        play phase, as the ``rules:`` plugins restrict them (ddzrules_restrict_actions)."""
+        return play.legal_actions(self)
+
+    def apply(self, action: Action) -> None:
+        """Apply one action; raises PlayError (state unchanged) if it is not legal now."""
+        play.apply(self, action)
+
+    def after_play(self, seat: int, move: Move, led: bool, next_seat: int) -> None:
+        """For play rules: :func:`ddzrules.game.play.after_play`."""
+        play.after_play(self, seat, move, led, next_seat)
+
+    def abandon(self, seat: int) -> None:
+        """逃跑: ``seat`` leaves the game; the escape rule of the settlement charges him.
+
+        Raises PlayError (state unchanged) when the game is over or the variant has
+        no escape rule.
+        """
+        deal.abandon(self, seat)
+
+    def give_kitty(self) -> None:
+        """The landlord takes the kitty (see :func:`ddzrules.game.deal.give_kitty`)."""
+        deal.give_kitty(self)
+
+    def next_seat(self, seat: int) -> int:
+        return self.rules.next_seat(seat)
+
+    def gathered_cards(self) -> tuple[int, ...]:
+        """The cards as a table gathers them for a deal that does not shuffle (不洗牌): see
+        :func:`ddzrules.game.deal.gathered_cards`."""
+        return deal.gathered_cards(self)
+
+    def seen_hand(self, seat: int) -> str:
+        """A hand as far as it has been dealt (all of it, except while deciding 明牌
+        before or during the deal)."""
+        return deal.seen_hand(self, seat)
+
+    def hand_string(self, seat: int) -> str:
+        return counts_string(self.state.hands[seat])
+
+    def hand_counts(self, seat: int) -> list[int]:
+        return self.state.hands[seat]
+
+    # ------------------------------------------------------------------ what plugins write
+    @property
+    def rng(self) -> random.Random:
+        """The game's seeded random generator, the only randomness a plugin may use."""
+        if self.undo is not None:
+            transaction.keep(self, "rng")
+        return self.state.rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        if not isinstance(value, random.Random):
+            raise WriteRefused(f"set game.rng to {brief(value)}, not a random.Random")
+        if self.undo is not None:
+            transaction.keep(self, "rng")
+        self.state.rng = value
+
+    @property
+    def stake(self) -> int | float:
+        """The base score (叫分: the winning bid), set by the landlord phase."""
+        return self.state.stake
+
+    @stake.setter
+    def stake(self, value: int | float) -> None:
+        if type(value) is not int or not 0 <= value <= FACTOR_LIMIT:
+            problem = number_problem(value, zero_ok=True)
+            if problem is not None:
+                raise WriteRefused(f"set game.stake to {problem}")
+        self._set("stake", value)
+
+    @property
+    def landlord(self) -> int | None:
+        """The landlord's seat, once the landlord phase has named him."""
+        return self.state.landlord
+
+    @landlord.setter
+    def landlord(self, value: int | None) -> None:
+        if value is not None and (type(value) is not int or not 0 <= value < self.players):
+            raise WriteRefused(f"set game.landlord to {brief(value)}, not a seat 0-{self.players - 1}")
+        self._set("landlord", value)
+
+    @property
+    def visible_dealt(self) -> int | None:
+        """While set, each seat sees only this many of its dealt cards (明牌 before/during the deal)."""
+        return self.state.visible_dealt
+
+    @visible_dealt.setter
+    def visible_dealt(self, value: int | None) -> None:
+        if value is not None and (type(value) is not int or not 0 <= value <= self.rules.hand_size):
+            raise WriteRefused(f"set game.visible_dealt to {brief(value)}, not a number of cards "
+                               f"0-{self.rules.hand_size} (or None)")
+        self._set("visible_dealt", value)
+
+    @property
+    def face_up(self) -> tuple[int, int] | None:
+        """(seat, rank) of a card turned face up in the deal, if any."""
+        return self.state.face_up
+
+    @face_up.setter
+    def face_up(self, value: tuple[int, int] | None) -> None:
+        if value is not None and not (type(value) is tuple and len(value) == 2
+                                      and all(type(v) is int for v in value)):
+            raise WriteRefused(f"set game.face_up to {brief(value)}, not (seat, rank) (or None)")
+        self._set("face_up", value)
+
+    def _set(self, name: str, value: object) -> None:
+        if self.undo is not None:
+            transaction.keep(self, name)
+        setattr(self.state, name, value)
+
+    def request_redeal(self, reason: str) -> None:
+        """Called by a landlord phase: nobody takes the landlord; deal again."""
+        self._set("redeal", reason)
+
+    def add_event(self, event: MultiplierEvent) -> None:
+        """Record a multiplier event (checked when the plugin code that adds it returns)."""
+        self.events.append(event)
+
+    def add_events(self, events: list[MultiplierEvent]) -> None:
+        """Record events a hook answered (already checked)."""
+        if self.undo is not None:
+            transaction.keep(self, "events")
+        self.state.events.extend(events)
+
+    def count(self, stat: str, amount: object = 1) -> None:
+        """Add to a per-game statistic that ``simulate`` averages (robs, 明牌, bean flow …);
+        ``amount`` is a finite int or float (ValueError otherwise: an average would be
+        poisoned)."""
+        if isinstance(amount, bool) or not isinstance(amount, (int, float)) \
+                or (isinstance(amount, float) and not math.isfinite(amount)):
+            raise ValueError(f"game.count({brief(stat)}, ...) takes a finite number, not {brief(amount)}")
+        stats = self.stats
+        stats[stat] = stats.get(stat, 0) + amount
+
+    @property
+    def multiple(self) -> float:
+        """The product of all multiplier events (per group, only the largest)."""
+        events = tuple(self.state.events)
+        memo = self.multiple_memo
+        if memo is not None and memo[0] == events:  # the same events (asked at every view)
+            return memo[1]
+        m = 1.0
+        groups: dict[str, float] = {}
+        for e in events:
+            if e.group:
+                groups[e.group] = max(groups.get(e.group, 0.0), e.factor)
+            else:
+                m *= e.factor
+        for factor in groups.values():
+            m *= factor
+        self.multiple_memo = (events, m)
+        return m
+
+    # ------------------------------------------------------------------ copies and pickling
+    def copy_memo(self) -> dict[int, Any]:
+        """A memo for copying game state: what a copy shares (the rules, their plugins), and
+        the game itself (phases that refer to it refer to it still)."""
+        memo = dict(self.rules.shared)
+        memo[id(self)] = self
+        return memo
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
         """An independent copy sharing only the rules (and the variant and plugin instances):
         each can go on with its own actions, and neither sees the other's."""
         for key, shared in self.rules.shared.items():
             memo.setdefault(key, shared)
-        state = self._state()
-        copied = Game(self.rules, self.seed, self.match, state=state)  # shares all for a moment
+        copied = _new(Game)
         memo[id(self)] = copied  # phases that refer to this game refer to the copy
-        rng = random.Random(0)  # seeded from 0, not from the OS (costly), then given the state
-        rng.setstate(self._rng.getstate())
+        copied.rules, copied.variant, copied.players, copied.play_rules = (
+            self.rules, self.variant, self.players, self.play_rules)
+        copied.undo = None
         # the listed actions are the shared rules' own objects, never changed: shared too
-        state = {key: value if key == "legal_cache" else fast_copy(value, memo)
-                 for key, value in state.items() if key != "rng"}
-        state["rng"] = rng
-        copied._set_state(state)
+        copied.legal_cache = self.legal_cache
+        copied.plays_cache = None
+        copied.multiple_memo = None
+        copied.state = copy_state(self.state, memo)
         return copied
 
     def __copy__(self) -> Game:
@@ -208,9 +406,8 @@ class Game(PlayFlow[GameRules]):
         return self.__deepcopy__({})
 
     def __reduce__(self) -> tuple[Any, ...]:
-        state = self._state()
-        state["legal_cache"] = None  # the rules' listed actions: listed again after unpickling
-        return _unpickle_game, (self.rules, self.seed, self.match, state)
+        # the rules' listed actions (legal_cache) are not pickled: listed again after unpickling
+        return _unpickle_game, (self.rules, self.state)
 
     def known_cards(self, s: int, seat: int) -> list[int]:
         """The cards of seat ``s``'s hand that ``seat`` knows are there, by rank (see
@@ -313,24 +510,26 @@ class Game(PlayFlow[GameRules]):
 
         A snapshot: it shows this moment however the game goes on. Its ``history`` and
         ``played`` are copied when first read (see :class:`PlayerView`)."""
-        played, history, phase = self.played, self.history, self.phase
-        hands = tuple(map(bytes, self.hands))  # copies: the lazy fields show this moment
-        kitty = bytes(self.kitty) if self.kitty_visible else None
+        s = self.state
+        played, history, phase = s.played, s.history, s.phase
+        hands = tuple(map(bytes, s.hands))  # copies: the lazy fields show this moment
+        kitty = bytes(s.kitty) if s.kitty_visible else None
+        shown = s.shown_hands
         view = _new(PlayerView)  # its fields set at once, not through the dataclass __init__
         view.__dict__ = {
-            "seat": seat, "phase": phase, "landlord": self._landlord,
-            "to_act": None if phase == "over" else self.turn,
-            "stake": self._stake, "multiple": self.multiple if self._events else 1.0,
-            "shown_hands": {s: self.seen_hand(s) for s in self._shown_hands if s != seat} if self._shown_hands else {},
-            "last_play": self.last_play, "last_seat": self.last_seat,
-            "extra": dict(self._public), "private": dict(self._private[seat]),
+            "seat": seat, "phase": phase, "landlord": s.landlord,
+            "to_act": None if phase == "over" else s.turn,
+            "stake": s.stake, "multiple": self.multiple if s.events else 1.0,
+            "shown_hands": {h: self.seen_hand(h) for h in shown if h != seat} if shown else {},
+            "last_play": s.last_play, "last_seat": s.last_seat,
+            "extra": dict(s.public), "private": dict(s.private[seat]),
             "partners": self.rules.table.partners(self, seat),
             "_lazy": (history, len(history), played, tuple(map(len, played)), hands, kitty),
             "_world": (self, len(history)),  # what sample_world copies (see PlayerView)
         }
         if kitty is None:
             view.__dict__["kitty"] = None
-        if self._visible_dealt is not None:  # 明牌 while dealing: the part dealt so far
+        if s.visible_dealt is not None:  # 明牌 while dealing: the part dealt so far
             view.__dict__["hand"] = self.seen_hand(seat)
         return view
 
