@@ -1,48 +1,27 @@
 """The turns, as functions of a game and an action: :func:`legal_actions` and
 :func:`apply` send the play phase's questions to its :class:`PlayRules` (the rules of the
-tricks, chosen once when the rules are made; the default, climbing, is
-:mod:`ddzrules.game.climbing`'s) and the other phases' to their plugins
+tricks, chosen once when the rules are made, :mod:`ddzrules.game.running`'s seam; the
+default, climbing, is :mod:`ddzrules.game.climbing`'s) and the other phases' to their plugins
 (:mod:`ddzrules.game.deal`); :func:`after_play` is what play rules call once a play is
 recorded: its plugins, in a transaction, and the game's end."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from ddzrules.errors import PlayError
 from ddzrules.game import deal, transaction
+from ddzrules.game.running import PlayRules
 from ddzrules.game.values import Action
 from ddzrules.rules.moves import Move
 
 if TYPE_CHECKING:
-    from ddzrules.game.game import Game
+    from ddzrules.game.running import Running
+
+__all__ = ["PlayRules", "after_play", "apply", "legal_actions"]
 
 
-class PlayRules(Protocol):
-    """What the runtime asks of the rules of the play phase. The seat to act is
-    ``game.turn`` (who leads first: the leader plugin, else the landlord, else seat 0);
-    the rules keep the trick in the game's state (``last_play``, ``last_seat``,
-    ``passes``), record each action in its ``history``, and end each play with
-    :func:`after_play` (``game.after_play``), which runs the plugins and asks
-    :meth:`winner_after`."""
-
-    #: the name a spec gives them (key ``play``)
-    name: str
-
-    def legal_actions(self, game: Game) -> list[Action]:
-        """The legal actions of the seat to act (``game.turn``)."""
-        ...
-
-    def apply(self, game: Game, action: Action) -> None:
-        """Apply an action of the seat to act; PlayError, nothing changed, unless legal."""
-        ...
-
-    def winner_after(self, game: Game, seat: int) -> int | None:
-        """After ``seat``'s play (its plugins run): the winner when the game is over, else None."""
-        ...
-
-
-def legal_actions(game: Game) -> list[Action]:
+def legal_actions(game: Running) -> list[Action]:
     """Every legal action of the seat to act (plays, passes, bids, declarations); in the
     play phase, as the ``rules:`` plugins restrict them (ddzrules_restrict_actions)."""
     phase = game.state.phase
@@ -54,7 +33,7 @@ def legal_actions(game: Game) -> list[Action]:
     return options
 
 
-def apply(game: Game, action: Action) -> None:
+def apply(game: Running, action: Action) -> None:
     """Apply one action; PlayError (state unchanged) if it is not legal now."""
     s = game.state
     if s.phase == "over":
@@ -67,7 +46,7 @@ def apply(game: Game, action: Action) -> None:
         deal.apply_phase_action(game, action)
 
 
-def after_play(game: Game, seat: int, move: Move, led: bool, next_seat: int) -> None:
+def after_play(game: Running, seat: int, move: Move, led: bool, next_seat: int) -> None:
     """For play rules, once ``seat``'s play of ``move`` is recorded: the plugins'
     on_play, then the end of the game if the rules name a winner now (on_game_end and
     settle), else ``next_seat`` to act; a transaction: when plugin code fails, what it

@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 import random
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Protocol
 
 from ddzrules.game.values import Action, MatchInfo, MultiplierEvent, Phase
 from ddzrules.rules.moves import Move
@@ -86,6 +86,23 @@ class State:
     #: the phase being played (plugin code) and its plugin and hook
     current: Phase | None = None
     owner: tuple[str, str] = ("", "")
+
+
+class Guarded(Protocol):
+    """A game as its transactions (:mod:`ddzrules.game.transaction`) and the door to
+    plugin code (:mod:`ddzrules.game.door`) take it: its state, the running transaction's
+    snapshot (None outside one), and what is derived from the state and put back with it."""
+
+    state: State
+    #: while an action runs (a transaction): what it must put back if it fails; else None
+    undo: dict[str, Any] | None
+    #: (the events, their multiple) as last worked out
+    multiple_memo: tuple[tuple[MultiplierEvent, ...], float] | None
+    legal_cache: Any
+
+    def copy_memo(self) -> dict[int, Any]:
+        """A memo for copying the state: what a copy shares (the rules, their plugins)."""
+        ...
 
 
 #: the fields of a State, in order
