@@ -115,6 +115,7 @@ def _reached(name: str) -> Any:
     return property(get, put, doc=f"The game state's ``{name}``, guarded (:mod:`ddzrules.game.transaction`).")
 
 
+@python_class  # a face of properties made from the state's fields (see _shown): an ordinary Python class
 class Game:
     """One game: its rules and its :class:`~ddzrules.game.state.State`, and the face
     through which people, bots and plugins see and move it: deal (and redeals), landlord
