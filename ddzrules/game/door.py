@@ -92,7 +92,10 @@ class Hook:
     implementation, the last registered first, keeping the answers that are not None; a
     firstresult hook stops at the first — through :func:`call_plugin`, which checks each
     answer by the hook's contract (:data:`HOOK_CHECKS`), and without pluggy's per-call
-    bookkeeping, which costs as much as a play's listing. While any implementation is a
+    bookkeeping: on hubei-3p, a call of ddzrules_on_play that nobody answers costs 1.3 us
+    here, checks included, and 1.8 us through pluggy's HookCaller, unchecked; at 0.48 calls
+    a step, 2% of a step (11.8 us). Through pluggy's own loop, each implementation wrapped
+    in call_plugin (tried for issue 45), a step cost 5% more. While any implementation is a
     wrapper, the call goes through pluggy itself, failures named after every plugin
     implementing the hook."""
 
