@@ -1,5 +1,5 @@
 """Climbing play rules (the family of 斗地主, 跑得快 …), the default play rules
-(:class:`~ddzrules.game.play.PlayRules`): a trick is led by any play; each seat in turn
+(:class:`~ddzrules.game.running.PlayRules`): a trick is led by any play; each seat in turn
 beats the last play or passes (must beat, 有大必压, when ``table.must_beat`` and a play
 beats it); the trick ends when all the others pass, and its winner leads the next; the
 first player out ends the game. Its plays are listed fast, once for each state (see

@@ -29,9 +29,6 @@ class Running(Guarded, TableGame, GameState, Protocol):
     def rules(self) -> ActivatedRules: ...
     #: the rules of the play phase, chosen once when the rules are made
     play_rules: PlayRules
-    #: the play phase's legal actions: (the state they are for, the actions, what tells
-    #: whether an object is one of them: see is_listed); derived, not state
-    legal_cache: tuple[tuple[Any, ...], list[Action], Any] | None
     #: the play phase's legal plays as Moves (legal_plays): (the state, the Moves, may pass)
     plays_cache: tuple[tuple[Any, ...], Sequence[Move], bool] | None
 

@@ -98,7 +98,9 @@ class Guarded(Protocol):
     undo: dict[str, Any] | None
     #: (the events, their multiple) as last worked out
     multiple_memo: tuple[tuple[MultiplierEvent, ...], float] | None
-    legal_cache: Any
+    #: the play phase's legal actions: (the state they are for, the actions, what tells
+    #: whether an object is one of them: see is_listed); derived, not state
+    legal_cache: tuple[tuple[Any, ...], list[Action], Any] | None
 
     def copy_memo(self) -> dict[int, Any]:
         """A memo for copying the state: what a copy shares (the rules, their plugins)."""
