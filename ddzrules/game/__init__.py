@@ -25,6 +25,8 @@ the state unchanged.
 #   plays        the play phase's legal actions, made fast
 #   state        State, a game's data, and its copies
 #   transaction  each action's transaction: what plugin code writes, put back when it fails
+#   running      Running, what the flow takes of a game, and PlayRules, the play-rules seam
+#   face         GameFace, the state's fields shown, what plugin code sets checked
 #   door         the one door to plugin code (call_plugin, Hook)
 #   rules        the rules: a variant and its activated plugins, checked
 #   tables       the table seam: landlord, free-for-all, partnerships
