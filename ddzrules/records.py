@@ -147,7 +147,7 @@ class ReplayResult:
 def record_schema() -> dict[str, Any]:
     """The JSON Schema of the record format (``ddzrules/schemas/record.schema.json``)."""
     text = (Path(__file__).parent / "spec" / "schemas" / "record.schema.json").read_text(encoding="utf-8")
-    schema: dict[str, Any] = json.loads(text)
+    schema: dict[str, Any] = json.loads(text)  # the package's own file, not input: the plain reader
     return schema
 
 
