@@ -19,6 +19,7 @@ import ddzrules
 from ddzrules import spec as spec_module
 from ddzrules.errors import SpecError
 from ddzrules.speed.cache import CacheWarning, _digest
+from ddzrules.speed.memo import LastUsed
 
 PARENT = """
 name: base
@@ -426,7 +427,7 @@ def test_with_the_cache_off_a_table_is_kept_in_memory_by_what_it_is_made_of(
         return real(self)
 
     monkeypatch.setattr(variant_module.Variant, "_universe_idents", counted)
-    monkeypatch.setattr(variant_module, "_TABLES", variant_module.OrderedDict())
+    monkeypatch.setattr(variant_module, "_TABLES", LastUsed(variant_module.TABLES_KEPT))
     (tmp_path / "base.yaml").write_text(PARENT, "utf-8")
     drafts = {
         "a": "name: a\nextends: base.yaml\n",
