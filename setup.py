@@ -39,10 +39,6 @@ if int(setuptools.__version__.split(".")[0]) < 77:  # pyproject.toml's license i
 #: (``runtime``, ``env``: its ``batch``) is its modules but ``__init__``, all compiled with mypyc;
 #: ``wild`` (the wild-card walk) since 2026-12-05: laizi games in a short run 1.17x faster
 COMPILED_MODULES = ("game", "env", "rules.wild", "rules.wild_store", "rules.wild_walk", "speed._quick")
-#: modules of a compiled package kept Python (ddzrules.speed.build.KEPT_PYTHON says so too, and
-#: tests/core/test_compiled.py holds the two together): a game's face, whose properties are
-#: made from its state's fields, and mypyc compiles no property setter of a Python class
-KEPT_PYTHON = ("game.face",)
 #: built by default, optionally (a failure to compile is not a failure to install)
 DEFAULT_KERNELS = ("speed._quick",)
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -86,9 +82,8 @@ def _extensions() -> list:
     for name in modules:
         package = os.path.join("ddzrules", *name.split("."))
         if os.path.isfile(os.path.join(HERE, package, "__init__.py")):  # a subpackage: its modules
-            kept = {os.path.join("ddzrules", *k.split(".")) + ".py" for k in KEPT_PYTHON}
             python += sorted(p for p in glob.glob(os.path.join(package, "*.py"))
-                             if os.path.basename(p) != "__init__.py" and p not in kept)
+                             if os.path.basename(p) != "__init__.py")
         elif (path := source(name, ".py")) is not None:
             python.append(path)
         elif (path := source(name, ".c")) is not None:

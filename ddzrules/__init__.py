@@ -28,9 +28,8 @@ def _compiled_modules() -> tuple[str, ...]:
     """The modules of this package that are extension modules beside their ``.py`` (the
     compiled build, docs/compiled.md: Python imports those in place of the source) or
     their ``.c`` (C kernels the pure build does without), as setup.py's COMPILED_MODULES
-    names them: a subpackage (``game``) when all its modules but ``__init__`` and those the
-    compiled build keeps Python (``speed.build.KEPT_PYTHON``) are compiled, else each
-    compiled one of them (``game.plays``)."""
+    names them: a subpackage (``runtime``) when all its modules but ``__init__`` are
+    compiled, else each compiled one of them (``runtime.plays``)."""
     import importlib.machinery
     import os
     import sys
@@ -49,15 +48,12 @@ def _compiled_modules() -> tuple[str, ...]:
                     compiled.add(stem)
         return compiled, {n[:-3] for n in names if n.endswith(".py") and n != "__init__.py"}
 
-    from ddzrules.speed.build import KEPT_PYTHON
-
     found, _ = compiled_in(here)
     found = {name for name in found if sys.modules.get(f"ddzrules.{name}", True) is not None}  # DDZRULES_PURE
     for entry in os.listdir(here):
         folder = os.path.join(here, entry)
         if os.path.isfile(os.path.join(folder, "__init__.py")):
             compiled, every = compiled_in(folder)
-            every -= {k.split(".", 1)[1] for k in KEPT_PYTHON if k.split(".", 1)[0] == entry}
             if compiled and compiled == every:
                 found.add(entry)
             else:

@@ -5,16 +5,16 @@
 transaction's snapshot when first reached (:mod:`ddzrules.game.transaction`), and a value
 plugin code sets is checked when set (:class:`~ddzrules.errors.WriteRefused`).
 
-Kept Python in the compiled build (``ddzrules.speed.build.KEPT_PYTHON``): its properties
-are made from the state's fields, and mypyc compiles no property setter of a Python class."""
+A value plugin code sets arrives as whatever it is (the setters take ``object``): in the
+compiled build a typed setter would raise its own TypeError before the check could say
+which value is wrong."""
 
 from __future__ import annotations
 
 import math
 import random
 from collections.abc import Sequence
-from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from ddzrules.errors import WriteRefused, brief
 from ddzrules.game import transaction
@@ -28,45 +28,10 @@ from ddzrules.variant import Variant
 if TYPE_CHECKING:
     from ddzrules.game.rules import ActivatedRules
 
-_T = TypeVar("_T")
-
-if TYPE_CHECKING:
-    class _Field(Generic[_T]):
-        """How the type checker sees a field of the game's state shown on its face."""
-
-        def __get__(self, game: object, owner: object = None) -> _T: ...
-
-        def __set__(self, game: object, value: _T) -> None: ...
-
-
-def _shown(name: str) -> Any:
-    """A field of the game's state on its face, read and set as the state's own."""
-    def put(game: GameFace, value: Any) -> None:
-        setattr(game.state, name, value)
-    return property(attrgetter("state." + name), put, doc=f"The game state's ``{name}`` (:class:`State`).")
-
-
-def _reached(name: str) -> Any:
-    """A container of the game's state that plugin code may change in place: in a
-    transaction, kept (see :func:`~ddzrules.game.transaction.keep`) when first reached."""
-    def get(game: GameFace) -> Any:
-        if game.undo is not None:
-            transaction.keep(game, name)
-        return getattr(game.state, name)
-
-    def put(game: GameFace, value: Any) -> None:
-        if game.undo is not None:
-            transaction.keep(game, name)
-        setattr(game.state, name, value)
-    return property(get, put, doc=f"The game state's ``{name}``, guarded (:mod:`ddzrules.game.transaction`).")
-
 
 class GameFace:
     """A game's rules and state, shown: its fields, and what plugin code may write of them,
     guarded. :class:`~ddzrules.game.game.Game` adds the flow and the copies."""
-
-    __slots__ = ("legal_cache", "multiple_memo", "play_rules", "players", "plays_cache", "rules", "state",
-                 "undo", "variant")
 
     #: the play phase's legal actions: (the state they are for, the actions, what tells
     #: whether an object is one of them: see is_listed); derived, never part of the state
@@ -78,43 +43,6 @@ class GameFace:
     #: while an action runs (a transaction): what it must put back if it fails; else None
     undo: dict[str, Any] | None
 
-    seed: _Field[int] = _shown("seed")
-    match: _Field[MatchInfo] = _shown("match")
-    fixed_landlord: _Field[int | None] = _shown("fixed_landlord")
-    deal_number: _Field[int] = _shown("deal_number")
-    deals: _Field[list[dict[str, Any]]] = _shown("deals")
-    history: _Field[list[Action]] = _shown("history")
-    redeal_reasons: _Field[list[str]] = _shown("redeal_reasons")
-    hands: _Field[list[list[int]]] = _shown("hands")
-    kitty: _Field[list[int]] = _shown("kitty")
-    undealt: _Field[list[int]] = _shown("undealt")
-    dealt_order: _Field[list[int]] = _shown("dealt_order")
-    kitty_visible: _Field[bool] = _shown("kitty_visible")
-    escaped: _Field[int | None] = _shown("escaped")
-    played: _Field[list[list[Move]]] = _shown("played")
-    last_play: _Field[Move | None] = _shown("last_play")
-    last_seat: _Field[int | None] = _shown("last_seat")
-    passes: _Field[int] = _shown("passes")
-    winner: _Field[int | None] = _shown("winner")
-    scores: _Field[list[int] | None] = _shown("scores")
-    first_leader: _Field[int | None] = _shown("first_leader")
-    wild: _Field[int | tuple[int, ...] | None] = _shown("wild")
-    turn: _Field[int | None] = _shown("turn")
-    first_bidder: _Field[int] = _shown("first_bidder")
-    phase: _Field[str] = _shown("phase")
-    #: public facts plugins publish (every view shows them)
-    public: _Field[dict[str, Any]] = _reached("public")
-    #: per seat, facts only that seat may see (黄金眼 …)
-    private: _Field[dict[int, dict[str, Any]]] = _reached("private")
-    #: per-game statistics that ``simulate`` averages (see :meth:`count`)
-    stats: _Field[dict[str, int | float]] = _reached("stats")
-    #: per farmer, the factor of his settlement with the landlord (加倍, 加棒)
-    pair_factors: _Field[dict[int, int | float]] = _reached("pair_factors")
-    #: the seats whose hands are shown to everyone (明牌, 亮牌)
-    shown_hands: _Field[set[int]] = _reached("shown_hands")
-    #: the multiplier events so far (see :attr:`multiple`)
-    events: _Field[list[MultiplierEvent]] = _reached("events")
-
     rules: ActivatedRules
     variant: Variant
     players: int
@@ -123,7 +51,282 @@ class GameFace:
     #: the game's data: everything it holds besides its rules
     state: State
 
-    # ------------------------------------------------------------------ what plugins write
+    # ------------------------------------------------------------------ the state's fields
+    # written out, not made in a loop: the compiled build makes them native getters and
+    # setters, which compiled callers (the env, the flow) reach without a lookup
+    @property
+    def seed(self) -> int:
+        return self.state.seed
+
+    @seed.setter
+    def seed(self, value: int) -> None:
+        self.state.seed = value
+
+    @property
+    def match(self) -> MatchInfo:
+        return self.state.match
+
+    @match.setter
+    def match(self, value: MatchInfo) -> None:
+        self.state.match = value
+
+    @property
+    def fixed_landlord(self) -> int | None:
+        return self.state.fixed_landlord
+
+    @fixed_landlord.setter
+    def fixed_landlord(self, value: int | None) -> None:
+        self.state.fixed_landlord = value
+
+    @property
+    def deal_number(self) -> int:
+        return self.state.deal_number
+
+    @deal_number.setter
+    def deal_number(self, value: int) -> None:
+        self.state.deal_number = value
+
+    @property
+    def deals(self) -> list[dict[str, Any]]:
+        return self.state.deals
+
+    @deals.setter
+    def deals(self, value: list[dict[str, Any]]) -> None:
+        self.state.deals = value
+
+    @property
+    def history(self) -> list[Action]:
+        return self.state.history
+
+    @history.setter
+    def history(self, value: list[Action]) -> None:
+        self.state.history = value
+
+    @property
+    def redeal_reasons(self) -> list[str]:
+        return self.state.redeal_reasons
+
+    @redeal_reasons.setter
+    def redeal_reasons(self, value: list[str]) -> None:
+        self.state.redeal_reasons = value
+
+    @property
+    def hands(self) -> list[list[int]]:
+        return self.state.hands
+
+    @hands.setter
+    def hands(self, value: list[list[int]]) -> None:
+        self.state.hands = value
+
+    @property
+    def kitty(self) -> list[int]:
+        return self.state.kitty
+
+    @kitty.setter
+    def kitty(self, value: list[int]) -> None:
+        self.state.kitty = value
+
+    @property
+    def undealt(self) -> list[int]:
+        return self.state.undealt
+
+    @undealt.setter
+    def undealt(self, value: list[int]) -> None:
+        self.state.undealt = value
+
+    @property
+    def dealt_order(self) -> list[int]:
+        return self.state.dealt_order
+
+    @dealt_order.setter
+    def dealt_order(self, value: list[int]) -> None:
+        self.state.dealt_order = value
+
+    @property
+    def kitty_visible(self) -> bool:
+        return self.state.kitty_visible
+
+    @kitty_visible.setter
+    def kitty_visible(self, value: bool) -> None:
+        self.state.kitty_visible = value
+
+    @property
+    def escaped(self) -> int | None:
+        return self.state.escaped
+
+    @escaped.setter
+    def escaped(self, value: int | None) -> None:
+        self.state.escaped = value
+
+    @property
+    def played(self) -> list[list[Move]]:
+        return self.state.played
+
+    @played.setter
+    def played(self, value: list[list[Move]]) -> None:
+        self.state.played = value
+
+    @property
+    def last_play(self) -> Move | None:
+        return self.state.last_play
+
+    @last_play.setter
+    def last_play(self, value: Move | None) -> None:
+        self.state.last_play = value
+
+    @property
+    def last_seat(self) -> int | None:
+        return self.state.last_seat
+
+    @last_seat.setter
+    def last_seat(self, value: int | None) -> None:
+        self.state.last_seat = value
+
+    @property
+    def passes(self) -> int:
+        return self.state.passes
+
+    @passes.setter
+    def passes(self, value: int) -> None:
+        self.state.passes = value
+
+    @property
+    def winner(self) -> int | None:
+        return self.state.winner
+
+    @winner.setter
+    def winner(self, value: int | None) -> None:
+        self.state.winner = value
+
+    @property
+    def scores(self) -> list[int] | None:
+        return self.state.scores
+
+    @scores.setter
+    def scores(self, value: list[int] | None) -> None:
+        self.state.scores = value
+
+    @property
+    def first_leader(self) -> int | None:
+        return self.state.first_leader
+
+    @first_leader.setter
+    def first_leader(self, value: int | None) -> None:
+        self.state.first_leader = value
+
+    @property
+    def wild(self) -> int | tuple[int, ...] | None:
+        return self.state.wild
+
+    @wild.setter
+    def wild(self, value: int | tuple[int, ...] | None) -> None:
+        self.state.wild = value
+
+    @property
+    def turn(self) -> int | None:
+        return self.state.turn
+
+    @turn.setter
+    def turn(self, value: int | None) -> None:
+        self.state.turn = value
+
+    @property
+    def first_bidder(self) -> int:
+        return self.state.first_bidder
+
+    @first_bidder.setter
+    def first_bidder(self, value: int) -> None:
+        self.state.first_bidder = value
+
+    @property
+    def phase(self) -> str:
+        return self.state.phase
+
+    @phase.setter
+    def phase(self, value: str) -> None:
+        self.state.phase = value
+
+    # ------------------------------------------------------------------ what plugins change in place
+    # kept for the running transaction when first reached (transaction.keep)
+    @property
+    def public(self) -> dict[str, Any]:
+        """Public facts plugins publish (every view shows them)."""
+        if self.undo is not None:
+            transaction.keep(self, "public")
+        return self.state.public
+
+    @public.setter
+    def public(self, value: dict[str, Any]) -> None:
+        if self.undo is not None:
+            transaction.keep(self, "public")
+        self.state.public = value
+
+    @property
+    def private(self) -> dict[int, dict[str, Any]]:
+        """Per seat, facts only that seat may see (黄金眼 …)."""
+        if self.undo is not None:
+            transaction.keep(self, "private")
+        return self.state.private
+
+    @private.setter
+    def private(self, value: dict[int, dict[str, Any]]) -> None:
+        if self.undo is not None:
+            transaction.keep(self, "private")
+        self.state.private = value
+
+    @property
+    def stats(self) -> dict[str, int | float]:
+        """Per-game statistics that ``simulate`` averages (see :meth:`count`)."""
+        if self.undo is not None:
+            transaction.keep(self, "stats")
+        return self.state.stats
+
+    @stats.setter
+    def stats(self, value: dict[str, int | float]) -> None:
+        if self.undo is not None:
+            transaction.keep(self, "stats")
+        self.state.stats = value
+
+    @property
+    def pair_factors(self) -> dict[int, int | float]:
+        """Per farmer, the factor of his settlement with the landlord (加倍, 加棒)."""
+        if self.undo is not None:
+            transaction.keep(self, "pair_factors")
+        return self.state.pair_factors
+
+    @pair_factors.setter
+    def pair_factors(self, value: dict[int, int | float]) -> None:
+        if self.undo is not None:
+            transaction.keep(self, "pair_factors")
+        self.state.pair_factors = value
+
+    @property
+    def shown_hands(self) -> set[int]:
+        """The seats whose hands are shown to everyone (明牌, 亮牌)."""
+        if self.undo is not None:
+            transaction.keep(self, "shown_hands")
+        return self.state.shown_hands
+
+    @shown_hands.setter
+    def shown_hands(self, value: set[int]) -> None:
+        if self.undo is not None:
+            transaction.keep(self, "shown_hands")
+        self.state.shown_hands = value
+
+    @property
+    def events(self) -> list[MultiplierEvent]:
+        """The multiplier events so far (see :attr:`multiple`)."""
+        if self.undo is not None:
+            transaction.keep(self, "events")
+        return self.state.events
+
+    @events.setter
+    def events(self, value: list[MultiplierEvent]) -> None:
+        if self.undo is not None:
+            transaction.keep(self, "events")
+        self.state.events = value
+
+    # ------------------------------------------------------------------ what plugins set, checked
     @property
     def rng(self) -> random.Random:
         """The game's seeded random generator, the only randomness a plugin may use."""
@@ -132,7 +335,7 @@ class GameFace:
         return self.state.rng
 
     @rng.setter
-    def rng(self, value: random.Random) -> None:
+    def rng(self, value: object) -> None:
         if not isinstance(value, random.Random):
             raise WriteRefused(f"set game.rng to {brief(value)}, not a random.Random")
         if self.undo is not None:
@@ -145,7 +348,7 @@ class GameFace:
         return self.state.stake
 
     @stake.setter
-    def stake(self, value: int | float) -> None:
+    def stake(self, value: object) -> None:
         if type(value) is not int or not 0 <= value <= FACTOR_LIMIT:
             problem = number_problem(value, zero_ok=True)
             if problem is not None:
@@ -158,7 +361,7 @@ class GameFace:
         return self.state.landlord
 
     @landlord.setter
-    def landlord(self, value: int | None) -> None:
+    def landlord(self, value: object) -> None:
         if value is not None and (type(value) is not int or not 0 <= value < self.players):
             raise WriteRefused(f"set game.landlord to {brief(value)}, not a seat 0-{self.players - 1}")
         self._set("landlord", value)
@@ -169,7 +372,7 @@ class GameFace:
         return self.state.visible_dealt
 
     @visible_dealt.setter
-    def visible_dealt(self, value: int | None) -> None:
+    def visible_dealt(self, value: object) -> None:
         if value is not None and (type(value) is not int or not 0 <= value <= self.rules.hand_size):
             raise WriteRefused(f"set game.visible_dealt to {brief(value)}, not a number of cards "
                                f"0-{self.rules.hand_size} (or None)")
@@ -181,7 +384,7 @@ class GameFace:
         return self.state.face_up
 
     @face_up.setter
-    def face_up(self, value: tuple[int, int] | None) -> None:
+    def face_up(self, value: object) -> None:
         if value is not None and not (type(value) is tuple and len(value) == 2
                                       and all(type(v) is int for v in value)):
             raise WriteRefused(f"set game.face_up to {brief(value)}, not (seat, rank) (or None)")

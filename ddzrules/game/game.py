@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ddzrules.errors import DdzError, SpecError, brief
 from ddzrules.game import deal, determinize, play
@@ -77,7 +77,6 @@ def _unpickle_game(rules: GameRules, state: State) -> Game:
     return Game(rules, state=state)
 
 
-@python_class  # its base, the face, is a Python class (KEPT_PYTHON)
 class Game(GameFace):
     """One game: its rules and its :class:`~ddzrules.game.state.State`, and the face
     through which people, bots and plugins see and move it: deal (and redeals), landlord
@@ -95,9 +94,6 @@ class Game(GameFace):
     unpickled).
     """
 
-    __slots__ = ()
-
-    rules: GameRules
 
     def __init__(self, rules: GameRules, seed: int = 0, match: MatchInfo | None = None,
                  state: State | None = None, fixed_landlord: int | None = None) -> None:
@@ -181,15 +177,11 @@ class Game(GameFace):
         each can go on with its own actions, and neither sees the other's."""
         for key, shared in self.rules.shared.items():
             memo.setdefault(key, shared)
-        copied = _new(Game)
+        # its rules are GameRules (Game's own), typed as the face's ActivatedRules
+        copied = Game(cast("GameRules", self.rules), state=self.state)  # shares the state for a moment
         memo[id(self)] = copied  # phases that refer to this game refer to the copy
-        copied.rules, copied.variant, copied.players, copied.play_rules = (
-            self.rules, self.variant, self.players, self.play_rules)
-        copied.undo = None
         # the listed actions are the shared rules' own objects, never changed: shared too
         copied.legal_cache = self.legal_cache
-        copied.plays_cache = None
-        copied.multiple_memo = None
         copied.state = copy_state(self.state, memo)
         return copied
 

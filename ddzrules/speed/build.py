@@ -26,9 +26,6 @@ def python_class(cls: _T) -> _T:
 #: the C kernels (``ddzrules/speed/_quick.c``), built by default where a C compiler exists, by
 #: their names under ``ddzrules`` (as setup.py and ``ddzrules.COMPILED_MODULES`` name them)
 KERNELS = ("speed._quick",)
-#: modules of a compiled package that the compiled build keeps Python (as setup.py's
-#: KEPT_PYTHON): the game's face, whose properties are made from its state's fields
-KEPT_PYTHON = ("game.face",)
 
 
 def pure_requested() -> bool:

@@ -6,7 +6,6 @@ cannot pass on pure Python by accident."""
 
 from __future__ import annotations
 
-import ast
 import importlib
 import importlib.machinery
 import importlib.util
@@ -15,7 +14,6 @@ import os
 import pickle
 import pkgutil
 import types
-from pathlib import Path
 
 import pytest
 
@@ -23,7 +21,6 @@ import ddzrules
 from ddzrules import cards as C
 from ddzrules.bots import make_bot
 from ddzrules.runtime import Game, GameRules, MultiplierEvent, PlayerView
-from ddzrules.speed.build import KEPT_PYTHON
 
 #: the modules a compiled build may compile (setup.py's COMPILED_MODULES and the other
 #: candidates it was measured against)
@@ -68,30 +65,12 @@ def test_a_c_module_exists_exactly_when_the_flag_says_so(name: str) -> None:
 
 
 def _modules_of(name: str) -> list[types.ModuleType]:
-    """``ddzrules.name``, or for a subpackage (``game``) its modules but ``__init__`` and
-    those the compiled build keeps Python (KEPT_PYTHON)."""
+    """``ddzrules.name``, or for a subpackage (``runtime``) its modules but ``__init__``."""
     module = importlib.import_module(f"ddzrules.{name}")
     if not hasattr(module, "__path__"):
         return [module]
     return [importlib.import_module(f"{module.__name__}.{info.name}")
-            for info in pkgutil.iter_modules(module.__path__) if f"{name}.{info.name}" not in KEPT_PYTHON]
-
-
-def test_the_modules_kept_python_are_what_setup_keeps() -> None:
-    """setup.py (which cannot import the package it builds) states KEPT_PYTHON again."""
-    setup = Path(__file__).resolve().parents[2] / "setup.py"
-    if not setup.is_file():
-        pytest.skip("no setup.py beside the tests (an installed package)")
-    tree = ast.parse(setup.read_text(encoding="utf-8"))
-    stated = [node.value for node in tree.body if isinstance(node, ast.Assign)
-              and any(isinstance(t, ast.Name) and t.id == "KEPT_PYTHON" for t in node.targets)]
-    assert len(stated) == 1 and ast.literal_eval(stated[0]) == KEPT_PYTHON
-
-
-@pytest.mark.parametrize("name", KEPT_PYTHON)
-def test_a_module_kept_python_is_python_in_every_build(name: str) -> None:
-    module = importlib.import_module(f"ddzrules.{name}")
-    assert module.__file__ is not None and module.__file__.endswith(".py")
+            for info in pkgutil.iter_modules(module.__path__)]
 
 
 @pytest.mark.parametrize("name", CANDIDATES)
