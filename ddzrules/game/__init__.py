@@ -23,10 +23,10 @@ the state unchanged.
 #   loading      finding plugins (entry points) and loading them from the command line
 #   checks       what the runtime accepts of plugin code's answers
 #   plays        the play phase's legal actions, made fast
-#   state        State, a game's data, and its copies
+#   state        State, a game's data, its copies, and GameCore, what transactions take
 #   transaction  each action's transaction: what plugin code writes, put back when it fails
-#   running      Running, what the flow takes of a game, and PlayRules, the play-rules seam
-#   face         GameFace, the state's fields shown, what plugin code sets checked
+#   face         GameFace, the state's fields shown (what plugin code sets checked), and
+#                PlayRules, the play-rules seam: what the flow's functions take and ask
 #   door         the one door to plugin code (call_plugin, Hook)
 #   rules        the rules: a variant and its activated plugins, checked
 #   tables       the table seam: landlord, free-for-all, partnerships

@@ -1,5 +1,5 @@
 """Climbing play rules (the family of 斗地主, 跑得快 …), the default play rules
-(:class:`~ddzrules.game.running.PlayRules`): a trick is led by any play; each seat in turn
+(:class:`~ddzrules.game.face.PlayRules`): a trick is led by any play; each seat in turn
 beats the last play or passes (must beat, 有大必压, when ``table.must_beat`` and a play
 beats it); the trick ends when all the others pass, and its winner leads the next; the
 first player out ends the game. Its plays are listed fast, once for each state (see
@@ -21,7 +21,7 @@ from ddzrules.rules.moves import Move
 from ddzrules.rules.wild import WildLeads
 
 if TYPE_CHECKING:
-    from ddzrules.game.running import Running
+    from ddzrules.game.face import GameFace
 
 
 class Climbing:
@@ -32,7 +32,7 @@ class Climbing:
 
     name = "climbing"
 
-    def legal_actions(self, game: Running) -> list[Action]:
+    def legal_actions(self, game: GameFace) -> list[Action]:
         """The seat to act's plays and pass, as the ``rules:`` plugins restrict them
         (ddzrules_restrict_actions); listed once for each state (see is_listed)."""
         s = game.state
@@ -48,7 +48,7 @@ class Climbing:
         game.legal_cache = (key, out, proof)
         return list(out)
 
-    def apply(self, game: Running, action: Action) -> None:
+    def apply(self, game: GameFace, action: Action) -> None:
         """Apply a play or a pass of the seat to act; PlayError (nothing changed) unless it
         is legal. An action legal_actions or legal_plays just listed for this very state
         is not checked again."""
@@ -75,18 +75,18 @@ class Climbing:
                 return
         self._apply_play(game, action)
 
-    def winner_after(self, game: Running, seat: int) -> int | None:
+    def winner_after(self, game: GameFace, seat: int) -> int | None:
         """The first player out ends the game and wins (for his side)."""
         return None if any(game.state.hands[seat]) else seat
 
-    def legal_moves(self, game: Running) -> tuple[list[Move], bool]:
+    def legal_moves(self, game: GameFace) -> tuple[list[Move], bool]:
         """In the play phase: the legal plays of the seat to act and whether it may pass
         (never when ``table.must_beat`` and a play beats; restrictions not applied)."""
         seat = game.state.turn
         assert seat is not None
         return game.rules.play_lister.moves(game.state.hands[seat], game.state.last_play, game.state.wild)
 
-    def legal_plays(self, game: Running) -> tuple[Sequence[Move], bool]:
+    def legal_plays(self, game: GameFace) -> tuple[Sequence[Move], bool]:
         """:meth:`Game.legal_plays <ddzrules.game.game.Game.legal_plays>` under the climbing
         rules: the plays the seat to act may make, as Moves, and whether it may pass."""
         s = game.state
@@ -107,7 +107,7 @@ class Climbing:
             cached = game.plays_cache = (state, plays, can_pass)
         return cached[1], cached[2]
 
-    def legal_listing(self, game: Running,
+    def legal_listing(self, game: GameFace,
                       ) -> tuple[list[Action], tuple[tuple[Move, ...], list[int]] | None]:
         """:meth:`legal_actions`, and where the plays among them were listed in the
         variant's fast index (:attr:`Variant.built_fast_index`) the index's Moves in listing
@@ -115,20 +115,20 @@ class Climbing:
         last action and has no position); else None (outside the play phase, wild cards
         held, a plugin's restriction, the index not built yet). For callers that map plays
         to ids of their own in bulk (the batched environment)."""
-        actions = game.legal_actions()
+        actions = play.legal_actions(game)
         cached = game.legal_cache  # the listing legal_actions just read or made
         if game.state.phase != "play" or cached is None:
             return actions, None
         return actions, universe_positions(cached[2])
 
-    def _play_state(self, game: Running) -> tuple[Any, ...]:
+    def _play_state(self, game: GameFace) -> tuple[Any, ...]:
         """What the play phase's legal actions depend on (a hand set by hand included)."""
         s = game.state
         seat = s.turn
         return (s.deal_number, len(s.history), seat, tuple(s.hands[seat]),  # type: ignore[index]
                 s.last_play, s.wild)
 
-    def _restrict(self, game: Running, seat: int, actions: list[Action]) -> list[Action]:
+    def _restrict(self, game: GameFace, seat: int, actions: list[Action]) -> list[Action]:
         """Keep the actions every ddzrules_restrict_actions answer keeps (the intersection);
         each answer is checked to hold only actions of ``actions`` (see _check_restriction)."""
         hook = game.rules.hooks["ddzrules_restrict_actions"]
@@ -140,16 +140,16 @@ class Climbing:
             raise PluginError(hook.owners(), hook.name, f"the plugins left seat {seat} no legal action")
         return kept
 
-    def play(self, game: Running, seat: int, cards: str | None) -> Move | None:
+    def play(self, game: GameFace, seat: int, cards: str | None) -> Move | None:
         """Convenience for people and tests: play a card string (or pass with None)."""
         if cards is None:
-            game.apply(Action(seat, "pass"))
+            play.apply(game, Action(seat, "pass"))
             return None
         move = self._strongest_legal_reading(game, seat, cards)
-        game.apply(Action(seat, "play", move.cards, move))
+        play.apply(game, Action(seat, "play", move.cards, move))
         return move
 
-    def _strongest_legal_reading(self, game: Running, seat: int, cards: object) -> Move:
+    def _strongest_legal_reading(self, game: GameFace, seat: int, cards: object) -> Move:
         """The strongest reading of ``cards`` that ``seat`` may play now (PlayError if none)."""
         if not isinstance(cards, str):
             raise PlayError(f"a play needs cards, got {cards!r}")
@@ -166,17 +166,17 @@ class Climbing:
             legal = [m for m in legal if m in allowed] or legal  # none allowed: _apply_play says so
         return max(legal, key=lambda m: m.strength)
 
-    def _is_legal_move(self, game: Running, seat: int, m: Move) -> bool:
+    def _is_legal_move(self, game: GameFace, seat: int, m: Move) -> bool:
         if not C.contains(C.pack(game.state.hands[seat]), m.packed):
             return False
         return game.state.last_play is None or m.beats(game.state.last_play)
 
-    def explain_illegal(self, game: Running, seat: int, cards: str) -> None:
+    def explain_illegal(self, game: GameFace, seat: int, cards: str) -> None:
         """Raise the PlayError saying why ``cards`` cannot be played by ``seat`` now."""
         canonical = C.parse_cards(cards)
         self._raise_illegal(game, seat, canonical, game.variant.classify(canonical, game.state.wild))
 
-    def _raise_illegal(self, game: Running, seat: int, canonical: str, readings: tuple[Move, ...],
+    def _raise_illegal(self, game: GameFace, seat: int, canonical: str, readings: tuple[Move, ...],
                        claimed: Move | None = None) -> None:
         if not readings:
             raise PlayError(f"{canonical} is not a combo of {game.variant.name}")
@@ -190,7 +190,7 @@ class Climbing:
         raise PlayError(f"{canonical} ({readings[-1].combo}) does not beat {game.state.last_play.cards} "
                         f"({game.state.last_play.combo})")
 
-    def _apply_play(self, game: Running, action: Action) -> None:
+    def _apply_play(self, game: GameFace, action: Action) -> None:
         seat = action.seat
         if action.kind == "pass":
             if game.state.last_play is None:
@@ -225,7 +225,7 @@ class Climbing:
                             + self._allowed_text(game))
         self._commit_play(game, Action(seat, "play", move.cards, move), move)
 
-    def _pass(self, game: Running, action: Action) -> None:
+    def _pass(self, game: GameFace, action: Action) -> None:
         """Record a pass already checked (``action``: the runtime's own pass of that seat)."""
         s = game.state
         s.history.append(action)
@@ -237,7 +237,7 @@ class Climbing:
         else:
             s.turn = game.rules.next_seat(action.seat)
 
-    def _commit_play(self, game: Running, action: Action, move: Move) -> None:
+    def _commit_play(self, game: GameFace, action: Action, move: Move) -> None:
         """Play ``move`` as ``action`` (already checked; ``action`` is what the history keeps);
         taken back when the plugins' on_play (or at the end on_game_end and settle) fail."""
         s = game.state
@@ -264,7 +264,7 @@ class Climbing:
             s.last_play, s.last_seat, s.passes = last_play, last_seat, passes
             raise
 
-    def _allowed_text(self, game: Running) -> str:
+    def _allowed_text(self, game: GameFace) -> str:
         legal = self.legal_actions(game)
         shown = ", ".join(map(str, legal[:8])) + (" …" if len(legal) > 8 else "")
         return f"choose one of: {shown}"

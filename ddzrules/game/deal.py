@@ -16,10 +16,10 @@ from ddzrules.game.rules import MAX_REDEALS, PHASE_TURNS
 from ddzrules.game.values import Action, Phase
 
 if TYPE_CHECKING:
-    from ddzrules.game.running import Running
+    from ddzrules.game.face import GameFace
 
 
-def start_deal(game: Running) -> None:
+def start_deal(game: GameFace) -> None:
     """Deal (again): the state of a new deal, the deck shuffled (or a ``deal:`` plugin's
     order), the wild ranks drawn, then the table's opening phases or the declarations."""
     if game.undo is not None:  # a redeal inside an action: what it replaces, to put back
@@ -74,7 +74,7 @@ def start_deal(game: Running) -> None:
     table = rules.table
     s.phase = table.first_phase
     s.wild = None
-    draw_wild(game, "ddzrules_wild_rank")
+    game.draw_wild("ddzrules_wild_rank")
     opening = table.opening(game, rules.hooks)  # the table's own phases (the landlord's)
     if opening:
         s.phases = [phase for phase, _ in opening]
@@ -88,7 +88,7 @@ def start_deal(game: Running) -> None:
     advance(game)
 
 
-def declaration_phases(game: Running) -> tuple[list[Phase], list[tuple[str, str]]]:
+def declaration_phases(game: GameFace) -> tuple[list[Phase], list[tuple[str, str]]]:
     """The declaration phases in the spec's order, and the plugin (and hook) of each."""
     hook = game.rules.hooks["ddzrules_declaration_phases"]
     answers: list[tuple[str, list[Phase]]] = hook.pairs(game=game)
@@ -102,7 +102,7 @@ def declaration_phases(game: Running) -> tuple[list[Phase], list[tuple[str, str]
     return phases, owners
 
 
-def next_phase(game: Running) -> bool:
+def next_phase(game: GameFace) -> bool:
     """The next phase to come becomes the current one (None when there is none); whether
     there is one. (Callers test this answer, not ``state.current``: just after it is set
     to None the type checker, and so the compiled build, would take it to be None still.)"""
@@ -116,7 +116,7 @@ def next_phase(game: Running) -> bool:
     return False
 
 
-def phase_call(game: Running, method: str, *args: Any) -> Any:
+def phase_call(game: GameFace, method: str, *args: Any) -> Any:
     """Call a method of the current phase (plugin code) through call_plugin, its answer
     checked as a hook's is (PHASE_CHECKS)."""
     s = game.state
@@ -126,7 +126,7 @@ def phase_call(game: Running, method: str, *args: Any) -> Any:
                        PHASE_CHECKS[method], context, method)
 
 
-def start_play(game: Running) -> None:
+def start_play(game: GameFace) -> None:
     """The tricks begin: ``ddzrules_first_leader`` names who leads (default: the
     landlord, or seat 0 at a table without one)."""
     s = game.state
@@ -140,7 +140,7 @@ def start_play(game: Running) -> None:
     s.turn = leader
 
 
-def advance(game: Running) -> None:
+def advance(game: GameFace) -> None:
     """Move to the next phase when the current one is over."""
     s = game.state
     while s.current is not None:
@@ -169,7 +169,7 @@ def advance(game: Running) -> None:
     return
 
 
-def apply_phase_action(game: Running, action: Action) -> None:
+def apply_phase_action(game: GameFace, action: Action) -> None:
     """Apply an action of a phase plugins made (bids, declarations): one of the options
     the phase offers, else PlayError; a transaction (see :mod:`ddzrules.game.transaction`)."""
     s = game.state
@@ -198,37 +198,7 @@ def apply_phase_action(game: Running, action: Action) -> None:
         transaction.end(game)
 
 
-def give_kitty(game: Running) -> None:
-    """The landlord takes the kitty (a landlord table's step, see
-    :class:`~ddzrules.game.tables.LandlordTable`); then 地癞子, the wild ranks drawn
-    once the landlord is known (``ddzrules_landlord_wild_rank``)."""
-    s = game.state
-    landlord = s.landlord
-    assert landlord is not None
-    hand = s.hands[landlord]
-    transaction.keep_kitty(game, hand)
-    for r, c in enumerate(s.kitty):
-        hand[r] += c
-    s.kitty_visible = game.rules.kitty_shown
-    if game.rules.wild_later:
-        draw_wild(game, "ddzrules_landlord_wild_rank")
-
-
-def draw_wild(game: Running, hook: str) -> None:
-    """Add the wild ranks a wildcards hook draws now (checked: ranks a wild card may be,
-    none wild yet) to ``wild`` and to the public view (in the order drawn)."""
-    drawn = game.rules.hooks[hook].one(game=game)
-    if not drawn:
-        return
-    s = game.state
-    ranks = tuple(sorted((*C.wild_tuple(s.wild), *drawn)))
-    s.wild = ranks[0] if len(ranks) == 1 else ranks
-    public = game.public  # through the face: kept for a rollback when inside an action
-    shown = public.get("wild")
-    public["wild"] = ",".join([*([shown] if shown else []), *(C.RANKS[r] for r in drawn)])
-
-
-def abandon(game: Running, seat: int) -> None:
+def abandon(game: GameFace, seat: int) -> None:
     """逃跑: ``seat`` leaves the game; the escape rule of the settlement charges him.
     PlayError (state unchanged) when the game is over or the variant has no escape rule."""
     s = game.state
@@ -253,7 +223,7 @@ def abandon(game: Running, seat: int) -> None:
         transaction.end(game)
 
 
-def finish(game: Running, seat: int) -> None:
+def finish(game: GameFace, seat: int) -> None:
     """The game is over, won by ``seat`` (for his side): on_game_end, then the settlement."""
     s = game.state
     s.winner = seat
@@ -270,7 +240,7 @@ def finish(game: Running, seat: int) -> None:
     s.scores = scores
 
 
-def deal_start(game: Running) -> int:
+def deal_start(game: GameFace) -> int:
     """Where the last deal's actions begin in the history (after its last redeal marker)."""
     history = game.state.history
     for i in range(len(history) - 1, -1, -1):
@@ -279,7 +249,7 @@ def deal_start(game: Running) -> int:
     return 0
 
 
-def gathered_cards(game: Running) -> tuple[int, ...]:
+def gathered_cards(game: GameFace) -> tuple[int, ...]:
     """The cards of this game gathered as a table picks them up for a deal that does not
     shuffle (不洗牌): every play of the last deal in the order it was made (each play's
     cards low to high), then each seat's cards left in hand (seat 0 first, low to high),
@@ -298,7 +268,7 @@ def gathered_cards(game: Running) -> tuple[int, ...]:
     return tuple(out + rest)
 
 
-def seen_hand(game: Running, seat: int) -> str:
+def seen_hand(game: GameFace, seat: int) -> str:
     """A hand as far as it has been dealt (all of it, except while deciding 明牌
     before or during the deal)."""
     s = game.state

@@ -8,12 +8,13 @@ import random
 from typing import TYPE_CHECKING
 
 from ddzrules import cards as C
+from ddzrules.game.deal import seen_hand
 
 if TYPE_CHECKING:
-    from ddzrules.game.running import Running
+    from ddzrules.game.face import GameFace
 
 
-def known_cards(game: Running, s: int, seat: int) -> list[int]:
+def known_cards(game: GameFace, s: int, seat: int) -> list[int]:
     """The cards of seat ``s``'s hand that ``seat`` knows are there, by rank: all of its
     own (as far as it has been dealt: 明牌 during the deal), those of a shown hand, a
     card turned face up, and a shown kitty's cards the landlord has not played since."""
@@ -22,7 +23,7 @@ def known_cards(game: Running, s: int, seat: int) -> list[int]:
     if s == seat or s in game.state.shown_hands:
         if game.state.visible_dealt is None:
             return list(hand)
-        return C.counts_of(C.parse_ranks(game.seen_hand(s)))
+        return C.counts_of(C.parse_ranks(seen_hand(game, s)))
     # what ``seat`` saw go in (a card turned face up, a shown kitty the landlord took)
     # less what ``s`` has played since: at least that many are still there. Not read
     # off the hand's counts, which would tell ``seat`` what it cannot see (the bound
@@ -42,7 +43,7 @@ def known_cards(game: Running, s: int, seat: int) -> list[int]:
     return [min(hand[r], max(0, seen[r])) for r in range(n)]
 
 
-def hidden_from(game: Running, seat: int) -> tuple[list[int], list[tuple[str, int, int]]]:
+def hidden_from(game: GameFace, seat: int) -> tuple[list[int], list[tuple[str, int, int]]]:
     """What ``seat`` cannot see of the cards: the pool of hidden cards (counts by rank)
     and the places they fill, each ``(place, seat or -1, how many)``: a hand's cards
     but the :func:`known_cards` (``"hand"``), the kitty while it is hidden and not yet
@@ -69,7 +70,7 @@ def hidden_from(game: Running, seat: int) -> tuple[list[int], list[tuple[str, in
     return pool, places
 
 
-def deal_world(game: Running, world: Running, seat: int, rng: random.Random) -> None:
+def deal_world(game: GameFace, world: GameFace, seat: int, rng: random.Random) -> None:
     """Deal ``world``, a copy of ``game``, again: the cards ``seat`` cannot see
     (:func:`hidden_from`) shuffled with ``rng`` among the places they could be, each
     keeping its size; what only the others know forgotten (their private facts, the
@@ -98,7 +99,7 @@ def deal_world(game: Running, world: Running, seat: int, rng: random.Random) -> 
     world.state.rng = random.Random(rng.getrandbits(64))
 
 
-def world_order(game: Running, world: Running, seat: int) -> list[int]:
+def world_order(game: GameFace, world: GameFace, seat: int) -> list[int]:
     """A deal order for ``world``'s hands that shows nothing ``seat`` did not see: each
     hand in rank order, except that while hands are dealt in part (明牌 during the deal)
     the cards seen so far of ``seat``'s and the shown hands lead their segments."""

@@ -11,10 +11,10 @@ from typing import Any
 from ddzrules.errors import STOPS, PluginError, WriteRefused, brief
 from ddzrules.game import transaction
 from ddzrules.game.checks import HOOK_CHECKS, NO_CONTEXT, raised_text
-from ddzrules.game.state import Guarded
+from ddzrules.game.state import GameCore
 
 
-def call_plugin(game: Guarded, plugin: str, hook: str, function: Any, args: list[Any],
+def call_plugin(game: GameCore, plugin: str, hook: str, function: Any, args: list[Any],
                 check: Any, context: dict[str, Any], method: str = "") -> Any:
     """Call plugin code — one implementation of a hook, or the ``method`` of a phase a
     plugin made with that hook — for ``game``: the one place where the runtime does.
@@ -75,7 +75,7 @@ def _hook_name(hook: str, method: str) -> str:
     return f"{hook}, phase.{method}" if method else hook
 
 
-def _checked(game: Guarded, plugin: str, hook: str, check: Any, answer: Any, context: dict[str, Any],
+def _checked(game: GameCore, plugin: str, hook: str, check: Any, answer: Any, context: dict[str, Any],
              method: str = "") -> Any:
     """``answer`` as ``check`` keeps it; a PluginError saying what is wrong with it otherwise."""
     try:
@@ -164,7 +164,7 @@ class Hook:
         names = [self.labels.get(i.plugin_name, i.plugin_name) for i in self.caller.get_hookimpls()]
         return ", ".join(dict.fromkeys(reversed(names))) or "none"
 
-    def _through_pluggy(self, game: Guarded, kwargs: dict[str, Any],
+    def _through_pluggy(self, game: GameCore, kwargs: dict[str, Any],
                         context: dict[str, Any]) -> list[tuple[str, Any]]:
         label = self.owners()
         got = call_plugin(game, label, self.name, self._call_pluggy, [kwargs], None, context)

@@ -13,15 +13,14 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
+from ddzrules import cards as C
 from ddzrules.errors import WriteRefused, brief
 from ddzrules.game import transaction
 from ddzrules.game.checks import FACTOR_LIMIT, number_problem
-from ddzrules.game.running import PlayRules
-from ddzrules.game.state import State
-from ddzrules.game.values import Action, MatchInfo, MultiplierEvent
+from ddzrules.game.state import GameCore
+from ddzrules.game.values import Action, MatchInfo, MultiplierEvent, counts_string
 from ddzrules.rules.moves import Move
 from ddzrules.variant import Variant
 
@@ -29,27 +28,15 @@ if TYPE_CHECKING:
     from ddzrules.game.rules import ActivatedRules
 
 
-class GameFace:
+class GameFace(GameCore):
     """A game's rules and state, shown: its fields, and what plugin code may write of them,
     guarded. :class:`~ddzrules.game.game.Game` adds the flow and the copies."""
-
-    #: the play phase's legal actions: (the state they are for, the actions, what tells
-    #: whether an object is one of them: see is_listed); derived, never part of the state
-    legal_cache: tuple[tuple[Any, ...], list[Action], Any] | None
-    #: the play phase's legal plays as Moves (legal_plays): (the state, the Moves, may pass)
-    plays_cache: tuple[tuple[Any, ...], Sequence[Move], bool] | None
-    #: (the events, their multiple) as last worked out (:attr:`multiple`, asked at every view)
-    multiple_memo: tuple[tuple[MultiplierEvent, ...], float] | None
-    #: while an action runs (a transaction): what it must put back if it fails; else None
-    undo: dict[str, Any] | None
 
     rules: ActivatedRules
     variant: Variant
     players: int
     #: the rules of the play phase, chosen once when the rules are made
     play_rules: PlayRules
-    #: the game's data: everything it holds besides its rules
-    state: State
 
     # ------------------------------------------------------------------ the state's fields
     # written out, not made in a loop: the compiled build makes them native getters and
@@ -438,9 +425,64 @@ class GameFace:
         self.multiple_memo = (events, m)
         return m
 
-    def copy_memo(self) -> dict[int, Any]:
-        """A memo for copying game state: what a copy shares (the rules, their plugins), and
-        the game itself (phases that refer to it refer to it still)."""
-        memo = dict(self.rules.shared)
-        memo[id(self)] = self
-        return memo
+    # ------------------------------------------------------------------ the kitty and wild ranks
+    def give_kitty(self) -> None:
+        """The landlord takes the kitty (a landlord table's step, see
+        :class:`~ddzrules.game.tables.LandlordTable`); then 地癞子, the wild ranks drawn
+        once the landlord is known (``ddzrules_landlord_wild_rank``)."""
+        s = self.state
+        landlord = s.landlord
+        assert landlord is not None
+        hand = s.hands[landlord]
+        transaction.keep_kitty(self, hand)
+        for r, c in enumerate(s.kitty):
+            hand[r] += c
+        s.kitty_visible = self.rules.kitty_shown
+        if self.rules.wild_later:
+            self.draw_wild("ddzrules_landlord_wild_rank")
+
+    def draw_wild(self, hook: str) -> None:
+        """Add the wild ranks a wildcards hook draws now (checked: ranks a wild card may be,
+        none wild yet) to ``wild`` and to the public view (in the order drawn)."""
+        drawn = self.rules.hooks[hook].one(game=self)
+        if not drawn:
+            return
+        s = self.state
+        ranks = tuple(sorted((*C.wild_tuple(s.wild), *drawn)))
+        s.wild = ranks[0] if len(ranks) == 1 else ranks
+        public = self.public  # through the face: kept for a rollback when inside an action
+        shown = public.get("wild")
+        public["wild"] = ",".join([*([shown] if shown else []), *(C.RANKS[r] for r in drawn)])
+
+    def hand_string(self, seat: int) -> str:
+        return counts_string(self.state.hands[seat])
+
+    def hand_counts(self, seat: int) -> list[int]:
+        return self.state.hands[seat]
+
+    def next_seat(self, seat: int) -> int:
+        return self.rules.next_seat(seat)
+
+
+class PlayRules(Protocol):
+    """What the runtime asks of the rules of the play phase (the play-rules seam). The seat
+    to act is ``game.turn`` (who leads first: the leader plugin, else the landlord, else
+    seat 0); the rules keep the trick in the game's state (``last_play``, ``last_seat``,
+    ``passes``), record each action in its ``history``, and end each play with
+    :func:`ddzrules.game.play.after_play`, which runs the plugins and asks
+    :meth:`winner_after`."""
+
+    #: the name a spec gives them (key ``play``)
+    name: str
+
+    def legal_actions(self, game: GameFace) -> list[Action]:
+        """The legal actions of the seat to act (``game.turn``)."""
+        ...
+
+    def apply(self, game: GameFace, action: Action) -> None:
+        """Apply an action of the seat to act; PlayError, nothing changed, unless legal."""
+        ...
+
+    def winner_after(self, game: GameFace, seat: int) -> int | None:
+        """After ``seat``'s play (its plugins run): the winner when the game is over, else None."""
+        ...

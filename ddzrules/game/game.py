@@ -14,13 +14,12 @@ from typing import TYPE_CHECKING, Any, cast
 from ddzrules.errors import DdzError, SpecError, brief
 from ddzrules.game import deal, determinize, play
 from ddzrules.game.climbing import CLIMBING
-from ddzrules.game.face import GameFace
+from ddzrules.game.face import GameFace, PlayRules
 from ddzrules.game.loading import PluginRegistry
-from ddzrules.game.play import PlayRules
 from ddzrules.game.rules import ActivatedRules
 from ddzrules.game.state import State, copy_state
 from ddzrules.game.tables import Table
-from ddzrules.game.values import Action, MatchInfo, PlayerView, counts_string
+from ddzrules.game.values import Action, MatchInfo, PlayerView
 from ddzrules.rules.moves import Move
 from ddzrules.speed.build import python_class
 from ddzrules.variant import Variant, load_variant
@@ -105,6 +104,7 @@ class Game(GameFace):
         self.legal_cache = None
         self.plays_cache = None  # never copied nor pickled: made again when asked for
         self.multiple_memo = None
+        self.shared = rules.shared
         if state is not None:  # a copy, or an unpickled game
             self.state = state
             return
@@ -148,12 +148,7 @@ class Game(GameFace):
         """
         deal.abandon(self, seat)
 
-    def give_kitty(self) -> None:
-        """The landlord takes the kitty (see :func:`ddzrules.game.deal.give_kitty`)."""
-        deal.give_kitty(self)
 
-    def next_seat(self, seat: int) -> int:
-        return self.rules.next_seat(seat)
 
     def gathered_cards(self) -> tuple[int, ...]:
         """The cards as a table gathers them for a deal that does not shuffle (不洗牌): see
@@ -165,11 +160,7 @@ class Game(GameFace):
         before or during the deal)."""
         return deal.seen_hand(self, seat)
 
-    def hand_string(self, seat: int) -> str:
-        return counts_string(self.state.hands[seat])
 
-    def hand_counts(self, seat: int) -> list[int]:
-        return self.state.hands[seat]
 
     # ------------------------------------------------------------------ copies and pickling
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:

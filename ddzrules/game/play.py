@@ -1,27 +1,22 @@
 """The turns, as functions of a game and an action: :func:`legal_actions` and
 :func:`apply` send the play phase's questions to its :class:`PlayRules` (the rules of the
-tricks, chosen once when the rules are made, :mod:`ddzrules.game.running`'s seam; the
+tricks, chosen once when the rules are made, :mod:`ddzrules.game.face`'s seam; the
 default, climbing, is :mod:`ddzrules.game.climbing`'s) and the other phases' to their plugins
 (:mod:`ddzrules.game.deal`); :func:`after_play` is what play rules call once a play is
 recorded: its plugins, in a transaction, and the game's end."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ddzrules.errors import PlayError
 from ddzrules.game import deal, transaction
-from ddzrules.game.running import PlayRules
+from ddzrules.game.face import GameFace, PlayRules
 from ddzrules.game.values import Action
 from ddzrules.rules.moves import Move
-
-if TYPE_CHECKING:
-    from ddzrules.game.running import Running
 
 __all__ = ["PlayRules", "after_play", "apply", "legal_actions"]
 
 
-def legal_actions(game: Running) -> list[Action]:
+def legal_actions(game: GameFace) -> list[Action]:
     """Every legal action of the seat to act (plays, passes, bids, declarations); in the
     play phase, as the ``rules:`` plugins restrict them (ddzrules_restrict_actions)."""
     phase = game.state.phase
@@ -33,7 +28,7 @@ def legal_actions(game: Running) -> list[Action]:
     return options
 
 
-def apply(game: Running, action: Action) -> None:
+def apply(game: GameFace, action: Action) -> None:
     """Apply one action; PlayError (state unchanged) if it is not legal now."""
     s = game.state
     if s.phase == "over":
@@ -46,7 +41,7 @@ def apply(game: Running, action: Action) -> None:
         deal.apply_phase_action(game, action)
 
 
-def after_play(game: Running, seat: int, move: Move, led: bool, next_seat: int) -> None:
+def after_play(game: GameFace, seat: int, move: Move, led: bool, next_seat: int) -> None:
     """For play rules, once ``seat``'s play of ``move`` is recorded: the plugins'
     on_play, then the end of the game if the rules name a winner now (on_game_end and
     settle), else ``next_seat`` to act; a transaction: when plugin code fails, what it

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any, Protocol
+from typing import Any
 
 from ddzrules.game.values import Action, MatchInfo, MultiplierEvent, Phase
 from ddzrules.rules.moves import Move
@@ -88,11 +89,14 @@ class State:
     owner: tuple[str, str] = ("", "")
 
 
-class Guarded(Protocol):
+class GameCore:
     """A game as its transactions (:mod:`ddzrules.game.transaction`) and the door to
     plugin code (:mod:`ddzrules.game.door`) take it: its state, the running transaction's
-    snapshot (None outside one), and what is derived from the state and put back with it."""
+    snapshot (None outside one), and what is derived from the state and put back with it.
+    The base of the game's face (:class:`~ddzrules.game.face.GameFace`): a class, not a
+    protocol, so that compiled code reaches these fields directly."""
 
+    #: the game's data: everything it holds besides its rules
     state: State
     #: while an action runs (a transaction): what it must put back if it fails; else None
     undo: dict[str, Any] | None
@@ -101,10 +105,17 @@ class Guarded(Protocol):
     #: the play phase's legal actions: (the state they are for, the actions, what tells
     #: whether an object is one of them: see is_listed); derived, not state
     legal_cache: tuple[tuple[Any, ...], list[Action], Any] | None
+    #: the play phase's legal plays as Moves (legal_plays): (the state, the Moves, may pass)
+    plays_cache: tuple[tuple[Any, ...], Sequence[Move], bool] | None
+    #: what a copy of the game shares, by id (the rules, the variant, the plugin instances)
+    shared: dict[int, Any]
 
     def copy_memo(self) -> dict[int, Any]:
-        """A memo for copying the state: what a copy shares (the rules, their plugins)."""
-        ...
+        """A memo for copying the state: what a copy shares (the rules, their plugins), and
+        the game itself (phases that refer to it refer to it still)."""
+        memo = dict(self.shared)
+        memo[id(self)] = self
+        return memo
 
 
 #: the fields of a State, in order

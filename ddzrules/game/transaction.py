@@ -14,14 +14,14 @@ from typing import Any
 
 from ddzrules.errors import brief
 from ddzrules.game.checks import event_problem, factor_problem
-from ddzrules.game.state import Guarded, fast_copy
+from ddzrules.game.state import GameCore, fast_copy
 
 #: what plugins write through the game's face: containers (their contents kept) and values
 PLUGIN_CONTAINERS = ("public", "private", "stats", "pair_factors", "shown_hands", "events")
 PLUGIN_VALUES = ("stake", "landlord", "visible_dealt", "face_up", "redeal")
 
 
-def keep(game: Guarded, name: str) -> None:
+def keep(game: GameCore, name: str) -> None:
     """Add the field ``name`` of the game's state, as it is now, to the running
     transaction's snapshot (once): a value as it is, a container as the object and a copy
     of its contents; the generator as its state."""
@@ -38,7 +38,7 @@ def keep(game: Guarded, name: str) -> None:
         undo[name] = (obj, fast_copy(obj, game.copy_memo()))
 
 
-def keep_deal(game: Guarded) -> None:
+def keep_deal(game: GameCore) -> None:
     """Before a redeal inside a transaction: everything the new deal replaces (it makes
     new objects, so the old ones are kept as they are)."""
     undo = game.undo
@@ -59,7 +59,7 @@ def keep_deal(game: Guarded) -> None:
     keep(game, "rng")  # the deal shuffles with it
 
 
-def keep_kitty(game: Guarded, hand: list[int]) -> None:
+def keep_kitty(game: GameCore, hand: list[int]) -> None:
     """Before the landlord takes the kitty inside a transaction: his hand's counts, and
     what the kitty's giving changes besides."""
     undo = game.undo
@@ -67,7 +67,7 @@ def keep_kitty(game: Guarded, hand: list[int]) -> None:
         undo["kitty"] = (hand, list(hand), game.state.kitty_visible, game.state.wild)
 
 
-def begin(game: Guarded) -> tuple[Any, ...]:
+def begin(game: GameCore) -> tuple[Any, ...]:
     """A transaction begins: the snapshot of what any action may change besides what
     :func:`keep` adds when it is reached."""
     game.undo = {}
@@ -82,7 +82,7 @@ def begin(game: Guarded) -> tuple[Any, ...]:
             list(s.owners))
 
 
-def rollback(game: Guarded, saved: tuple[Any, ...]) -> None:
+def rollback(game: GameCore, saved: tuple[Any, ...]) -> None:
     """Put back what :func:`begin`, :func:`keep`, :func:`keep_deal` and
     :func:`keep_kitty` saved."""
     undo = game.undo or {}
@@ -115,7 +115,7 @@ def rollback(game: Guarded, saved: tuple[Any, ...]) -> None:
     put_back(game)
 
 
-def put_back(game: Guarded) -> None:
+def put_back(game: GameCore) -> None:
     """Put back the fields :func:`keep` saved."""
     undo = game.undo
     if not undo:
@@ -142,12 +142,12 @@ def put_back(game: Guarded) -> None:
         s.rng.setstate(rng)
 
 
-def end(game: Guarded) -> None:
+def end(game: GameCore) -> None:
     """The transaction is over (committed or put back)."""
     game.undo = None
 
 
-def audit(game: Guarded, events_before: int) -> str | None:
+def audit(game: GameCore, events_before: int) -> str | None:
     """What plugin code may have written into the game's containers, checked (by
     call_plugin after each call; the values it sets are checked when set, see Game): the
     pairwise factors, and the events added since ``events_before`` (-1: since the

@@ -1,4 +1,4 @@
-"""The play-rules seam (ddzrules.game.running.PlayRules): toy play rules of the test's own
+"""The play-rules seam (ddzrules.game.face.PlayRules): toy play rules of the test's own
 ("one card per trick, the highest rank wins it, the most tricks win the game"), named by
 a spec, play whole games through the same runtime; the bundled specs play climbing."""
 
