@@ -203,6 +203,12 @@ class PluginError(DdzError):
 
 
 # the environment's errors (ddzrules.env re-exports them)
+class WriteRefused(DdzError, ValueError):
+    """A value set on a game that a game cannot hold (a stake that is no number from 0 to
+    the factor limit, a landlord that is no seat …): refused when set, the game unchanged.
+    Set by plugin code, it becomes a :class:`PluginError` naming the plugin."""
+
+
 class IllegalActionError(DdzError, ValueError):
     """An action id out of range, or not legal now (masked out)."""
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -37,6 +36,7 @@ from ddzrules.errors import ReplayError as ReplayError  # noqa: PLC0414 - re-exp
 from ddzrules.outputs import write_file
 from ddzrules.rules.variant import Variant
 from ddzrules.runtime import Action, Game, GameRules, MatchInfo, PluginRegistry
+from ddzrules.speed.memo import LastUsed
 from ddzrules.untrusted import FileRefused, JSONPolicy, JSONRefused, parse_json, read_regular
 
 FORMAT = "ddzrules-game/2"
@@ -147,7 +147,7 @@ class ReplayResult:
 def record_schema() -> dict[str, Any]:
     """The JSON Schema of the record format (``ddzrules/schemas/record.schema.json``)."""
     text = (Path(__file__).parent / "spec" / "schemas" / "record.schema.json").read_text(encoding="utf-8")
-    schema: dict[str, Any] = json.loads(text)
+    schema: dict[str, Any] = json.loads(text)  # the package's own file, not input: the plain reader
     return schema
 
 
@@ -237,7 +237,7 @@ def check_record(record: Any) -> None:
 
 # ====================================================================== the rules of a record
 
-_VARIANTS: OrderedDict[str, Variant] = OrderedDict()  # compiled stored specs by content hash
+_VARIANTS: LastUsed[str, Variant] = LastUsed(8)  # compiled stored specs by content hash
 
 
 def _check_stored(record: dict[str, Any]) -> str:
@@ -261,17 +261,11 @@ def _stored_variant(record: dict[str, Any]) -> Variant:
     from ddzrules.rules.compiler import compile_spec
     from ddzrules.spec import spec_from_data
 
-    digest = _check_stored(record)
-    if digest in _VARIANTS:
-        _VARIANTS.move_to_end(digest)
-        return _VARIANTS[digest]
-    data = record["spec_resolved"]
-    spec = spec_from_data(data, f"the spec stored in the record ({_printable(record['spec'])})")
-    variant = Variant(spec, compile_spec(spec))
-    _VARIANTS[digest] = variant
-    while len(_VARIANTS) > 8:
-        _VARIANTS.popitem(last=False)
-    return variant
+    def compiled() -> Variant:
+        spec = spec_from_data(record["spec_resolved"], f"the spec stored in the record ({_printable(record['spec'])})")
+        return Variant(spec, compile_spec(spec))
+
+    return _VARIANTS.kept(_check_stored(record), compiled)
 
 
 def _bundled_file(name: str) -> Path | None:

@@ -10,7 +10,8 @@ import pytest
 
 MODULES = ["ddzrules", "ddzrules.cards", "ddzrules.spec.patterns", "ddzrules.spec", "ddzrules.spec.loading",
            "ddzrules.spec.names", "ddzrules.spec.model", "ddzrules.rules.moves", "ddzrules.rules.variant",
-           "ddzrules.rules.compiler", "ddzrules.conformance", "ddzrules.rules.wild", "ddzrules.rules.wild_walk"]
+           "ddzrules.rules.compiler", "ddzrules.conformance", "ddzrules.rules.wild", "ddzrules.rules.wild_walk",
+           "ddzrules.speed.memo"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -168,7 +168,7 @@ def schema_reference() -> str:
     """The spec JSON Schema (``ddzrules schema``): its title, a table of every key (its
     types, meaning and constraints), then the whole schema."""
     text = resources.files("ddzrules.spec").joinpath("spec.schema.json").read_text(encoding="utf-8")
-    schema = json.loads(text)
+    schema = json.loads(text)  # the package's own file, not input: the plain reader
     rows: list[tuple[str, str, str]] = []
     _schema_rows("", schema, rows, required=False)
     lines = [

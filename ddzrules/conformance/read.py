@@ -53,7 +53,7 @@ from ddzrules.variant import Variant
 def schema(name: str) -> dict[str, Any]:
     """A JSON Schema shipped with the package: ``manifest`` or a category name."""
     text = resources.files("ddzrules.spec").joinpath("schemas", f"suite-{name}.schema.json").read_text("utf-8")
-    data: dict[str, Any] = json.loads(text)
+    data: dict[str, Any] = json.loads(text)  # the package's own schema, not input: the plain reader
     return data
 
 

@@ -473,22 +473,23 @@ class BatchEnv:
         per: list[tuple[int, int, int, int, int, int, float, float, int]] = []
         seen: list[int] = []  # tables whose hands are seen through a view, or with hands shown
         for i, game in enumerate(games):
-            s = game.to_act
-            assert s is not None
-            lp = game.last_play
+            st = game.state  # the game's data, read directly (no property a field)
+            s = st.turn
+            assert s is not None and st.phase != "over"
+            lp = st.last_play
             if lp is None:
                 last, last_seat = 0, n
             else:
                 last = row_of(play_key(lp)[3]) if lp.substitution else row_of(lp.packed)
-                ls = game.last_seat
+                ls = st.last_seat
                 last_seat = n if ls is None else (ls - s) % n
-            lord = game.landlord
-            kitty = game.kitty
+            lord = st.landlord
+            kitty = st.kitty
             per.append((s, last, last_seat, n if lord is None else (lord - s) % n,
-                        row_of(bytes(kitty), kitty) if game.kitty_visible and kitty else 0,
-                        phases[game.phase], min(game.multiple if game.events else 1.0, 1e9),
-                        min(game.stake or 0, 1e9), wild_index(game.public.get("wild") if wilds else None)))
-            if game.visible_dealt is not None or game.shown_hands:
+                        row_of(bytes(kitty), kitty) if st.kitty_visible and kitty else 0,
+                        phases[st.phase], min(game.multiple if st.events else 1.0, 1e9),
+                        min(st.stake or 0, 1e9), wild_index(st.public.get("wild") if wilds else None)))
+            if st.visible_dealt is not None or st.shown_hands:
                 seen.append(i)
         me, lasts, last_seats, landlords, kitties, phase, multiple, stake, wild = map(list, zip(*per))
         me_np = np.array(me, np.int64)
@@ -496,7 +497,7 @@ class BatchEnv:
         tables = self._tables
         by_seat = tables[:, None]
         # every hand's counts, as bytes (counts are small): one buffer, no per-card conversion
-        hands = np.frombuffer(b"".join([bytes(h) for game in games for h in game.hands]),
+        hands = np.frombuffer(b"".join([bytes(h) for game in games for h in game.state.hands]),
                               np.uint8).reshape(t, n, -1)
         hand = hands[tables, me_np, :NUM_RANKS].astype(np.int8)
         sizes = hands.sum(axis=2, dtype=np.int16)[by_seat, order]

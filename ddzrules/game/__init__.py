@@ -23,11 +23,15 @@ the state unchanged.
 #   loading      finding plugins (entry points) and loading them from the command line
 #   checks       what the runtime accepts of plugin code's answers
 #   plays        the play phase's legal actions, made fast
-#   door         the one door to plugin code (call_plugin, Hook) and GameRecord, what plugin
-#                code may write of a game, guarded by each action's transaction
+#   state        State, a game's data, its copies, and GameCore, what transactions take
+#   transaction  each action's transaction: what plugin code writes, put back when it fails
+#   face         GameFace, the state's fields shown (what plugin code sets checked), and
+#                PlayRules, the play-rules seam: what the flow's functions take and ask
+#   door         the one door to plugin code (call_plugin, Hook)
 #   rules        the rules: a variant and its activated plugins, checked
 #   tables       the table seam: landlord, free-for-all, partnerships
-#   deal, play   the flow: the deal and phases, then the turns (PlayRules: the play-rules seam)
+#   deal, play   the flow, functions of a game: the deal and phases, then the turns
+#                (PlayRules: the play-rules seam)
 #   climbing     the default play rules
 #   determinize  worlds for a search
 #   game         GameRules and Game, the public face
@@ -45,6 +49,7 @@ from ddzrules.game.loading import (
 )
 from ddzrules.game.play import PlayRules
 from ddzrules.game.rules import MAX_REDEALS, ROLE_HOOKS, ROLES
+from ddzrules.game.state import State
 from ddzrules.game.tables import (
     TABLE_KINDS,
     FreeForAllTable,
@@ -66,7 +71,7 @@ from ddzrules.spec.model import DEFAULT_PLAY_RULES
 __all__ = [
     "CLIMBING", "DEFAULT_PLAY_RULES", "FACTOR_LIMIT", "HOOK_CHECKS", "MAX_REDEALS", "PHASE_CHECKS", "PLAY_RULES",
     "ROLES", "ROLE_HOOKS", "SCORE_LIMIT", "TABLE_KINDS", "Action", "Climbing", "FreeForAllTable", "Game",
-    "GameRules", "GameState", "LandlordTable", "MatchInfo", "MultiplierEvent", "PartnershipsTable", "Phase",
+    "GameRules", "GameState", "LandlordTable", "MatchInfo", "MultiplierEvent", "PartnershipsTable", "Phase", "State",
     "PlayRules", "PlayerView", "PluginRegistry", "Table", "TableRules", "call_declared", "call_plugin",
     "default_registry", "implemented_hooks", "import_class", "load_plugin_class",
 ]

@@ -1,23 +1,23 @@
 """The game: :class:`GameRules` (a variant and the plugins its spec activates, see
-:mod:`ddzrules.game.rules`) and :class:`Game`, its public face: the deal and phases
-(:mod:`ddzrules.game.deal`), the tricks (:mod:`ddzrules.game.play`), what plugins write
-and the transactions that guard it (:mod:`ddzrules.game.door`), and here the copies,
-pickling, the sides and what a seat sees; worlds for a search are
-:mod:`ddzrules.game.determinize`'s."""
+:mod:`ddzrules.game.rules`) and :class:`Game`, one game's public face: its rules and its
+:class:`~ddzrules.game.state.State` (plain data), moved on by the flow's functions (the
+deal and phases, :mod:`ddzrules.game.deal`; the turns, :mod:`ddzrules.game.play`) in
+transactions (:mod:`ddzrules.game.transaction`); here the copies, pickling, the sides and
+what a seat sees; worlds for a search are :mod:`ddzrules.game.determinize`'s."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ddzrules.errors import DdzError, SpecError, brief
-from ddzrules.game import determinize
+from ddzrules.game import deal, determinize, play
 from ddzrules.game.climbing import CLIMBING
-from ddzrules.game.door import fast_copy
+from ddzrules.game.face import GameFace, PlayRules
 from ddzrules.game.loading import PluginRegistry
-from ddzrules.game.play import PlayFlow, PlayRules
 from ddzrules.game.rules import ActivatedRules
+from ddzrules.game.state import State, copy_state
 from ddzrules.game.tables import Table
 from ddzrules.game.values import Action, MatchInfo, PlayerView
 from ddzrules.rules.moves import Move
@@ -72,129 +72,108 @@ class GameRules(ActivatedRules):
         return Game(self, seed, match or MatchInfo(seed=seed))
 
 
+def _unpickle_game(rules: GameRules, state: State) -> Game:
+    return Game(rules, state=state)
 
-def _unpickle_game(rules: GameRules, seed: int, match: MatchInfo, state: dict[str, Any]) -> Game:
-    return Game(rules, seed, match, state=state)
 
-
-class Game(PlayFlow[GameRules]):
-    """One game: deal (and redeals), landlord phase, declarations, tricks, scoring.
+class Game(GameFace):
+    """One game: its rules and its :class:`~ddzrules.game.state.State`, and the face
+    through which people, bots and plugins see and move it: deal (and redeals), landlord
+    phase, declarations, tricks, scoring. The state's fields read as the game's own
+    (``game.hands`` is ``game.state.hands``).
 
     An action that runs plugin code (:meth:`apply`, :meth:`abandon`) is a transaction:
-    when a plugin fails (a :class:`~ddzrules.errors.PluginError`, see :func:`call_plugin`)
-    or anything else interrupts it, the game is put back as it was before the action:
-    what the runtime changed, the current phase's own state, and what plugins wrote through
-    the game's interface (``stake``, ``landlord``, ``public``, ``private``, ``stats``,
-    ``pair_factors``, ``shown_hands``, ``events``, ``visible_dealt``, ``face_up``,
-    ``request_redeal``, ``rng``), each saved only when first reached, so an action that
-    touches none of them costs nothing to guard. ``copy.deepcopy`` (and ``copy.copy``) of
-    a game makes an independent game that shares only the rules; a game pickles with its
-    rules and plugins (whose classes must be importable where it is unpickled).
+    when a plugin fails (a :class:`~ddzrules.errors.PluginError`, see
+    :func:`~ddzrules.game.door.call_plugin`) or anything else interrupts it, the game is
+    put back as it was before the action (:mod:`ddzrules.game.transaction`). What plugin
+    code sets is checked when set (``stake``, ``landlord``, ``visible_dealt``,
+    ``face_up``: :class:`~ddzrules.errors.WriteRefused`). ``copy.deepcopy`` (and
+    ``copy.copy``) of a game makes an independent game that shares only the rules; a game
+    pickles with its rules and plugins (whose classes must be importable where it is
+    unpickled).
     """
 
 
-
-    def __init__(self, rules: GameRules, seed: int, match: MatchInfo,
-                 state: dict[str, Any] | None = None, fixed_landlord: int | None = None) -> None:
+    def __init__(self, rules: GameRules, seed: int = 0, match: MatchInfo | None = None,
+                 state: State | None = None, fixed_landlord: int | None = None) -> None:
         self.rules = rules
-        self._play_rules = rules.play_rules
-        #: the landlord fixed before the deal (GameRules.new_game), or None: the plugins choose
-        self.fixed_landlord = fixed_landlord if state is None else state.get("fixed_landlord")
         self.variant = rules.variant
         self.players = rules.players
-        self.seed = seed
-        self.match = match
-        #: the seeded generator (plugins use it as ``game.rng``)
-        self._rng = random.Random(seed) if state is None else state["rng"]
-        #: while an action runs (a transaction): what it must put back if it fails (see _keep)
-        self._guarded = False
-        self._undo = {}
-        self.deal_number = -1
-        self.deals = []
-        self.history = []
-        self.redeal_reasons = []
-        self._owners = []
-        self._owner = ("", "")
+        self.play_rules = rules.play_rules
+        self.undo = None
+        self.legal_cache = None
         self.plays_cache = None  # never copied nor pickled: made again when asked for
-        if state is not None:  # a copy, or an unpickled game (see _state)
-            self._set_state(state)
+        self.multiple_memo = None
+        self.shared = rules.shared
+        if state is not None:  # a copy, or an unpickled game
+            self.state = state
             return
-        self._start_deal()
+        self.state = State(seed, match if match is not None else MatchInfo(seed=seed), random.Random(seed),
+                           fixed_landlord)
+        deal.start_deal(self)
 
-    def _state(self) -> dict[str, Any]:
-        """Everything a game holds besides its rules, seed and match (by reference)."""
-        return {
-            "rng": self._rng, "deal_number": self.deal_number, "deals": self.deals,
-            "history": self.history, "redeal_reasons": self.redeal_reasons, "hands": self.hands,
-            "kitty": self.kitty, "undealt": self.undealt, "dealt_order": self.dealt_order,
-            "face_up": self._face_up, "landlord": self._landlord, "stake": self._stake, "events": self._events,
-            "pair_factors": self._pair_factors, "shown_hands": self._shown_hands,
-            "kitty_visible": self.kitty_visible, "public": self._public, "private": self._private,
-            "visible_dealt": self._visible_dealt, "stats": self._stats, "escaped": self.escaped,
-            "redeal": self._redeal, "played": self.played, "last_play": self.last_play,
-            "last_seat": self.last_seat, "passes": self.passes, "winner": self.winner,
-            "scores": self.scores, "first_leader": self.first_leader, "wild": self.wild,
-            "turn": self.turn, "phases": self._phases, "owners": self._owners, "current": self._current,
-            "owner": self._owner, "first_bidder": self.first_bidder, "phase": self.phase,
-            "legal_cache": self.legal_cache, "fixed_landlord": self.fixed_landlord,
-        }
+    # ------------------------------------------------------------------ the flow
+    @property
+    def over(self) -> bool:
+        return self.state.phase == "over"
 
-    def _set_state(self, state: dict[str, Any]) -> None:
-        self._rng = state["rng"]
-        self.deal_number = state["deal_number"]
-        self.deals = state["deals"]
-        self.history = state["history"]
-        self.redeal_reasons = state["redeal_reasons"]
-        self.hands = state["hands"]
-        self.kitty = state["kitty"]
-        self.undealt = state["undealt"]
-        self.dealt_order = state["dealt_order"]
-        self._face_up = state["face_up"]
-        self._landlord = state["landlord"]
-        self._stake = state["stake"]
-        self._events = state["events"]
-        self._multiple = None
-        self._pair_factors = state["pair_factors"]
-        self._shown_hands = state["shown_hands"]
-        self.kitty_visible = state["kitty_visible"]
-        self._public = state["public"]
-        self._private = state["private"]
-        self._visible_dealt = state["visible_dealt"]
-        self._stats = state["stats"]
-        self.escaped = state["escaped"]
-        self._redeal = state["redeal"]
-        self.played = state["played"]
-        self.last_play = state["last_play"]
-        self.last_seat = state["last_seat"]
-        self.passes = state["passes"]
-        self.winner = state["winner"]
-        self.scores = state["scores"]
-        self.first_leader = state["first_leader"]
-        self.wild = state["wild"]
-        self.turn = state["turn"]
-        self._phases = state["phases"]
-        self._owners = state["owners"]
-        self._current = state["current"]
-        self._owner = state["owner"]
-        self.first_bidder = state["first_bidder"]
-        self.phase = state["phase"]
-        self.legal_cache = state.get("legal_cache")
+    @property
+    def to_act(self) -> int | None:
+        s = self.state
+        return None if s.phase == "over" else s.turn
 
+    @property
+    def leading(self) -> bool:
+        s = self.state
+        return s.phase == "play" and s.last_play is None
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the seat to act (plays, passes, bids, declarations); in the
+        play phase, as the ``rules:`` plugins restrict them (ddzrules_restrict_actions)."""
+        return play.legal_actions(self)
+
+    def apply(self, action: Action) -> None:
+        """Apply one action; raises PlayError (state unchanged) if it is not legal now."""
+        play.apply(self, action)
+
+    def after_play(self, seat: int, move: Move, led: bool, next_seat: int) -> None:
+        """For play rules: :func:`ddzrules.game.play.after_play`."""
+        play.after_play(self, seat, move, led, next_seat)
+
+    def abandon(self, seat: int) -> None:
+        """逃跑: ``seat`` leaves the game; the escape rule of the settlement charges him.
+
+        Raises PlayError (state unchanged) when the game is over or the variant has
+        no escape rule.
+        """
+        deal.abandon(self, seat)
+
+
+
+    def gathered_cards(self) -> tuple[int, ...]:
+        """The cards as a table gathers them for a deal that does not shuffle (不洗牌): see
+        :func:`ddzrules.game.deal.gathered_cards`."""
+        return deal.gathered_cards(self)
+
+    def seen_hand(self, seat: int) -> str:
+        """A hand as far as it has been dealt (all of it, except while deciding 明牌
+        before or during the deal)."""
+        return deal.seen_hand(self, seat)
+
+
+
+    # ------------------------------------------------------------------ copies and pickling
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
         """An independent copy sharing only the rules (and the variant and plugin instances):
         each can go on with its own actions, and neither sees the other's."""
         for key, shared in self.rules.shared.items():
             memo.setdefault(key, shared)
-        state = self._state()
-        copied = Game(self.rules, self.seed, self.match, state=state)  # shares all for a moment
+        # its rules are GameRules (Game's own), typed as the face's ActivatedRules
+        copied = Game(cast("GameRules", self.rules), state=self.state)  # shares the state for a moment
         memo[id(self)] = copied  # phases that refer to this game refer to the copy
-        rng = random.Random(0)  # seeded from 0, not from the OS (costly), then given the state
-        rng.setstate(self._rng.getstate())
         # the listed actions are the shared rules' own objects, never changed: shared too
-        state = {key: value if key == "legal_cache" else fast_copy(value, memo)
-                 for key, value in state.items() if key != "rng"}
-        state["rng"] = rng
-        copied._set_state(state)
+        copied.legal_cache = self.legal_cache
+        copied.state = copy_state(self.state, memo)
         return copied
 
     def __copy__(self) -> Game:
@@ -208,9 +187,8 @@ class Game(PlayFlow[GameRules]):
         return self.__deepcopy__({})
 
     def __reduce__(self) -> tuple[Any, ...]:
-        state = self._state()
-        state["legal_cache"] = None  # the rules' listed actions: listed again after unpickling
-        return _unpickle_game, (self.rules, self.seed, self.match, state)
+        # the rules' listed actions (legal_cache) are not pickled: listed again after unpickling
+        return _unpickle_game, (self.rules, self.state)
 
     def known_cards(self, s: int, seat: int) -> list[int]:
         """The cards of seat ``s``'s hand that ``seat`` knows are there, by rank (see
@@ -313,24 +291,26 @@ class Game(PlayFlow[GameRules]):
 
         A snapshot: it shows this moment however the game goes on. Its ``history`` and
         ``played`` are copied when first read (see :class:`PlayerView`)."""
-        played, history, phase = self.played, self.history, self.phase
-        hands = tuple(map(bytes, self.hands))  # copies: the lazy fields show this moment
-        kitty = bytes(self.kitty) if self.kitty_visible else None
+        s = self.state
+        played, history, phase = s.played, s.history, s.phase
+        hands = tuple(map(bytes, s.hands))  # copies: the lazy fields show this moment
+        kitty = bytes(s.kitty) if s.kitty_visible else None
+        shown = s.shown_hands
         view = _new(PlayerView)  # its fields set at once, not through the dataclass __init__
         view.__dict__ = {
-            "seat": seat, "phase": phase, "landlord": self._landlord,
-            "to_act": None if phase == "over" else self.turn,
-            "stake": self._stake, "multiple": self.multiple if self._events else 1.0,
-            "shown_hands": {s: self.seen_hand(s) for s in self._shown_hands if s != seat} if self._shown_hands else {},
-            "last_play": self.last_play, "last_seat": self.last_seat,
-            "extra": dict(self._public), "private": dict(self._private[seat]),
+            "seat": seat, "phase": phase, "landlord": s.landlord,
+            "to_act": None if phase == "over" else s.turn,
+            "stake": s.stake, "multiple": self.multiple if s.events else 1.0,
+            "shown_hands": {h: self.seen_hand(h) for h in shown if h != seat} if shown else {},
+            "last_play": s.last_play, "last_seat": s.last_seat,
+            "extra": dict(s.public), "private": dict(s.private[seat]),
             "partners": self.rules.table.partners(self, seat),
             "_lazy": (history, len(history), played, tuple(map(len, played)), hands, kitty),
             "_world": (self, len(history)),  # what sample_world copies (see PlayerView)
         }
         if kitty is None:
             view.__dict__["kitty"] = None
-        if self._visible_dealt is not None:  # 明牌 while dealing: the part dealt so far
+        if s.visible_dealt is not None:  # 明牌 while dealing: the part dealt so far
             view.__dict__["hand"] = self.seen_hand(seat)
         return view
 

@@ -432,7 +432,7 @@ def _patterns_name(texts: list[str]) -> str:
 
 
 def _decode_patterns(texts: list[str], body: bytes) -> dict[str, Pattern]:
-    return _decode_pattern_payload(texts, json.loads(body))
+    return _decode_pattern_payload(texts, cache.parse_json(body))
 
 
 def _decode_pattern_payload(texts: list[str], payload: Any) -> dict[str, Pattern]:

@@ -12,7 +12,7 @@ False
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from operator import attrgetter, gt, index, itemgetter
@@ -28,6 +28,7 @@ from ddzrules.rules.shapes import Rules, Shape
 from ddzrules.spec import Spec, load_spec, mark_checked
 from ddzrules.speed import cache
 from ddzrules.speed.cache import CacheWarning, cache_dir
+from ddzrules.speed.memo import LastUsed
 
 try:  # C kernels of legal_moves' quick path: the compiled build only (docs/compiled.md)
     from ddzrules.speed._quick import hand_counts as _hand_counts
@@ -230,14 +231,7 @@ class Variant:
                 if rows is not None:
                     store_cached(self.rules, rows)
         else:  # no disk cache (the playground's drafts): this process's own tables
-            key = _table_key(self.rules)
-            if key in _TABLES:
-                rows = _TABLES[key]
-                _TABLES.move_to_end(key)
-            else:
-                rows = _TABLES[key] = self._build_rows()
-                while len(_TABLES) > TABLES_KEPT:
-                    _TABLES.popitem(last=False)
+            rows = _TABLES.kept(_table_key(self.rules), self._build_rows)
         self._rows = rows
         self._tabulated = rows is not None
 
@@ -750,9 +744,9 @@ def _show(cards: CardsLike) -> str:
 #: tabulated), by what they are made of: the playground validates each keystroke of a
 #: draft with the cache off, and a draft whose combos did not change reads its table here
 #: instead of enumerating it again (memory leaves nothing behind). Never modified.
-_TABLES: OrderedDict[tuple[Any, ...], UniverseRows | None] = OrderedDict()
 #: how many of them are kept (least recently used out); a table is a few MB
 TABLES_KEPT = 8
+_TABLES: LastUsed[tuple[Any, ...], UniverseRows | None] = LastUsed(TABLES_KEPT)
 
 
 def _table_key(rules: Rules) -> tuple[Any, ...]:

@@ -36,13 +36,13 @@ from ddzrules.rules.wild_store import (
     KEY_SIZE_SHIFT,
     KEY_TIE_BITS,
     SEVERAL_LEADS_LIMIT,
-    SEVERAL_LISTED_LIMIT,
     LeadSource,
     WildMoveStore,
     key_range,
 )
 from ddzrules.rules.wild_table import WildTable, census_counts
 from ddzrules.rules.wild_walk import RANK_SHIFTS, Found, Wild, walk
+from ddzrules.speed.memo import Emptied
 
 
 class WildLeads(Sequence[Move]):
@@ -306,7 +306,7 @@ class WildMoves(WildMoveStore):
     def __init__(self, rules: Rules) -> None:
         super().__init__(rules)
         #: leads of several wild ranks as keys (:meth:`lead_plays`), by (wild ranks, hand)
-        self._several_leads: dict[tuple[Wild, tuple[int, ...]], WildLeads] = {}
+        self._several_leads: Emptied[tuple[Wild, tuple[int, ...]], WildLeads] = Emptied(SEVERAL_LEADS_LIMIT)
 
     def _collect_ordered(self, counts: list[int], wild: Wild, **kw: object) -> list[tuple[int, Move]]:
         """Every reading found, as (legal-move order key, Move)."""
@@ -425,9 +425,7 @@ class WildMoves(WildMoveStore):
         key = (wild, tuple(counts), after)
         listed = memo.get(key)
         if listed is None:
-            if len(memo) >= SEVERAL_LISTED_LIMIT:
-                memo.clear()
-            listed = memo[key] = self._list_several(counts, after, wild)
+            listed = memo.keep(key, self._list_several(counts, after, wild))
         return listed
 
     def _list_several(self, counts: list[int], after: Move | None, wild: tuple[int, ...]) -> LegalMoves:
@@ -466,18 +464,14 @@ class WildMoves(WildMoveStore):
             table = self._tables.get(wild)
             if table is None or sum(counts) > self.rules.max_hand or len(self._order_bits) > 256:
                 return None
-            if len(memo) >= SEVERAL_LEADS_LIMIT:
-                memo.clear()
-            got = memo[key] = WildLeads(self, list(counts), (wild,), table, single=True)
-            return got
+            return memo.keep(key, WildLeads(self, list(counts), (wild,), table, single=True))
         assert type(wild) is tuple
-        if len(memo) >= SEVERAL_LEADS_LIMIT:
-            memo.clear()
+        if len(memo) >= memo.limit:
+            memo.clear()  # before the pooled table is made: the leads kept are large
         table = self._pooled_table(counts, wild)
         if table is None and (sum(counts) > self.rules.max_hand or len(self._order_bits) > 256):
             return None  # no hand a game deals (legal_moves says so); combos beyond a key's name bits
-        got = memo[key] = WildLeads(self, list(counts), wild, table)
-        return got
+        return memo.keep(key, WildLeads(self, list(counts), wild, table))
 
     def _read_leads(self, leads: WildLeads, size: int | None = None) -> list[int]:
         """Keys of ``leads``, ascending: every one (``size`` None), those of the plays of

@@ -41,6 +41,7 @@ from ddzrules.rules.wild_walk import (
     wild_splits,
 )
 from ddzrules.speed import cache
+from ddzrules.speed.memo import Emptied, InternGroups
 
 #: the modules a wild table is made by: what its cache entry (and an environment's) names
 #: among its sources, beside the compiler's, so a change to any is a new key
@@ -125,8 +126,10 @@ class WildMoveStore:
         #: wild rank -> (packed, combo, rank, length) -> (its legal-move order as one int, Move),
         #: for Moves made by walks (a table keeps its own by position)
         self._intern: dict[Wild, dict[tuple[int, int, int, int], tuple[int, Move]]] = {}
-        #: those of several wild ranks, least recently used first
-        self._intern_several: dict[tuple[int, ...], dict[tuple[int, int, int, int], tuple[int, Move]]] = {}
+        #: those of several wild ranks, for the sets of ranks used last (their tables are in
+        #: _intern too)
+        self._intern_several: InternGroups[tuple[int, ...], tuple[int, int, int, int], tuple[int, Move]] = \
+            InternGroups(SEVERAL_INTERN_LIMIT, self._drop_several)
         #: combo -> (the bits of its tier and name order in the int order key)
         names = sorted(c.name for c in rules.combos)
         self._order_bits = [((c.tier + 1) << 12) | names.index(c.name) for c in rules.combos]
@@ -149,9 +152,10 @@ class WildMoveStore:
                                                    tuple[tuple[str, str], ...]]] = {}
         self._pairs_by_table: dict[int, tuple[WildTable, list[tuple[tuple[str, str], ...]]]] = {}
         #: listings of several wild ranks, by (wild ranks, hand, play to beat)
-        self._several_listed: dict[tuple[tuple[int, ...], tuple[int, ...], Move | None], LegalMoves] = {}
+        self._several_listed: Emptied[tuple[tuple[int, ...], tuple[int, ...], Move | None], LegalMoves] = \
+            Emptied(SEVERAL_LISTED_LIMIT)
         #: the readings of several wild ranks' cards alone, by those cards and the query
-        self._alone: dict[tuple[object, ...], list[tuple[int, Move]]] = {}
+        self._alone: Emptied[tuple[object, ...], list[tuple[int, Move]]] = Emptied(4096)
         #: per combo, its tier + 1 and name bits as a table's ``high`` holds them (size and
         #: rank apart); the combo of those name bits
         self._high_of = [((b >> 12) & 0xFF) << 24 | (b & 0xFF) for b in self._order_bits]
@@ -193,24 +197,13 @@ class WildMoveStore:
         # several wild ranks: no table of their own holds their Moves, so they are kept
         # here for the sets of ranks used last, at most SEVERAL_INTERN_LIMIT in all (a
         # search samples 地癞子 afresh in each world: a run switches sets all the time)
-        several = self._intern_several
-        if table is None:
-            table = {}
-        else:
-            del several[wild]
-        several[wild] = table  # the last used last
-        kept = sum(map(len, several.values()))
-        if kept > SEVERAL_INTERN_LIMIT:
-            for key in list(several):
-                if key == wild or kept <= SEVERAL_INTERN_LIMIT:
-                    break
-                kept -= len(several.pop(key))
-                del self._intern[key]
-                self._placings.pop(key, None)
-            if kept > SEVERAL_INTERN_LIMIT:
-                table.clear()  # this set alone is above it: made again when listed
-        self._intern[wild] = table
+        table = self._intern[wild] = self._intern_several.use(wild)
         return table
+
+    def _drop_several(self, wild: tuple[int, ...]) -> None:
+        """Forget what is kept beside the Moves of a set of wild ranks no longer kept."""
+        del self._intern[wild]
+        self._placings.pop(wild, None)
 
     def _order(self, packed: int, combo: int, rank: int, size: int) -> int:
         """A reading's legal-move order (tier, size, rank, combo name, packed) as one int."""
@@ -578,9 +571,7 @@ class WildMoveStore:
             alone = [0] * C.NUM_RANKS
             for w in wild:
                 alone[w] = counts[w]
-            if len(self._alone) >= 4096:
-                self._alone.clear()
-            got = self._alone[key] = self._collect_several(alone, wild, **kw)
+            got = self._alone.keep(key, self._collect_several(alone, wild, **kw))
         return got
 
     @staticmethod

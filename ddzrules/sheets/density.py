@@ -65,7 +65,7 @@ def stored() -> dict[str, Density]:
         text = resources.files("ddzrules.sheets").joinpath(DENSITY_FILE).read_text(encoding="utf-8")
     except FileNotFoundError:
         return {}
-    data: dict[str, Any] = json.loads(text)
+    data: dict[str, Any] = json.loads(text)  # the package's own file, not input: the plain reader
     return {name: Density(**entry) for name, entry in data.items()}
 
 

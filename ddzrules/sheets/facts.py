@@ -8,7 +8,7 @@ does).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,7 +33,7 @@ from ddzrules.sheets.plugin_facts import (  # noqa: F401 - re-exported: a sheet'
 )
 from ddzrules.sheets.words import LANGS
 from ddzrules.simulate.games import carries_cards
-from ddzrules.spec import bundled_root, read_spec_text
+from ddzrules.spec import Frozen, bundled_root, read_spec_text
 from ddzrules.variant import Variant, load_variant
 
 
@@ -160,15 +160,10 @@ def build_sheet(spec: str | Path | Variant, seed: int | None = None) -> Sheet:
     the first of :data:`EXAMPLE_SEEDS` whose game has a multiplier event is shown. Raises
     :class:`~ddzrules.errors.DdzError` on a bad spec."""
     v = spec if isinstance(spec, Variant) else load_variant(spec)
-    data = v.spec.data
-    deal = data.get("deal") or {}
-    deck = data.get("deck") or {}
-    table = data.get("table") or {}
-    remove = deck.get("remove") or {}
-    removed = {"cards": remove} if isinstance(remove, str) else remove
+    rule_spec = v.spec.rule_spec
     # in the spec's order ("222A"); a rank removed whole once
-    removed = {k: "".join(C.RANKS[r] for r in C.parse_ranks(str(removed.get(k) or "")))
-               for k in ("ranks", "cards")}
+    removed_ranks, removed_cards = ("".join(C.RANKS[r] for r in C.parse_ranks(text))
+                                    for text in (rule_spec.deck.remove_ranks, rule_spec.deck.remove_cards))
     rules = v.rules
     readings = _natural_readings(v)
     census = v.census()
@@ -176,7 +171,7 @@ def build_sheet(spec: str | Path | Variant, seed: int | None = None) -> Sheet:
         _combo_entry(v, i, readings.get(info.name, []), census.by_combo.get(info.name, 0))
         for i, info in enumerate(rules.combos)
     )
-    has_game = bool(data.get("game"))
+    has_game = bool(rule_spec.game)
     carries = False
     plugins: tuple[PluginEntry, ...] = ()
     example = None
@@ -188,7 +183,7 @@ def build_sheet(spec: str | Path | Variant, seed: int | None = None) -> Sheet:
         # of these rules, which it is not given (call_plugin audits it: nothing changes)
         probe = game_rules.new_game(0)
         plugins = tuple(
-            plugin_entry(role, name, inst, data["game"], probe)
+            plugin_entry(role, name, inst, rule_spec.game, probe)
             for role, name, inst in game_rules.active
         )
         example = worked_example(game_rules, seed)
@@ -199,39 +194,39 @@ def build_sheet(spec: str | Path | Variant, seed: int | None = None) -> Sheet:
         name=v.name,
         arg=_command_name(v),
         seed=seed,
-        title=dict(data.get("title") or {}),
+        title={lang: text for lang, text in (("zh", rule_spec.title_zh), ("en", rule_spec.title_en)) if text},
         region=own_region,
         source=own_source,
         parents=parents,
         parent_provenance=by_parent,
         content_hash=rules.content_hash,
-        players=int(data.get("players", 3)),
-        direction=data.get("direction", "counter-clockwise"),
-        decks=int(deck.get("decks", 1)),
+        players=rule_spec.players,
+        direction=rule_spec.direction,
+        decks=rule_spec.deck.decks,
         deck=tuple(rules.deck),
-        hand=int(deal.get("hand", 17)),
-        kitty=int(deal.get("kitty", 3)),
-        kitty_shown=bool(deal.get("kitty_shown", True)),
-        undealt=int(deal.get("undealt", 0)),
-        removed_ranks=removed.get("ranks", ""),
-        removed_cards=removed.get("cards", ""),
-        table_kind=str(table.get("kind", "landlord")),
-        teams=tuple(tuple(int(x) for x in t) for t in table.get("teams") or ()),
-        must_beat=bool(table.get("must_beat", False)),
+        hand=rule_spec.deal.hand,
+        kitty=rule_spec.deal.kitty,
+        kitty_shown=rule_spec.deal.kitty_shown,
+        undealt=rule_spec.deal.undealt,
+        removed_ranks=removed_ranks,
+        removed_cards=removed_cards,
+        table_kind=rule_spec.table.kind,
+        teams=rule_spec.table.teams,
+        must_beat=rule_spec.table.must_beat,
         max_hand=rules.max_hand,
-        chain_ranks=str(data.get("chain_ranks", "3..A")),
+        chain_ranks=rule_spec.chain_ranks,
         combos=combos,
         census_total=census.total,
         census_readings=census.readings,
         comparisons=_comparisons(v, readings, combos),
-        wild=_wild_info(v, combos, data),
+        wild=_wild_info(v, combos, rule_spec.game),
         has_game=has_game,
         density=density_of(v.name, rules.content_hash),
         carries_cards=carries,
         plugins=plugins,
         example=example,
-        readings=tuple((k, str(t)) for k, t in (data.get("readings") or {}).items() if t),
-        notes=data.get("notes"),
+        readings=tuple((k, t) for k, t in rule_spec.readings.items() if t),
+        notes=rule_spec.notes,
     )
 
 
@@ -267,7 +262,7 @@ def _provenance(v: Variant, n_parents: int) -> tuple[
     """``region`` and ``source`` split by the file of the ``extends:`` chain that wrote
     each (its key's position): this spec's own, then each parent's. A spec given as data
     (no files) wrote all of its own."""
-    data = v.spec.data
+    spec = v.spec.rule_spec
     files = v.spec.chain
     where = v.spec.key_positions if v.spec.sources else {}
 
@@ -277,9 +272,9 @@ def _provenance(v: Variant, n_parents: int) -> tuple[
 
     regions: list[str | None] = [None] * (n_parents + 1)
     sources: list[dict[str, str]] = [{} for _ in range(n_parents + 1)]
-    if data.get("region"):
-        regions[min(index(("region",)), n_parents)] = str(data["region"])
-    source = {k: str(val) for k, val in (data.get("source") or {}).items() if val}
+    if spec.region:
+        regions[min(index(("region",)), n_parents)] = spec.region
+    source = {k: val for k, val in spec.source.items() if val}
     if source:  # the nearest file that writes any of it owns what it writes; a section or
         # url alone cites the document it inherits, but a parent's section is no part of
         # another document
@@ -454,12 +449,13 @@ def _comparisons(
     return tuple(out)
 
 
-def _wild_info(v: Variant, combos: tuple[ComboEntry, ...], data: dict[str, Any]) -> WildInfo | None:
+def _wild_info(v: Variant, combos: tuple[ComboEntry, ...], game: Mapping[str, Frozen]) -> WildInfo | None:
     stand = v.rules.stand_for
     if not stand:
         return None
-    plugin = (data.get("game") or {}).get("wildcards")
-    name = plugin.get("plugin") if isinstance(plugin, dict) else None
+    plugin = game.get("wildcards")
+    named = plugin.get("plugin") if isinstance(plugin, Mapping) else None
+    name = named if isinstance(named, str) else None
     wild_only = tuple(c.name for c in combos if c.wild_only)
     natural_only = tuple(
         c.name

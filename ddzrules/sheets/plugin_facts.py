@@ -5,6 +5,7 @@ turns and multiplier events recorded."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -105,7 +106,7 @@ def _format_value(value: Any) -> str:
         return f"{value:g}"
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_format_value(x) for x in value) + "]"
-    if isinstance(value, dict):
+    if isinstance(value, Mapping):  # the spec's own parameters are read-only mappings
         return "{" + ", ".join(f"{k}: {_format_value(x)}" for k, x in value.items()) + "}"
     return str(value)
 
@@ -182,7 +183,7 @@ def _check_description(game: Any, answer: Any, context: dict[str, Any]) -> dict[
     return answer
 
 
-def plugin_entry(role: str, name: str, inst: Any, game: dict[str, Any], probe: Game) -> PluginEntry:
+def plugin_entry(role: str, name: str, inst: Any, game: Mapping[str, Any], probe: Game) -> PluginEntry:
     """What an activated plugin says of itself; a plugin without ``ddzrules_describe``
     is shown by its docstring and the parameters the spec gives it. The call goes through
     :func:`~ddzrules.runtime.call_plugin`, for ``probe`` (a game of the plugin's rules):
@@ -191,9 +192,10 @@ def plugin_entry(role: str, name: str, inst: Any, game: dict[str, Any], probe: G
     from ddzrules.runtime import call_plugin
 
     entries = game.get(role)
-    given: dict[str, Any] = {}
-    for entry in entries if isinstance(entries, list) else [entries]:
-        if isinstance(entry, dict) and entry.get("plugin") == name:
+    given: Mapping[str, Any] = {}
+    # the game section as the model keeps it (read-only: tuples and mappings) or as written
+    for entry in entries if isinstance(entries, (list, tuple)) else [entries]:
+        if isinstance(entry, Mapping) and entry.get("plugin") == name:
             given = entry.get("params") or {}
     describe = getattr(inst, "ddzrules_describe", None)
     d: dict[str, Any] = {}
@@ -226,7 +228,7 @@ def plugin_entry(role: str, name: str, inst: Any, game: dict[str, Any], probe: G
     return PluginEntry(role, name, summary, rules, tuple(params))
 
 
-def _schema_params(inst: Any, given: dict[str, Any]) -> list[ParamEntry]:
+def _schema_params(inst: Any, given: Mapping[str, Any]) -> list[ParamEntry]:
     """The parameters of a plugin that does not describe itself, from its ``params_schema``:
     every property with the value the spec gives it, else the schema's ``default`` (marked
     as a default), and its ``description`` as the meaning; the given ones the schema does

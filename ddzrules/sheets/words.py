@@ -57,7 +57,7 @@ def load_words() -> Words:
     """The catalogue, read and checked on the first call and kept for the process."""
     try:
         text = resources.files("ddzrules.sheets").joinpath(WORDS_FILE).read_text(encoding="utf-8")
-        data = json.loads(text)
+        data = json.loads(text)  # the package's own file, not input: the plain reader
     except (OSError, ValueError) as e:  # ValueError: not JSON, or not UTF-8
         raise DdzError(f"{_WHERE}: cannot read the words of the rule sheets: {e}") from None
     if not isinstance(data, dict):

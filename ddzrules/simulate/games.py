@@ -15,6 +15,7 @@ from typing import Any
 from ddzrules import cards as C
 from ddzrules.bots import Agent, make_bot
 from ddzrules.errors import DdzError, brief
+from ddzrules.game.rules import ActivatedRules
 from ddzrules.rules.moves import Move
 from ddzrules.runtime import Game, GameRules, MatchInfo, implemented_hooks
 
@@ -150,7 +151,7 @@ class RuleFacts:
         return self.bid_kinds is not None and "rob" in self.bid_kinds
 
 
-_facts_cache: weakref.WeakKeyDictionary[GameRules, RuleFacts] = weakref.WeakKeyDictionary()
+_facts_cache: weakref.WeakKeyDictionary[ActivatedRules, RuleFacts] = weakref.WeakKeyDictionary()
 
 
 def _plugin_name(inst: Any, registered: str) -> str:
@@ -169,7 +170,7 @@ def is_rocket(move: Move) -> bool:
     return move.is_bomb and _is_rocket_cards(move.cards)
 
 
-def rule_facts(rules: GameRules) -> RuleFacts:
+def rule_facts(rules: ActivatedRules) -> RuleFacts:
     """The figures a rule set has: bombs, rockets, spring, bids, robs, the score's unit."""
     cached = _facts_cache.get(rules)
     if cached is not None:

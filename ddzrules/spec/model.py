@@ -187,6 +187,11 @@ class RuleSpec:
     title_zh: str = ""
     title_en: str = ""
     region: str | None = None
+    #: the document the rules are taken from: ``document``, ``section``, ``url`` as written
+    #: (a key set to null, which removes an inherited one, is absent)
+    source: Mapping[str, str] = field(default_factory=lambda: ReadOnly())
+    #: what the spec's author adds in words, if anything
+    notes: str | None = None
     players: int = DEFAULT_PLAYERS
     direction: str = "counter-clockwise"
     #: the play phase's rules, by name (``play:``)
@@ -222,6 +227,7 @@ class RuleSpec:
         remove an inherited entry, are absent or read as absent)."""
         title = _section(data, "title")
         region = data.get("region")
+        notes = data.get("notes")
         wild = data.get("wildcards")
         readings = _section(data, "readings")
         max_hand = data.get("max_hand")
@@ -229,6 +235,8 @@ class RuleSpec:
             name=str(data.get("name", "")),
             title_zh=str(title.get("zh", "")), title_en=str(title.get("en", "")),
             region=region if isinstance(region, str) else None,
+            source=ReadOnly({str(k): str(v) for k, v in _section(data, "source").items() if v is not None}),
+            notes=notes if isinstance(notes, str) else None,
             players=_int(data.get("players"), DEFAULT_PLAYERS),
             direction=str(data.get("direction") or "counter-clockwise"),
             play=str(data.get("play") or DEFAULT_PLAY_RULES),

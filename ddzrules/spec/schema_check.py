@@ -22,7 +22,7 @@ from ddzrules.spec.source import Path_, ScalarSource, dotted
 @lru_cache(maxsize=1)
 def schema() -> dict[str, Any]:
     text = resources.files("ddzrules.spec").joinpath("spec.schema.json").read_text(encoding="utf-8")
-    return dict(json.loads(text))
+    return dict(json.loads(text))  # the package's own file, not input: the plain reader
 
 
 def _schema_at(sch: dict[str, Any], path: Path_) -> dict[str, Any]:

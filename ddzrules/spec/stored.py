@@ -7,9 +7,11 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
+from ddzrules import untrusted
 from ddzrules.errors import (
     SpecError,
 )
@@ -125,7 +127,10 @@ def _plain(value: Any, depth: int) -> None:
 def _decode_resolved(name: str, body: bytes, top: SourceText) -> Spec | None:
     """The spec an entry holds, its structure checked (ValueError), or None when a parent
     is no longer the file it was (moved, edited, gone: the entry is of another chain)."""
-    payload = json.loads(body)
+    # the data may be as deep as a spec may be, under the payload, and hold an integer as
+    # long as YAML reads (a spec is read, so cached, with Python's own bound on digits)
+    payload: Any = cache.parse_json(body, max(untrusted.JSONPolicy.max_depth, max_spec_depth() + 1),
+                                    sys.get_int_max_str_digits() or sys.maxsize)
     if type(payload) is not dict or sorted(payload) != ["chain", "data", "extras"]:
         raise ValueError("not a resolved spec")
     chain, data, extras = payload["chain"], payload["data"], payload["extras"]

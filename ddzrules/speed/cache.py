@@ -398,6 +398,17 @@ def read_regular(path: Path, limit: int) -> bytes | None:
         raise ValueError(e.describe()) from None
 
 
+def parse_json(body: bytes, max_depth: int = untrusted.JSONPolicy.max_depth,
+               max_int_digits: int = untrusted.JSONPolicy.max_int_digits) -> untrusted.JSONValue:
+    """An entry's payload read as the one strict JSON (:func:`ddzrules.untrusted.parse_json`),
+    at most an entry's size; a refusal is a ValueError, so that :func:`load` distrusts the
+    entry as any other it cannot read."""
+    try:
+        return untrusted.parse_json(body, untrusted.JSONPolicy(max_file_bytes(), max_depth, max_int_digits))
+    except untrusted.JSONRefused as e:
+        raise ValueError(str(e)) from None
+
+
 def _digest(key: bytes, name: str, body: bytes) -> bytes:
     # the name is under the digest: a valid entry copied to another name is refused
     mac = hmac.new(key, name.encode("utf-8") + b"\0", hashlib.sha256)

@@ -81,3 +81,17 @@ def test_positions_stay_beside_the_model(tmp_path: Path) -> None:
     assert spec.rule_spec.deal.kitty == 6
     problem = spec.problem(("deal", "kitty"), "too many")
     assert (problem.location.line, problem.location.column) == (5, 10)
+
+
+def test_the_model_has_what_a_sheet_shows(tmp_path: Path) -> None:
+    """The source and the notes are rules of the model (the sheet reads no raw data): a
+    source key set to null removes the inherited one, as the merge does."""
+    assert RuleSpec.from_data({"name": "bare"}).source == {}
+    assert RuleSpec.from_data({"name": "bare"}).notes is None
+    path = tmp_path / "mine.yaml"
+    path.write_text("extends: hubei-3p\nname: mine\nsource:\n  section: null\n  url: https://example.org\n"
+                    "notes: dealt by hand\n", encoding="utf-8")
+    model = load_spec(str(path)).rule_spec
+    assert dict(model.source) == {"document": load_spec("hubei-3p").rule_spec.source["document"],
+                                  "url": "https://example.org"}
+    assert model.notes == "dealt by hand"

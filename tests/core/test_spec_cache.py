@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -18,6 +19,7 @@ import ddzrules
 from ddzrules import spec as spec_module
 from ddzrules.errors import SpecError
 from ddzrules.speed.cache import CacheWarning, _digest
+from ddzrules.speed.memo import LastUsed
 
 PARENT = """
 name: base
@@ -425,7 +427,7 @@ def test_with_the_cache_off_a_table_is_kept_in_memory_by_what_it_is_made_of(
         return real(self)
 
     monkeypatch.setattr(variant_module.Variant, "_universe_idents", counted)
-    monkeypatch.setattr(variant_module, "_TABLES", variant_module.OrderedDict())
+    monkeypatch.setattr(variant_module, "_TABLES", LastUsed(variant_module.TABLES_KEPT))
     (tmp_path / "base.yaml").write_text(PARENT, "utf-8")
     drafts = {
         "a": "name: a\nextends: base.yaml\n",
@@ -444,3 +446,36 @@ def test_with_the_cache_off_a_table_is_kept_in_memory_by_what_it_is_made_of(
     assert answers["a"] == answers["b"] and answers["c"][0] > answers["a"][0]
     assert "334455" in answers["c"][1] and "334455" not in answers["a"][1]
     assert not any(tmp_path.glob("**/*.bin"))
+
+
+@pytest.mark.parametrize("edit", ["twice", "nan"])
+@pytest.mark.parametrize("kind", ["resolved", "patterns"])
+def test_entries_are_read_as_strict_json(cache: Path, specs: Path, edit: str, kind: str) -> None:
+    """An entry is read under the one strict-JSON policy (ddzrules.untrusted): a key given
+    twice (the plain reader takes the last) or a NaN, under a digest that checks, is
+    refused with the policy's reason, and the spec loaded from its files."""
+    first = answers(ddzrules.load_variant(specs))
+    if kind == "patterns":
+        drop_resolved(cache)  # else the resolved entry is served and the pattern entry never read
+    (path,) = entries(cache, kind)
+    body = payload(path)
+    bad = re.sub(rb'^\{("\w+"):', rb"{\1: 0, \1:", body) if edit == "twice" else body.replace(b"[1,", b"[NaN,", 1)
+    assert bad != body
+    resign(path, bad)
+    with pytest.warns(CacheWarning, match="appears twice" if edit == "twice" else "NaN is not a JSON number"):
+        assert answers(ddzrules.load_variant(specs)) == first
+
+
+def test_a_resolved_entry_holds_any_integer_a_spec_does(cache: Path, tmp_path: Path) -> None:
+    """A spec's YAML reads integers longer than other untrusted JSON may hold: its entry is
+    still served, without a warning."""
+    path = write(tmp_path / "big.yaml", """
+        extends: hubei-3p
+        name: big
+        game:
+          settlement: {plugin: stake-settlement, params: {per_farmer: 123456789012345678901234567890}}
+        """)
+    ddzrules.load_variant(path)
+    v = load_quietly(path)
+    assert v.spec.served is not None
+    assert v.spec.data["game"]["settlement"]["params"]["per_farmer"] == 123456789012345678901234567890

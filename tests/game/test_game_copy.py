@@ -113,7 +113,7 @@ def test_a_copy_shares_only_the_rules() -> None:
                  "pair_factors", "shown_hands", "deals"):
         assert getattr(twin, name) is not getattr(game, name), name
     assert twin.rng is not game.rng and twin.rng.getstate() == game.rng.getstate()
-    assert twin._current is not game._current
+    assert twin.state.current is not game.state.current
     twin.rng.random()
     assert twin.rng.getstate() != game.rng.getstate()
 

@@ -1,4 +1,4 @@
-"""The play-rules seam (ddzrules.game.play.PlayRules): toy play rules of the test's own
+"""The play-rules seam (ddzrules.game.face.PlayRules): toy play rules of the test's own
 ("one card per trick, the highest rank wins it, the most tricks win the game"), named by
 a spec, play whole games through the same runtime; the bundled specs play climbing."""
 
@@ -14,9 +14,8 @@ from ddzrules import cards as C
 from ddzrules.bots import make_bot
 from ddzrules.errors import PlayError, SpecError
 from ddzrules.game.climbing import CLIMBING
-from ddzrules.game.game import PLAY_RULES
-from ddzrules.game.play import PlayFlow, PlayRules
-from ddzrules.game.rules import ActivatedRules
+from ddzrules.game.game import PLAY_RULES, Game
+from ddzrules.game.play import PlayRules
 from ddzrules.runtime import Action, GameRules
 
 TOY = """\
@@ -38,7 +37,7 @@ class OneCardTricks:
 
     name = "one-card-tricks"
 
-    def legal_actions(self, game: PlayFlow[ActivatedRules]) -> list[Action]:
+    def legal_actions(self, game: Game) -> list[Action]:
         seat = game.turn
         assert seat is not None
         out = []
@@ -48,7 +47,7 @@ class OneCardTricks:
                 out.append(Action(seat, "play", move.cards, move))
         return out
 
-    def apply(self, game: PlayFlow[ActivatedRules], action: Action) -> None:
+    def apply(self, game: Game, action: Action) -> None:
         chosen = next((a for a in self.legal_actions(game) if a.matches(action)), None)
         if chosen is None or chosen.move is None:
             raise PlayError(f"{action} is not one card of seat {game.turn}'s hand")
@@ -69,7 +68,7 @@ class OneCardTricks:
             game.last_play, game.passes = None, 0
         game.after_play(seat, move, led, next_seat)
 
-    def winner_after(self, game: PlayFlow[ActivatedRules], seat: int) -> int | None:
+    def winner_after(self, game: Game, seat: int) -> int | None:
         if any(map(any, game.hands)):
             return None
         tricks = game.public["tricks"]

@@ -465,7 +465,7 @@ def test_landlord_phase(tmp_path: Path, kind: str) -> None:
     if kind == "raise":
         # the phase's own state is back too: the pass recorded in place is undone
         game.apply(Action(seat, "pass"))
-        assert game._current.passes == [seat]  # type: ignore[union-attr]
+        assert game.state.current.passes == [seat]  # type: ignore[union-attr]
 
 
 def test_a_landlord_plugin_that_answers_no_phase(tmp_path: Path) -> None:
